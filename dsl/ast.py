@@ -1,0 +1,373 @@
+"""Typed AST of the rule language.
+
+One grammar rule, one name: each dataclass below is named after the rule of
+``rules.lark`` that builds it (``let_stmt`` -> ``LetStmt``), and the parser's
+transformer method carries the rule's name. Every node keeps ``pos``, its
+(line, column) inside the rule text; ``dsl.source.TextSpan`` maps it back to
+the YAML file.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+Pos = tuple[int, int]  # 1-based line and column inside the rule text
+
+
+# ---------------------------------------------------------------- expressions
+@dataclass(frozen=True, slots=True)
+class IntLit:
+    value: int
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class StrLit:
+    value: str
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class BoolLit:
+    value: bool
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class NoneLit:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    id: str
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class ListLit:
+    items: tuple[Expr, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    obj: Expr
+    attr: str
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    obj: Expr
+    key: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Kwarg:
+    name: str
+    value: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    func: str
+    args: tuple[Expr, ...]
+    kwargs: tuple[Kwarg, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class LambdaExpr:
+    param: str
+    body: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class IfExpr:
+    then: Expr
+    cond: Expr
+    orelse: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class OrOp:
+    left: Expr
+    right: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class AndOp:
+    left: Expr
+    right: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class NotOp:
+    operand: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    left: Expr
+    op: str
+    right: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class InOp:
+    item: Expr
+    coll: Expr
+    negated: bool
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    left: Expr
+    op: str
+    right: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    operand: Expr
+    pos: Pos
+
+
+Expr = Union[IntLit, StrLit, BoolLit, NoneLit, Name, ListLit, Attribute, Index,
+             Call, LambdaExpr, IfExpr, OrOp, AndOp, NotOp, Compare, InOp, Binary, Neg]
+
+
+# ----------------------------------------------------------------- statements
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where ``set`` writes: a variable name, or ``obj.name``."""
+    obj: Expr | None
+    name: str
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class LetStmt:
+    name: str
+    value: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class SetStmt:
+    target: Target
+    op: str
+    value: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class AppendStmt:
+    value: Expr
+    target: Target
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardStmt:
+    value: Expr
+    target: Target
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStmt:
+    what: Expr
+    dest: Expr
+    position: str  # "top" | "bottom" | "random"
+    face: str | None  # "up" | "down" | None (the destination's default)
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class DrawStmt:
+    count: Expr | None
+    source: Expr
+    dest: Expr
+    face: str | None
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class DealStmt:
+    count: Expr
+    source: Expr
+    family: str
+    recipients: Expr | None
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleStmt:
+    zone: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class RevealStmt:
+    what: Expr
+    to: Expr | None
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class HideStmt:
+    what: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveStmt:
+    what: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class CreateStmt:
+    type_name: str
+    zone: Expr
+    props: tuple[Kwarg, ...]
+    name: str | None
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseStmt:
+    name: str
+    options: Expr
+    chooser: Expr | None
+    optional: bool
+    prompt: str | None
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class EmitStmt:
+    event: str
+    args: tuple[Kwarg, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class EndGameStmt:
+    winners: Expr | None
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurnStmt:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class EndPhaseStmt:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class PassTurnStmt:
+    player: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class EliminateStmt:
+    player: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class SayStmt:
+    template: str
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class CallStmt:
+    func: str
+    args: tuple[Expr, ...]
+    kwargs: tuple[Kwarg, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class SwapStmt:
+    first: Expr
+    second: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class PassStmt:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnStmt:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class IfStmt:
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]  # (condition, body) for if/elif
+    orelse: tuple[Stmt, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class ForStmt:
+    var: str
+    iterable: Expr
+    body: tuple[Stmt, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class SimultaneousStmt:
+    var: str
+    iterable: Expr
+    body: tuple[Stmt, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatStmt:
+    count: Expr
+    body: tuple[Stmt, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class WhileStmt:
+    cond: Expr
+    body: tuple[Stmt, ...]
+    pos: Pos
+
+
+Stmt = Union[LetStmt, SetStmt, AppendStmt, DiscardStmt, MoveStmt, DrawStmt, DealStmt,
+             ShuffleStmt, RevealStmt, HideStmt, RemoveStmt, CreateStmt, ChooseStmt,
+             EmitStmt, EndGameStmt, EndTurnStmt, EndPhaseStmt, PassTurnStmt,
+             EliminateStmt, SayStmt, CallStmt, SwapStmt, PassStmt, ReturnStmt,
+             IfStmt, ForStmt, SimultaneousStmt, RepeatStmt, WhileStmt]
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    body: tuple[Stmt, ...]
+    pos: Pos

@@ -1,0 +1,420 @@
+"""Parse rule text into the typed AST of ``dsl.ast``.
+
+The grammar (``rules.lark``) is compiled once per process into an LALR
+parser. Each transformer method below carries the name of the grammar rule
+it builds. Syntax errors become ``ParseError`` values with a position inside
+the rule text, a stable code and a hint; they never escape as Lark
+exceptions.
+"""
+from __future__ import annotations
+
+import ast as _pyast
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from dsl import ast as A
+
+GRAMMAR = Path(__file__).with_name("rules.lark")
+MAX_NESTING = 48  # brackets or blocks nested deeper than this are refused
+MAX_TEXT = 20_000  # characters in one piece of rule text
+
+KEYWORDS = frozenset(
+    "let set move to at face draw from deal for shuffle reveal hide remove create with as "
+    "choose by optional prompt emit end game winners turn phase pass eliminate say swap "
+    "return if elif else in simultaneous repeat while and or not true false none append discard".split()
+)
+
+
+@dataclass(frozen=True)
+class ParseError(Exception):
+    """A syntax error inside one piece of rule text."""
+    code: str
+    message: str
+    line: int
+    column: int
+    hint: str | None = None
+
+
+class _RuleIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    return Lark(GRAMMAR.read_text(), parser="lalr", postlex=_RuleIndenter(),
+                start=["block", "expression"], propagate_positions=True,
+                maybe_placeholders=False, cache=False)
+
+
+def _pos(meta_or_token) -> A.Pos:
+    return (getattr(meta_or_token, "line", 1) or 1, getattr(meta_or_token, "column", 1) or 1)
+
+
+def _unquote(token: str) -> str:
+    try:
+        return _pyast.literal_eval(token)
+    except (ValueError, SyntaxError):  # pragma: no cover - the lexer only passes valid literals
+        return token[1:-1]
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """One method per grammar rule; each returns the AST node of the same name."""
+
+    # -- expressions
+    def int_lit(self, meta, c):
+        return A.IntLit(int(c[0]), _pos(c[0]))
+
+    def str_lit(self, meta, c):
+        return A.StrLit(_unquote(str(c[0])), _pos(c[0]))
+
+    def true_lit(self, meta, c):
+        return A.BoolLit(True, _pos(meta))
+
+    def false_lit(self, meta, c):
+        return A.BoolLit(False, _pos(meta))
+
+    def none_lit(self, meta, c):
+        return A.NoneLit(_pos(meta))
+
+    def name(self, meta, c):
+        return A.Name(str(c[0]), _pos(c[0]))
+
+    def list_lit(self, meta, c):
+        return A.ListLit(tuple(c), _pos(meta))
+
+    def attribute(self, meta, c):
+        return A.Attribute(c[0], str(c[1]), _pos(c[1]))
+
+    def index(self, meta, c):
+        return A.Index(c[0], c[1], _pos(meta))
+
+    def kwarg(self, meta, c):
+        return A.Kwarg(str(c[0]), c[1], _pos(c[0]))
+
+    def kwargs(self, meta, c):
+        return tuple(c)
+
+    def args(self, meta, c):
+        return tuple(c)
+
+    def call(self, meta, c):
+        args = c[1] if len(c) > 1 else ()
+        pos_args = tuple(a for a in args if not isinstance(a, A.Kwarg))
+        kw = tuple(a for a in args if isinstance(a, A.Kwarg))
+        return A.Call(str(c[0]), pos_args, kw, _pos(c[0]))
+
+    def lambda_expr(self, meta, c):
+        return A.LambdaExpr(str(c[0]), c[1], _pos(c[0]))
+
+    def if_expr(self, meta, c):
+        return A.IfExpr(c[0], c[1], c[2], _pos(meta))
+
+    def or_op(self, meta, c):
+        return A.OrOp(c[0], c[1], _pos(meta))
+
+    def and_op(self, meta, c):
+        return A.AndOp(c[0], c[1], _pos(meta))
+
+    def not_op(self, meta, c):
+        return A.NotOp(c[0], _pos(meta))
+
+    def compare(self, meta, c):
+        return A.Compare(c[0], str(c[1]), c[2], _pos(c[1]))
+
+    def in_op(self, meta, c):
+        return A.InOp(c[0], c[1], False, _pos(meta))
+
+    def not_in(self, meta, c):
+        return A.InOp(c[0], c[1], True, _pos(meta))
+
+    def binary(self, meta, c):
+        return A.Binary(c[0], str(c[1]), c[2], _pos(c[1]))
+
+    def neg(self, meta, c):
+        return A.Neg(c[0], _pos(meta))
+
+    # -- statements
+    def suite(self, meta, c):
+        return tuple(c)
+
+    def target(self, meta, c):
+        if len(c) == 1:
+            return A.Target(None, str(c[0]), _pos(c[0]))
+        return A.Target(c[0], str(c[1]), _pos(c[1]))
+
+    def let_stmt(self, meta, c):
+        return A.LetStmt(str(c[0]), c[1], _pos(meta))
+
+    def set_stmt(self, meta, c):
+        return A.SetStmt(c[0], str(c[1]), c[2], _pos(meta))
+
+    def append_stmt(self, meta, c):
+        return A.AppendStmt(c[0], c[1], _pos(meta))
+
+    def discard_stmt(self, meta, c):
+        return A.DiscardStmt(c[0], c[1], _pos(meta))
+
+    def position(self, meta, c):
+        return ("position", str(c[0]))
+
+    def facing(self, meta, c):
+        return ("face", str(c[0]))
+
+    def move_stmt(self, meta, c):
+        extra = dict(x for x in c[2:])
+        return A.MoveStmt(c[0], c[1], extra.get("position", "top"), extra.get("face"), _pos(meta))
+
+    def draw_stmt(self, meta, c):
+        face = None
+        if c and isinstance(c[-1], tuple):
+            face = c[-1][1]
+            c = c[:-1]
+        count = c[0] if len(c) == 3 else None
+        return A.DrawStmt(count, c[-2], c[-1], face, _pos(meta))
+
+    def deal_stmt(self, meta, c):
+        recipients = c[3] if len(c) > 3 else None
+        return A.DealStmt(c[0], c[1], str(c[2]), recipients, _pos(meta))
+
+    def shuffle_stmt(self, meta, c):
+        return A.ShuffleStmt(c[0], _pos(meta))
+
+    def reveal_stmt(self, meta, c):
+        return A.RevealStmt(c[0], c[1] if len(c) > 1 else None, _pos(meta))
+
+    def hide_stmt(self, meta, c):
+        return A.HideStmt(c[0], _pos(meta))
+
+    def remove_stmt(self, meta, c):
+        return A.RemoveStmt(c[0], _pos(meta))
+
+    def create_stmt(self, meta, c):
+        props: tuple = ()
+        name = None
+        for item in c[2:]:
+            if isinstance(item, tuple):
+                props = item
+            else:
+                name = str(item)
+        return A.CreateStmt(str(c[0]), c[1], props, name, _pos(meta))
+
+    def choose_stmt(self, meta, c):
+        name, options = str(c[0]), c[1]
+        chooser = None
+        optional = False
+        prompt = None
+        for item in c[2:]:
+            if isinstance(item, Token) and item.type == "OPTIONAL":
+                optional = True
+            elif isinstance(item, Token) and item.type == "STRING":
+                prompt = _unquote(str(item))
+            else:
+                chooser = item
+        return A.ChooseStmt(name, options, chooser, optional, prompt, _pos(meta))
+
+    def emit_stmt(self, meta, c):
+        return A.EmitStmt(str(c[0]), c[1] if len(c) > 1 else (), _pos(meta))
+
+    def end_game_stmt(self, meta, c):
+        return A.EndGameStmt(c[0] if c else None, _pos(meta))
+
+    def end_turn_stmt(self, meta, c):
+        return A.EndTurnStmt(_pos(meta))
+
+    def end_phase_stmt(self, meta, c):
+        return A.EndPhaseStmt(_pos(meta))
+
+    def pass_turn_stmt(self, meta, c):
+        return A.PassTurnStmt(c[0], _pos(meta))
+
+    def eliminate_stmt(self, meta, c):
+        return A.EliminateStmt(c[0], _pos(meta))
+
+    def say_stmt(self, meta, c):
+        return A.SayStmt(_unquote(str(c[0])), _pos(meta))
+
+    def call_stmt(self, meta, c):
+        args = c[1] if len(c) > 1 else ()
+        pos_args = tuple(a for a in args if not isinstance(a, A.Kwarg))
+        kw = tuple(a for a in args if isinstance(a, A.Kwarg))
+        return A.CallStmt(str(c[0]), pos_args, kw, _pos(meta))
+
+    def swap_stmt(self, meta, c):
+        return A.SwapStmt(c[0], c[1], _pos(meta))
+
+    def pass_stmt(self, meta, c):
+        return A.PassStmt(_pos(meta))
+
+    def return_stmt(self, meta, c):
+        return A.ReturnStmt(_pos(meta))
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        orelse: tuple = ()
+        for clause in c[2:]:
+            if clause[0] == "elif":
+                branches.append((clause[1], clause[2]))
+            else:
+                orelse = clause[1]
+        return A.IfStmt(tuple(branches), orelse, _pos(meta))
+
+    def elif_clause(self, meta, c):
+        return ("elif", c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return ("else", c[0])
+
+    def for_stmt(self, meta, c):
+        return A.ForStmt(str(c[0]), c[1], c[2], _pos(meta))
+
+    def simultaneous_stmt(self, meta, c):
+        return A.SimultaneousStmt(str(c[0]), c[1], c[2], _pos(meta))
+
+    def repeat_stmt(self, meta, c):
+        return A.RepeatStmt(c[0], c[1], _pos(meta))
+
+    def while_stmt(self, meta, c):
+        return A.WhileStmt(c[0], c[1], _pos(meta))
+
+    def block(self, meta, c):
+        return A.Block(tuple(c), _pos(meta))
+
+    def expression(self, meta, c):
+        return c[0]
+
+
+_TRANSFORMER = _ToAst()
+
+_TOKEN_NAMES = {
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
+    "$END": "end of text", "NAME": "a name", "INT": "a number", "STRING": "a string",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COLON": "':'",
+    "COMMA": "','", "DOT": "'.'", "ASSIGN_OP": "'='", "COMP_OP": "a comparison",
+}
+
+
+def _token_name(t: str) -> str:
+    if t in _TOKEN_NAMES:
+        return _TOKEN_NAMES[t]
+    try:
+        pattern = _lark().get_terminal(t).pattern
+    except KeyError:
+        return t
+    return f"'{pattern.value}'" if pattern.type == "str" else t.lower()
+
+
+def _describe(expected) -> str:
+    names = sorted({_token_name(t) for t in expected})
+    if len(names) > 6:
+        names = names[:6] + ["..."]
+    return ", ".join(names)
+
+
+def _check_limits(text: str) -> None:
+    if len(text) > MAX_TEXT:
+        raise ParseError("E024", f"rule text is {len(text)} characters long; the limit is {MAX_TEXT}",
+                         1, 1, "split it into procedures")
+    depth = 0
+    line, col = 1, 0
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        elif ch in "([":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise ParseError("E024", f"rule text is nested more than {MAX_NESTING} brackets deep",
+                                 line, col, "use let to name intermediate values")
+        elif ch in ")]":
+            depth -= 1
+    indents = [len(m.group(1)) for m in re.finditer(r"\n([ \t]*)\S", text)]
+    if indents and max(indents) > MAX_NESTING * 4:
+        raise ParseError("E024", "rule text is indented too deeply", 1, 1,
+                         "move the inner part into a procedure")
+
+
+def _parse(text: str, start: str):
+    _check_limits(text)
+    source = text if text.endswith("\n") else text + "\n"
+    try:
+        tree = _lark().parse(source, start=start)
+    except UnexpectedInput as err:
+        raise _to_parse_error(err, source) from None
+    return _TRANSFORMER.transform(tree)
+
+
+def _to_parse_error(err: UnexpectedInput, text: str) -> ParseError:
+    line = getattr(err, "line", 1) or 1
+    col = getattr(err, "column", 1) or 1
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else "?"
+        hint = None
+        if ch == "{":
+            hint = "braces have no meaning here; use indentation for blocks"
+        elif ch in "&|!":
+            hint = "write 'and', 'or', 'not'"
+        elif ch == "=":
+            hint = "'==' compares; 'set x = ...' and 'let x = ...' assign"
+        return ParseError("E021", f"unexpected character {ch!r}", line, col, hint)
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        expected = getattr(err, "expected", None) or getattr(err, "accepts", None) or []
+        lines = text.rstrip("\n").split("\n")
+        return ParseError("E022", "rule text ends too early; expected " + _describe(expected),
+                          len(lines), len(lines[-1]) + 1, "is a closing bracket or a value missing?")
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        shown = "end of line" if tok.type == "_NL" else "indentation" if tok.type in ("_INDENT", "_DEDENT") else repr(str(tok))
+        hint = None
+        if str(tok) in KEYWORDS:
+            hint = f"'{tok}' is a keyword of the language and cannot be used as a name"
+        elif tok.type == "_NL" and ("COLON" in err.expected or "RPAR" in err.expected):
+            hint = "a statement that opens a block ends with ':'" if "COLON" in err.expected else "a bracket is not closed"
+        elif tok.type == "_INDENT":
+            hint = "only the body of if/for/while/repeat is indented"
+        return ParseError("E020", f"unexpected {shown}; expected {_describe(err.expected)}",
+                          tok.line or line, tok.column or col, hint)
+    return ParseError("E020", str(err).splitlines()[0], line, col)  # pragma: no cover
+
+
+def parse_block(text: str) -> A.Block:
+    """Parse effect code (one or more statements)."""
+    return _parse(text, "block")
+
+
+def parse_expression(text: str) -> A.Expr:
+    """Parse a single expression (a condition or a value)."""
+    return _parse(text, "expression")
+
+
+_TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
+
+
+def parse_template(text: str) -> list[str | A.Expr]:
+    """Split a text template such as ``"{name(p)} draws {n}"`` into literal
+    strings and parsed expressions. ``{{`` and ``}}`` stand for braces."""
+    parts: list[str | A.Expr] = []
+    i = 0
+    escaped = text.replace("{{", "\x00").replace("}}", "\x01")
+    for m in _TEMPLATE_PART.finditer(escaped):
+        if m.start() > i:
+            parts.append(escaped[i:m.start()].replace("\x00", "{").replace("\x01", "}"))
+        try:
+            parts.append(parse_expression(m.group(1)))
+        except ParseError as err:
+            raise ParseError(err.code, err.message, 1, m.start() + 1 + err.column, err.hint) from None
+        i = m.end()
+    if i < len(escaped):
+        parts.append(escaped[i:].replace("\x00", "{").replace("\x01", "}"))
+    return parts

@@ -1,0 +1,397 @@
+"""The built-in functions of the rule language.
+
+Each entry is (min args, max args, handler). A handler compiles one call:
+it checks argument types and returns ``(closure, type)``. Functions that
+take a function argument (``filter(xs, c => ...)``) bind its parameter to a
+fresh local slot of the running frame.
+"""
+from __future__ import annotations
+
+import itertools
+
+from interpreter import ops
+from interpreter.compile_expr import CompileError, as_list_fn, const
+from interpreter.errors import BAD_VALUE, RuleError
+from interpreter.program import ANY, BOOL, COMP, INT, LIST, PLAYER, STR, Type, elem_type, is_listy
+
+MAX_SUBSETS = 5000
+
+
+def _count(c, n, cx):
+    fn, t = c.expr(n.args[0], cx)
+    if t.kind == "zone":
+        return (lambda st, L: len(st.zones[fn(st, L)])), INT
+    if not is_listy(t):
+        cx.error("E041", f"count() needs a list or a zone, not {t}", n.args[0].pos)
+    return (lambda st, L: len(fn(st, L))), INT
+
+
+def _is_empty(c, n, cx):
+    fn, _ = _count(c, n, cx)
+    return (lambda st, L: fn(st, L) == 0), BOOL
+
+
+def _with_key(c, n, cx, name):
+    xs, et = c.listy(n.args[0], cx, f"the first argument of {name}()")
+    if len(n.args) == 1:
+        return xs, et, None, et
+    slot, key, kt = c.lam(n.args[1], cx, et, f"{name}()")
+    return xs, et, (slot, key), kt
+
+
+def _sum(c, n, cx):
+    xs, et, k, kt = _with_key(c, n, cx, "sum")
+    if kt.kind not in ("int", "any"):
+        cx.error("E041", f"sum() adds numbers, not {kt}", n.pos)
+    if k is None:
+        return (lambda st, L: sum(xs(st, L))), INT
+    slot, key = k
+
+    def total(st, L):
+        s = 0
+        for x in xs(st, L):
+            L[slot] = x
+            s += key(st, L)
+        return s
+    return total, INT
+
+
+def _minmax(pick):
+    def handler(c, n, cx):
+        first, ft = c.expr(n.args[0], cx)
+        if not is_listy(ft):  # max(a, b): two numbers
+            if len(n.args) != 2:
+                cx.error("E040", f"{n.func}() takes a list, or two numbers", n.pos)
+            second, _ = c.expr(n.args[1], cx)
+            return (lambda st, L: pick(first(st, L), second(st, L))), INT
+        xs, et, k, kt = _with_key(c, n, cx, n.func)
+        if k is None:
+            return (lambda st, L: pick(xs(st, L), default=0)), et
+
+        slot, key = k
+
+        def best(st, L):
+            vals = []
+            for x in xs(st, L):
+                L[slot] = x
+                vals.append(key(st, L))
+            return pick(vals, default=0)
+        return best, kt
+    return handler
+
+
+def _by(better):
+    def handler(c, n, cx):
+        xs, et, k, _ = _with_key(c, n, cx, n.func)
+        slot, key = k
+
+        def best(st, L):
+            found = None
+            best_key = None
+            for x in xs(st, L):
+                L[slot] = x
+                kv = key(st, L)
+                if found is None or better(kv, best_key):
+                    found, best_key = x, kv
+            return found
+        return best, et
+    return handler
+
+
+def _sort(c, n, cx):
+    xs, et, k, _ = _with_key(c, n, cx, "sort")
+    if k is None:
+        return (lambda st, L: sorted(xs(st, L))), LIST(et)
+    slot, key = k
+
+    def sort(st, L):
+        items = list(xs(st, L))
+        keys = []
+        for x in items:
+            L[slot] = x
+            keys.append(key(st, L))
+        order = sorted(range(len(items)), key=keys.__getitem__)  # stable
+        return [items[i] for i in order]
+    return sort, LIST(et)
+
+
+def _reverse(c, n, cx):
+    xs, et = c.listy(n.args[0], cx, "reverse()")
+    return (lambda st, L: xs(st, L)[::-1]), LIST(et)
+
+
+def _filter(c, n, cx):
+    xs, et = c.listy(n.args[0], cx, "filter()")
+    slot, pred, _ = c.lam(n.args[1], cx, et, "filter()")
+
+    def filt(st, L):
+        out = []
+        for x in xs(st, L):
+            L[slot] = x
+            if pred(st, L):
+                out.append(x)
+        return out
+    return filt, LIST(et)
+
+
+def _map(c, n, cx):
+    xs, et = c.listy(n.args[0], cx, "map()")
+    slot, f, ft = c.lam(n.args[1], cx, et, "map()")
+
+    def mapped(st, L):
+        out = []
+        for x in xs(st, L):
+            L[slot] = x
+            out.append(f(st, L))
+        return out
+    return mapped, LIST(ft)
+
+
+def _quantifier(want_all):
+    def handler(c, n, cx):
+        xs, et = c.listy(n.args[0], cx, f"{n.func}()")
+        if len(n.args) == 1:
+            return ((lambda st, L: all(xs(st, L))) if want_all else (lambda st, L: any(xs(st, L)))), BOOL
+        slot, pred, _ = c.lam(n.args[1], cx, et, f"{n.func}()")
+
+        def quant(st, L):
+            for x in xs(st, L):
+                L[slot] = x
+                if bool(pred(st, L)) != want_all:
+                    return not want_all
+            return want_all
+        return quant, BOOL
+    return handler
+
+
+def _first(c, n, cx):
+    xs, et = c.listy(n.args[0], cx, "first()")
+    if len(n.args) == 1:
+        return (lambda st, L: (xs(st, L) or [None])[0]), et
+    slot, pred, _ = c.lam(n.args[1], cx, et, "first()")
+
+    def first(st, L):
+        for x in xs(st, L):
+            L[slot] = x
+            if pred(st, L):
+                return x
+        return None
+    return first, et
+
+
+def _last(c, n, cx):
+    xs, et = c.listy(n.args[0], cx, "last()")
+    return (lambda st, L: (xs(st, L) or [None])[-1]), et
+
+
+def _end(from_top):
+    def handler(c, n, cx):
+        xs, et = c.listy(n.args[0], cx, f"{n.func}()")
+        if len(n.args) == 1:
+            if from_top:
+                return (lambda st, L: (xs(st, L) or [None])[0]), et
+            return (lambda st, L: (xs(st, L) or [None])[-1]), et
+        k = c.expect(n.args[1], cx, INT, f"the count of {n.func}()")
+        if from_top:
+            return (lambda st, L: xs(st, L)[:max(k(st, L), 0)]), LIST(et)
+        return (lambda st, L: xs(st, L)[len(xs(st, L)) - max(min(k(st, L), len(xs(st, L))), 0):]), LIST(et)
+    return handler
+
+
+def _distinct(c, n, cx):
+    xs, et = c.listy(n.args[0], cx, "distinct()")
+    return (lambda st, L: list(dict.fromkeys(xs(st, L)))), LIST(et)
+
+
+def _range(c, n, cx):
+    a = c.expect(n.args[0], cx, INT, "range()")
+    if len(n.args) == 1:
+        return (lambda st, L: list(range(a(st, L)))), LIST(INT)
+    b = c.expect(n.args[1], cx, INT, "range()")
+    return (lambda st, L: list(range(a(st, L), b(st, L)))), LIST(INT)
+
+
+def _abs(c, n, cx):
+    a = c.expect(n.args[0], cx, INT, "abs()")
+    return (lambda st, L: abs(a(st, L))), INT
+
+
+def _random(c, n, cx):
+    xs, et = c.listy(n.args[0], cx, "random()")
+
+    def pick(st, L):
+        items = xs(st, L)
+        if not items:
+            return None
+        return items[ops.random_index(st, len(items))]
+    return pick, et
+
+
+def _roll(c, n, cx):
+    sides = c.expect(n.args[0], cx, INT, "roll()")
+    where = cx.where(n.pos)
+
+    def roll(st, L):
+        k = sides(st, L)
+        if k < 1:
+            raise RuleError(BAD_VALUE, f"roll({k}): a die needs at least one side", where)
+        return 1 + ops.random_index(st, k)
+    return roll, INT
+
+
+def _index_of(c, n, cx):
+    xs, _ = c.listy(n.args[0], cx, "index_of()")
+    x, _ = c.expr(n.args[1], cx)
+
+    def index_of(st, L):
+        items = xs(st, L)
+        v = x(st, L)
+        return items.index(v) if v in items else -1
+    return index_of, INT
+
+
+def _comp_arg(c, n, cx, what):
+    fn, t = c.expr(n.args[0], cx)
+    if t.kind not in ("comp", "any"):
+        cx.error("E041", f"{what} needs a component, not {t}", n.args[0].pos)
+    return fn, t
+
+
+def _zone(c, n, cx):
+    fn, _ = _comp_arg(c, n, cx, "zone()")
+    return (lambda st, L: st.loc[fn(st, L)]), Type("zone", None)
+
+
+def _owner(c, n, cx):
+    fn, t = c.expr(n.args[0], cx)
+    if t.kind == "zone":
+        return (lambda st, L: ops.zone_owner(st, fn(st, L))), PLAYER
+    if t.kind not in ("comp", "any"):
+        cx.error("E041", f"owner() needs a component or a zone, not {t}", n.args[0].pos)
+    return (lambda st, L: st.owner[fn(st, L)]), PLAYER
+
+
+def _player_arg(c, n, cx, i=0):
+    return c.expect(n.args[i], cx, PLAYER, f"argument {i + 1} of {n.func}()")
+
+
+def _next_player(c, n, cx):
+    p = _player_arg(c, n, cx)
+    if len(n.args) == 1:
+        return (lambda st, L: ops.next_player(st, p(st, L))), PLAYER
+    k = c.expect(n.args[1], cx, INT, "the step of next_player()")
+    return (lambda st, L: ops.next_player(st, p(st, L), k(st, L))), PLAYER
+
+
+def _seat_order(c, n, cx):
+    p = _player_arg(c, n, cx)
+    return (lambda st, L: ops.seat_order(st, p(st, L))), LIST(PLAYER)
+
+
+def _opponents(c, n, cx):
+    p = _player_arg(c, n, cx)
+    return (lambda st, L: ops.seat_order(st, p(st, L))[1:] if not st.eliminated[p(st, L)]
+            else [q for q in ops.seat_order(st, p(st, L)) if q != p(st, L)]), LIST(PLAYER)
+
+
+def _alive(c, n, cx):
+    p = _player_arg(c, n, cx)
+    return (lambda st, L: not st.eliminated[p(st, L)]), BOOL
+
+
+def _components(c, n, cx):
+    arg = n.args[0]
+    name = getattr(arg, "id", None)
+    if name not in c.comp_types:
+        from validator.diagnostics import did_you_mean
+        cx.error("E039", f"unknown component type '{name or '?'}'", arg.pos,
+                 did_you_mean(str(name), c.comp_types))
+    return (lambda st, L: list(st.cat.by_type[name])), LIST(COMP(name))
+
+
+def _subsets(c, n, cx):
+    xs, et = c.listy(n.args[0], cx, "subsets()")
+    lo = c.expect(n.args[1], cx, INT, "subsets()") if len(n.args) > 1 else const(0)
+    hi = c.expect(n.args[2], cx, INT, "subsets()") if len(n.args) > 2 else None
+    where = cx.where(n.pos)
+
+    def subsets(st, L):
+        items = xs(st, L)
+        top = len(items) if hi is None else min(hi(st, L), len(items))
+        out = []
+        for k in range(max(lo(st, L), 0), top + 1):
+            for combo in itertools.combinations(items, k):
+                out.append(list(combo))
+                if len(out) > MAX_SUBSETS:
+                    raise RuleError(BAD_VALUE, f"subsets() would give more than {MAX_SUBSETS} options", where)
+        return out
+    return subsets, LIST(LIST(et))
+
+
+def _name(c, n, cx):
+    fn, t = c.expr(n.args[0], cx)
+    from interpreter.labels import describe
+    return (lambda st, L: describe(st, fn(st, L), t)), STR
+
+
+def _str(c, n, cx):
+    fn, t = c.expr(n.args[0], cx)
+    return (lambda st, L: str(fn(st, L))), STR
+
+
+def _count_of(c, n, cx):
+    xs, et = c.listy(n.args[0], cx, "count_of()")
+    v, _ = c.expr(n.args[1], cx)
+    return (lambda st, L: xs(st, L).count(v(st, L))), INT
+
+
+def _seat(c, n, cx):
+    p = _player_arg(c, n, cx)
+    return (lambda st, L: p(st, L) + 1), INT
+
+
+def _list_arg_fn(c, n, cx):
+    fn, t = c.expr(n.args[0], cx)
+    return as_list_fn(fn, t), elem_type(t)
+
+
+BUILTINS = {
+    "count": (1, 1, _count),
+    "len": (1, 1, _count),
+    "is_empty": (1, 1, _is_empty),
+    "sum": (1, 2, _sum),
+    "min": (1, 2, _minmax(min)),
+    "max": (1, 2, _minmax(max)),
+    "min_by": (2, 2, _by(lambda a, b: a < b)),
+    "max_by": (2, 2, _by(lambda a, b: a > b)),
+    "sort": (1, 2, _sort),
+    "reverse": (1, 1, _reverse),
+    "filter": (2, 2, _filter),
+    "map": (2, 2, _map),
+    "any": (1, 2, _quantifier(False)),
+    "all": (1, 2, _quantifier(True)),
+    "first": (1, 2, _first),
+    "last": (1, 1, _last),
+    "top": (1, 2, _end(True)),
+    "bottom": (1, 2, _end(False)),
+    "distinct": (1, 1, _distinct),
+    "range": (1, 2, _range),
+    "abs": (1, 1, _abs),
+    "random": (1, 1, _random),
+    "roll": (1, 1, _roll),
+    "index_of": (2, 2, _index_of),
+    "count_of": (2, 2, _count_of),
+    "zone": (1, 1, _zone),
+    "owner": (1, 1, _owner),
+    "next_player": (1, 2, _next_player),
+    "seat_order": (1, 1, _seat_order),
+    "opponents": (1, 1, _opponents),
+    "alive": (1, 1, _alive),
+    "components": (1, 1, _components),
+    "subsets": (1, 3, _subsets),
+    "name": (1, 1, _name),
+    "str": (1, 1, _str),
+    "seat": (1, 1, _seat),
+}
+
+__all__ = ["BUILTINS", "CompileError", "ANY"]

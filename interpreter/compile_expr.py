@@ -1,0 +1,432 @@
+"""Compile expressions into closures ``f(st, L)`` while checking names and
+types.
+
+``st`` is the game ``State`` and ``L`` the locals of the running frame. Every
+name is resolved here, at load: a local, a built-in, a global or per-player
+variable, a parameter, a zone, a component type or a function. Nothing is
+looked up by name while a game runs except dictionary keys of variables.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Callable
+
+from dsl import ast as A
+from interpreter.errors import BAD_VALUE, RuleError
+from interpreter.program import (ANY, BOOL, COMP, INT, LIST, MAP, NONE, PLAYER, STR, ZONE, Type,
+                                 compatible, elem_type, is_listy, join)
+from interpreter.scope import Scope
+from validator.diagnostics import did_you_mean
+
+Fn = Callable
+
+BUILTIN_NAMES = {"player", "players", "live_players", "player_count", "current", "phase", "event",
+                 "direction", "turn_number"}
+
+
+class CompileError(Exception):
+    """Raised inside the compiler to abandon one expression; the diagnostic
+    has already been recorded."""
+
+
+class Cx:
+    """Where an expression is being compiled: its scope and its place in
+    the file, for diagnostics."""
+
+    def __init__(self, comp, scope: Scope, path: tuple, span, depth: int = 0):
+        self.comp = comp
+        self.scope = scope
+        self.path = path
+        self.span = span
+        self.depth = depth  # function inlining depth
+
+    def at(self, pos) -> tuple[int, int]:
+        if self.span is None:
+            return self.comp.doc.where(self.path)
+        return self.span.to_file(pos[0], pos[1])
+
+    def error(self, code: str, message: str, pos, hint: str | None = None, length: int = 1):
+        self.comp.report(code, message, self.path, self.at(pos), hint, length)
+        raise CompileError(message)
+
+    def where(self, pos) -> str:
+        line, col = self.at(pos)
+        return f"{self.comp.doc.file}:{line}:{col}"
+
+
+def const(value):
+    return lambda st, L: value
+
+
+def as_list_fn(fn: Fn, t: Type) -> Fn:
+    """A closure that yields a plain list whether ``fn`` gives a zone or a list."""
+    if t.kind == "zone":
+        return lambda st, L: st.zones[fn(st, L)]
+    if t.kind == "any":
+        def anylist(st, L):
+            v = fn(st, L)
+            return v if isinstance(v, list) else ([] if v is None else [v])
+        return anylist
+    return fn
+
+
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge}
+
+
+class ExprCompiler:
+    """Mixed into the ruleset compiler: ``expr(node, cx) -> (fn, type)``."""
+
+    # ----------------------------------------------------------- entry
+    def expr(self, node, cx: Cx) -> tuple[Fn, Type]:
+        method = getattr(self, "_x_" + type(node).__name__)
+        return method(node, cx)
+
+    def expect(self, node, cx: Cx, want: Type, what: str) -> Fn:
+        fn, t = self.expr(node, cx)
+        if want.kind == "list" and t.kind == "zone":
+            return as_list_fn(fn, t)
+        if want.kind == "bool":
+            return fn  # any value has a truth value, as in the rulebooks' "if there are cards"
+        if not compatible(want, t):
+            cx.error("E041", f"{what} must be {want}, not {t}", node.pos)
+        if want.kind == "list":
+            return as_list_fn(fn, t)
+        return fn
+
+    def listy(self, node, cx: Cx, what: str) -> tuple[Fn, Type]:
+        fn, t = self.expr(node, cx)
+        if not is_listy(t):
+            cx.error("E041", f"{what} must be a list or a zone, not {t}", node.pos)
+        return as_list_fn(fn, t), elem_type(t)
+
+    # ----------------------------------------------------------- literals
+    def _x_IntLit(self, n, cx):
+        return const(n.value), INT
+
+    def _x_StrLit(self, n, cx):
+        return const(n.value), STR
+
+    def _x_BoolLit(self, n, cx):
+        return const(n.value), BOOL
+
+    def _x_NoneLit(self, n, cx):
+        return const(None), NONE
+
+    def _x_ListLit(self, n, cx):
+        parts = [self.expr(item, cx) for item in n.items]
+        t = ANY
+        if parts:
+            t = parts[0][1]
+            for _, pt in parts[1:]:
+                t = join(t, pt)
+        fns = [p[0] for p in parts]
+        return (lambda st, L: [f(st, L) for f in fns]), LIST(t)
+
+    # ----------------------------------------------------------- names
+    def _x_Name(self, n, cx):
+        name = n.id
+        local = cx.scope.lookup(name)
+        if local is not None:
+            slot, t = local
+            return (lambda st, L: L[slot]), t
+        if name == "players":
+            return (lambda st, L: list(range(st.n))), LIST(PLAYER)
+        if name == "live_players":
+            return (lambda st, L: [p for p in range(st.n) if not st.eliminated[p]]), LIST(PLAYER)
+        if name == "player_count":
+            return (lambda st, L: st.n), INT
+        if name == "current":
+            return (lambda st, L: st.current), PLAYER
+        if name == "phase":
+            return (lambda st, L: st.phase), STR
+        if name == "turn_number":
+            return (lambda st, L: st.turn), INT
+        if name == "event":
+            if cx.scope.event is None:
+                cx.error("E030", "'event' exists only in a trigger", n.pos)
+            slot = cx.scope.event_slot
+            return (lambda st, L: L[slot]), MAP
+        if name in self.var_types:
+            return (lambda st, L: st.vars[name]), self.var_types[name]
+        if name in self.param_types:
+            self.used_params.add(name)
+            return (lambda st, L: st.params[name]), self.param_types[name]
+        fam = self.families.get(name)
+        if fam is not None:
+            self.used_zones.add(name)
+            if fam.per is None:
+                return (lambda st, L: st.cat.zone_base[name]), ZONE(fam.of)
+            return const(name), Type("family", name)
+        if name in self.comp_types:
+            return const(name), Type("ctype", name)
+        known = list(cx.scope.names) + list(self.var_types) + list(self.param_types) + list(self.families) \
+            + sorted(BUILTIN_NAMES)
+        hint = did_you_mean(name, known)
+        if hint is None and name in self.pvar_types:
+            hint = f"'{name}' is a player variable: write p.{name} for a player p"
+        cx.error("E030", f"unknown name '{name}'", n.pos, hint, len(name))
+
+    # ----------------------------------------------------------- access
+    def _x_Attribute(self, n, cx):
+        obj, t = self.expr(n.obj, cx)
+        attr = n.attr
+        if attr.startswith("_"):
+            cx.error("E032", f"'{attr}': names starting with '_' are not part of the language", n.pos)
+        if t.kind == "error":
+            return obj, t
+        if t.kind == "comp":
+            return self.comp_attr(obj, t, attr, n, cx)
+        if t.kind == "player":
+            if attr in self.pvar_types:
+                return (lambda st, L: st.pvars[obj(st, L)][attr]), self.pvar_types[attr]
+            cx.error("E032", f"players have no variable '{attr}'", n.pos,
+                     did_you_mean(attr, self.pvar_types) or "declare it under player_vars", len(attr))
+        if t.kind == "map":
+            fields = self.events.get(cx.scope.event or "", {})
+            if fields and attr not in fields:
+                cx.error("E032", f"event '{cx.scope.event}' has no field '{attr}'", n.pos,
+                         did_you_mean(attr, fields), len(attr))
+            ft = fields.get(attr, ANY)
+            return (lambda st, L: obj(st, L)[attr]), ft
+        if t.kind == "any":
+            cx.error("E041", f"cannot tell what kind of value '.{attr}' is read from", n.pos,
+                     "give the value a known type, e.g. through a typed zone ('of:') or a procedure parameter")
+        cx.error("E041", f"a {t} has no properties ('.{attr}')", n.pos)
+
+    def comp_attr(self, obj: Fn, t: Type, attr: str, n, cx):
+        if attr == "owner":
+            return (lambda st, L: st.owner[obj(st, L)]), PLAYER
+        if attr == "type":
+            return (lambda st, L: st.cat.types[obj(st, L)] if obj(st, L) < st.cat.n
+                    else st.static[obj(st, L)]["type"]), STR
+        if attr == "id":
+            return obj, INT
+        types = [self.comp_types[t.arg]] if t.arg else list(self.comp_types.values())
+        for ct in types:
+            if attr in ct.dynamic:
+                return (lambda st, L: st.props[obj(st, L)][attr]), ct.dynamic[attr]
+        for ct in types:
+            if attr in ct.static:
+                if t.arg:
+                    return (lambda st, L: st.static[obj(st, L)][attr]), ct.static[attr]
+                return (lambda st, L: st.static[obj(st, L)].get(attr)), ct.static[attr]
+        known = set()
+        for ct in types:
+            known |= set(ct.static) | set(ct.dynamic)
+        what = f"'{t.arg}'" if t.arg else "any component type"
+        cx.error("E032", f"{what} has no property '{attr}'", n.pos, did_you_mean(attr, known), len(attr))
+
+    def _x_Index(self, n, cx):
+        obj, t = self.expr(n.obj, cx)
+        if t.kind == "family":
+            return self.zone_of_family(t.arg, n.key, n, cx)
+        key, kt = self.expr(n.key, cx)
+        if t.kind == "error":
+            return obj, t
+        if t.kind in ("list", "any"):
+            if not compatible(INT, kt):
+                cx.error("E041", f"a list index must be a number, not {kt}", n.key.pos)
+            where = cx.where(n.pos)
+
+            def item(st, L):
+                xs = obj(st, L)
+                i = key(st, L)
+                try:
+                    return xs[i]
+                except (IndexError, TypeError):
+                    raise RuleError(BAD_VALUE, f"index {i} is outside a list of {len(xs) if isinstance(xs, list) else 0}",
+                                    where) from None
+            return item, elem_type(t)
+        if t.kind == "zone":
+            where = cx.where(n.pos)
+
+            def zitem(st, L):
+                z = st.zones[obj(st, L)]
+                i = key(st, L)
+                if not -len(z) <= i < len(z):
+                    raise RuleError(BAD_VALUE, f"position {i} is outside a zone of {len(z)}", where)
+                return z[i]
+            return zitem, COMP(t.arg)
+        cx.error("E041", f"a {t} cannot be indexed with [...]", n.pos)
+
+    def zone_of_family(self, name: str, key_node, n, cx):
+        fam = self.families[name]
+        key, kt = self.expr(key_node, cx)
+        if fam.per == "player":
+            if not compatible(PLAYER, kt) and kt.kind != "int":
+                cx.error("E041", f"zone '{name}' is one per player; its index must be a player, not {kt}", key_node.pos)
+            return (lambda st, L: st.cat.zone_base[name] + key(st, L)), ZONE(fam.of)
+        if not compatible(COMP(fam.per), kt):
+            cx.error("E041", f"zone '{name}' is one per {fam.per}; its index must be a {fam.per}, not {kt}", key_node.pos)
+        return (lambda st, L: st.cat.zone_base[name] + st.cat.ordinal[key(st, L)]), ZONE(fam.of)
+
+    # ----------------------------------------------------------- operators
+    def _x_IfExpr(self, n, cx):
+        cond, _ = self.expr(n.cond, cx)
+        a, ta = self.expr(n.then, cx)
+        b, tb = self.expr(n.orelse, cx)
+        return (lambda st, L: a(st, L) if cond(st, L) else b(st, L)), join(ta, tb)
+
+    def _x_OrOp(self, n, cx):
+        a, ta = self.expr(n.left, cx)
+        b, tb = self.expr(n.right, cx)
+        return (lambda st, L: a(st, L) or b(st, L)), (BOOL if ta == tb == BOOL else join(ta, tb))
+
+    def _x_AndOp(self, n, cx):
+        a, _ = self.expr(n.left, cx)
+        b, _ = self.expr(n.right, cx)
+        return (lambda st, L: bool(a(st, L) and b(st, L))), BOOL
+
+    def _x_NotOp(self, n, cx):
+        a, _ = self.expr(n.operand, cx)
+        return (lambda st, L: not a(st, L)), BOOL
+
+    def _x_Compare(self, n, cx):
+        a, ta = self.expr(n.left, cx)
+        b, tb = self.expr(n.right, cx)
+        op = _COMPARE[n.op]
+        if n.op in ("<", "<=", ">", ">="):
+            for side, t in ((n.left, ta), (n.right, tb)):
+                if t.kind not in ("int", "any", "str", "player"):
+                    cx.error("E041", f"'{n.op}' compares numbers, not {t}", side.pos)
+        elif ta.kind != "any" and tb.kind != "any" and "none" not in (ta.kind, tb.kind):
+            if ta.kind != tb.kind and {ta.kind, tb.kind} != {"int", "player"}:
+                cx.error("E041", f"comparing {ta} with {tb} is always {n.op == '!='}", n.pos,
+                         "compare values of the same kind")
+        if ta.kind == "zone" or tb.kind == "zone":
+            pass  # zones compare by identity (their instance number)
+        return (lambda st, L: op(a(st, L), b(st, L))), BOOL
+
+    def _x_InOp(self, n, cx):
+        item, _ = self.expr(n.item, cx)
+        coll, ct = self.listy(n.coll, cx, "the right side of 'in'")
+        if n.negated:
+            return (lambda st, L: item(st, L) not in coll(st, L)), BOOL
+        return (lambda st, L: item(st, L) in coll(st, L)), BOOL
+
+    def _x_Binary(self, n, cx):
+        a, ta = self.expr(n.left, cx)
+        b, tb = self.expr(n.right, cx)
+        op = n.op
+        if op in ("+", "-") and (ta.kind in ("list", "zone") or tb.kind in ("list", "zone")):
+            la, lb = as_list_fn(a, ta), as_list_fn(b, tb)
+            et = join(elem_type(ta) if is_listy(ta) else ta, elem_type(tb) if is_listy(tb) else tb)
+            if op == "+":
+                if not is_listy(tb):
+                    return (lambda st, L: la(st, L) + [b(st, L)]), LIST(et)
+                return (lambda st, L: la(st, L) + lb(st, L)), LIST(et)
+            if not is_listy(tb):
+                def minus_one(st, L):
+                    xs = list(la(st, L))
+                    v = b(st, L)
+                    if v in xs:
+                        xs.remove(v)
+                    return xs
+                return minus_one, LIST(et)
+
+            def minus(st, L):
+                xs = list(la(st, L))
+                for v in lb(st, L):
+                    if v in xs:
+                        xs.remove(v)
+                return xs
+            return minus, LIST(et)
+        if op == "+" and ta.kind == "str" and tb.kind == "str":
+            return (lambda st, L: a(st, L) + b(st, L)), STR
+        for side, t in ((n.left, ta), (n.right, tb)):
+            if t.kind not in ("int", "any", "player"):
+                cx.error("E041", f"'{op}' needs numbers, not {t}", side.pos)
+        where = cx.where(n.pos)
+        if op == "+":
+            return (lambda st, L: a(st, L) + b(st, L)), INT
+        if op == "-":
+            return (lambda st, L: a(st, L) - b(st, L)), INT
+        if op == "*":
+            return (lambda st, L: a(st, L) * b(st, L)), INT
+
+        def divide(st, L, _f=operator.floordiv if op == "//" else operator.mod):
+            d = b(st, L)
+            if d == 0:
+                raise RuleError(BAD_VALUE, "division by zero", where)
+            return _f(a(st, L), d)
+        return divide, INT
+
+    def _x_Neg(self, n, cx):
+        a, t = self.expr(n.operand, cx)
+        if t.kind not in ("int", "any"):
+            cx.error("E041", f"'-' needs a number, not {t}", n.pos)
+        return (lambda st, L: -a(st, L)), INT
+
+    def _x_LambdaExpr(self, n, cx):
+        cx.error("E041", "a function (x => ...) can only be an argument of filter, map, sort, any, all, ...", n.pos)
+
+    def lam(self, node, cx: Cx, param_type: Type, what: str) -> tuple[int, Fn, Type]:
+        if not isinstance(node, A.LambdaExpr):
+            cx.error("E041", f"{what} needs a function such as 'c => c.value', not a plain value", node.pos)
+        slot = cx.scope.fresh(node.param, param_type)
+        try:
+            body, t = self.expr(node.body, cx)
+        finally:
+            pass
+        return slot, body, t
+
+    # ----------------------------------------------------------- calls
+    def _x_Call(self, n, cx):
+        from interpreter.builtins import BUILTINS
+        spec = BUILTINS.get(n.func)
+        if spec is not None:
+            lo, hi, handler = spec
+            if not lo <= len(n.args) <= hi:
+                want = str(lo) if lo == hi else f"{lo} to {hi}"
+                cx.error("E040", f"{n.func}() takes {want} argument{'s' if hi != 1 else ''}, "
+                         f"{len(n.args)} given", n.pos, length=len(n.func))
+            if n.kwargs:
+                cx.error("E046", f"{n.func}() takes no keyword arguments", n.kwargs[0].pos)
+            return handler(self, n, cx)
+        fdef = self.functions.get(n.func)
+        if fdef is not None:
+            return self.inline_function(n, fdef, cx)
+        if n.func in self.procedures:
+            cx.error("E044", f"'{n.func}' is a procedure: call it as a statement, it gives no value", n.pos)
+        hint = did_you_mean(n.func, list(BUILTINS) + list(self.functions))
+        cx.error("E037", f"unknown function '{n.func}'", n.pos, hint, len(n.func))
+
+    def inline_function(self, n, fdef, cx: Cx):
+        """User functions are expression macros: compiled at each call site
+        with their parameters bound to fresh locals of the caller."""
+        params, body_node, fpath, fspan = fdef
+        if len(n.args) != len(params):
+            cx.error("E040", f"{n.func}() takes {len(params)} argument{'s' if len(params) != 1 else ''}, "
+                     f"{len(n.args)} given", n.pos, length=len(n.func))
+        if cx.depth > 16:
+            cx.error("E044", f"function '{n.func}' calls itself (directly or through others)", n.pos)
+        args = []
+        for (pname, ptype), arg in zip(params, n.args):
+            fn = self.expect(arg, cx, ptype, f"argument '{pname}' of {n.func}()")
+            args.append((pname, ptype, fn))
+        inner = Scope(cx.scope.code, dict(cx.scope.names), cx.scope.event, cx.scope.event_slot)
+        inner.names = {"player": cx.scope.names["player"]}
+        if cx.scope.event:
+            inner.event, inner.event_slot = cx.scope.event, cx.scope.event_slot
+        slots = []
+        for pname, ptype, fn in args:
+            slots.append((inner.fresh(pname, ptype), fn))
+        body_cx = Cx(self, inner, fpath, fspan, cx.depth + 1)
+        if body_node is None:
+            raise CompileError("function body did not parse")
+        body, t = self.expr(body_node, body_cx)
+        if len(slots) == 1:
+            (s0, f0), = slots
+
+            def call1(st, L):
+                L[s0] = f0(st, L)
+                return body(st, L)
+            return call1, t
+
+        def call(st, L):
+            values = [f(st, L) for _, f in slots]
+            for (s, _), v in zip(slots, values):
+                L[s] = v
+            return body(st, L)
+        return call, t

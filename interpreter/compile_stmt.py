@@ -1,0 +1,653 @@
+"""Compile statements into the flat instruction lists that the VM runs.
+
+Control flow becomes jumps; ``choose`` and ``simultaneous for`` become
+instructions that suspend the VM with a pending decision. Every instruction
+remembers its source position so that a runtime error names its rule.
+"""
+from __future__ import annotations
+
+from dsl import ast as A
+from interpreter import ops
+from interpreter.compile_expr import CompileError, Cx, as_list_fn
+from interpreter.errors import BAD_VALUE, EMPTY_ZONE, NO_OPTIONS, RuleError
+from interpreter.labels import describe
+from interpreter.program import ERR, ANY, BOOL, COMP, INT, LIST, PLAYER, STR, Code, Type, compatible, elem_type, is_listy, join
+
+SUSPEND = 1
+STOP = 2
+
+
+class Emitter:
+    def __init__(self, code: Code, file: str):
+        self.code = code
+        self.file = file
+
+    def emit(self, ins, where: str) -> int:
+        self.code.ins.append(ins)
+        self.code.where.append(where)
+        return len(self.code.ins) - 1
+
+    @property
+    def here(self) -> int:
+        return len(self.code.ins)
+
+
+def jump(cell):
+    def ins(st, fr):
+        fr[1] = cell[0]
+    return ins
+
+
+def jump_if_not(cond, cell):
+    def ins(st, fr):
+        if not cond(st, fr[2]):
+            fr[1] = cell[0]
+    return ins
+
+
+class StmtCompiler:
+    """Mixed into the ruleset compiler: ``block(stmts, cx, em)``."""
+
+    def block(self, stmts, cx: Cx, em: Emitter) -> None:
+        for s in stmts:
+            try:
+                getattr(self, "_s_" + type(s).__name__)(s, cx, em)
+            except CompileError:
+                # already reported; declare what the statement would have named, with the
+                # error type, so that later statements do not report the same mistake again
+                for attr in ("name", "var"):
+                    name = getattr(s, attr, None)
+                    if isinstance(name, str) and cx.scope.lookup(name) is None:
+                        cx.scope.declare(name, ERR)
+                if isinstance(s, A.SimultaneousStmt) and s.body and isinstance(s.body[0], A.ChooseStmt):
+                    cx.scope.declare(s.body[0].name, ERR)
+
+    # ------------------------------------------------------------ simple
+    def _s_PassStmt(self, s, cx, em):
+        pass
+
+    def _s_LetStmt(self, s, cx, em):
+        fn, t = self.expr(s.value, cx)
+        if t.kind == "zone":
+            pass  # a zone value: keep the zone (its instance number), not a copy
+        slot = cx.scope.declare(s.name, t)
+
+        def let(st, fr):
+            fr[2][slot] = fn(st, fr[2])
+        em.emit(let, cx.where(s.pos))
+
+    def _s_SetStmt(self, s, cx, em):
+        value, vt = self.expr(s.value, cx)
+        op = s.op
+        get, put, tt = self.target(s.target, cx)
+        if op != "=" and tt.kind not in ("int", "any"):
+            cx.error("E041", f"'{op}' needs a number, and this is {tt}", s.pos)
+        if op == "=" and not compatible(tt, vt) and vt.kind != "none":
+            cx.error("E041", f"cannot set {tt} to {vt}", s.value.pos)
+        if op == "=":
+            def setter(st, fr):
+                put(st, fr[2], value(st, fr[2]))
+        elif op == "+=":
+            def setter(st, fr):
+                L = fr[2]
+                put(st, L, get(st, L) + value(st, L))
+        elif op == "-=":
+            def setter(st, fr):
+                L = fr[2]
+                put(st, L, get(st, L) - value(st, L))
+        else:
+            def setter(st, fr):
+                L = fr[2]
+                put(st, L, get(st, L) * value(st, L))
+        em.emit(setter, cx.where(s.pos))
+
+    def target(self, t: A.Target, cx: Cx):
+        """(getter, putter, type) for an assignable place."""
+        name = t.name
+        if t.obj is None:
+            local = cx.scope.lookup(name)
+            if local is not None and name != "player":
+                slot, lt = local
+
+                def put_local(st, L, v):
+                    L[slot] = v
+                return (lambda st, L: L[slot]), put_local, lt
+            if name in self.var_types:
+                def put_var(st, L, v):
+                    st.vars[name] = v
+                return (lambda st, L: st.vars[name]), put_var, self.var_types[name]
+            if name in self.param_types:
+                cx.error("E042", f"'{name}' is a parameter and cannot change during a game", t.pos,
+                         "declare a variable under vars instead")
+            from validator.diagnostics import did_you_mean
+            cx.error("E030", f"unknown variable '{name}'", t.pos,
+                     did_you_mean(name, list(self.var_types) + list(cx.scope.names)) or "declare it under vars",
+                     len(name))
+        obj, ot = self.expr(t.obj, cx)
+        if ot.kind == "player":
+            if name not in self.pvar_types:
+                from validator.diagnostics import did_you_mean
+                cx.error("E032", f"players have no variable '{name}'", t.pos,
+                         did_you_mean(name, self.pvar_types) or "declare it under player_vars", len(name))
+
+            def put_pvar(st, L, v):
+                st.pvars[obj(st, L)][name] = v
+            return (lambda st, L: st.pvars[obj(st, L)][name]), put_pvar, self.pvar_types[name]
+        if ot.kind == "comp":
+            types = [self.comp_types[ot.arg]] if ot.arg else list(self.comp_types.values())
+            if name == "owner":
+                def put_owner(st, L, v):
+                    st.owner[obj(st, L)] = v
+                return (lambda st, L: st.owner[obj(st, L)]), put_owner, PLAYER
+            for ct in types:
+                if name in ct.dynamic:
+                    def put_prop(st, L, v):
+                        st.props[obj(st, L)][name] = v
+                    return (lambda st, L: st.props[obj(st, L)][name]), put_prop, ct.dynamic[name]
+            for ct in types:
+                if name in ct.static:
+                    cx.error("E042", f"'{name}' is a fixed property of '{ct.name}'", t.pos,
+                             "properties that change during a game are declared under the type's 'state'")
+            cx.error("E032", f"'{ot.arg or 'component'}' has no property '{name}'", t.pos)
+        cx.error("E042", f"cannot assign to a property of {ot}", t.pos)
+
+    def _s_AppendStmt(self, s, cx, em):
+        value, _ = self.expr(s.value, cx)
+        get, put, tt = self.target(s.target, cx)
+        if tt.kind not in ("list", "any"):
+            cx.error("E041", f"append needs a list, and this is {tt}", s.target.pos)
+
+        def append(st, fr):
+            L = fr[2]
+            put(st, L, get(st, L) + [value(st, L)])  # a new list: stored lists are never mutated
+        em.emit(append, cx.where(s.pos))
+
+    def _s_DiscardStmt(self, s, cx, em):
+        value, _ = self.expr(s.value, cx)
+        get, put, tt = self.target(s.target, cx)
+        if tt.kind not in ("list", "any"):
+            cx.error("E041", f"discard needs a list, and this is {tt}", s.target.pos)
+
+        def discard(st, fr):
+            L = fr[2]
+            items = list(get(st, L))
+            v = value(st, L)
+            if v in items:
+                items.remove(v)
+            put(st, L, items)
+        em.emit(discard, cx.where(s.pos))
+
+    # ------------------------------------------------------------ components
+    def comps(self, node, cx, what):
+        fn, t = self.expr(node, cx)
+        if t.kind == "zone":
+            return (lambda st, L: list(st.zones[fn(st, L)])), COMP(t.arg)
+        if t.kind == "list":
+            if t.arg.kind not in ("comp", "any"):
+                cx.error("E041", f"{what} needs components, not {t}", node.pos)
+            return (lambda st, L: list(fn(st, L))), t.arg
+        if t.kind in ("comp", "any", "none"):
+            return (lambda st, L: ops.as_list(fn(st, L))), t
+        cx.error("E041", f"{what} needs a component or a list of them, not {t}", node.pos)
+
+    def zone_arg(self, node, cx, what):
+        fn, t = self.expr(node, cx)
+        if t.kind == "family":
+            cx.error("E045", f"zone '{t.arg}' is one per {self.families[t.arg].per}: say whose, e.g. {t.arg}[player]",
+                     node.pos)
+        if t.kind not in ("zone", "any"):
+            cx.error("E041", f"{what} must be a zone, not {t}", node.pos)
+        return fn, t
+
+    def _s_MoveStmt(self, s, cx, em):
+        what, _ = self.comps(s.what, cx, "move")
+        dest, _ = self.zone_arg(s.dest, cx, "the destination of move")
+        position, face = s.position, s.face
+
+        def move(st, fr):
+            L = fr[2]
+            z = dest(st, L)
+            for c in what(st, L):
+                if c is not None:
+                    ops.move(st, c, z, position, face)
+        em.emit(move, cx.where(s.pos))
+
+    def _s_DrawStmt(self, s, cx, em):
+        count = self.expect(s.count, cx, INT, "the number of cards to draw") if s.count else None
+        src, _ = self.zone_arg(s.source, cx, "draw ... from")
+        dest, _ = self.zone_arg(s.dest, cx, "draw ... to")
+        face = s.face
+
+        def draw(st, fr):
+            L = fr[2]
+            z = src(st, L)
+            d = dest(st, L)
+            k = count(st, L) if count else 1
+            for _ in range(k):
+                zone = st.zones[z]
+                if not zone:
+                    break  # drawing from an empty zone draws nothing
+                ops.move(st, zone[0], d, "top" if d != z else "bottom", face)
+        em.emit(draw, cx.where(s.pos))
+
+    def _s_DealStmt(self, s, cx, em):
+        count = self.expect(s.count, cx, INT, "the number of cards to deal")
+        src, _ = self.zone_arg(s.source, cx, "deal ... from")
+        fam = self.families.get(s.family)
+        if fam is None:
+            from validator.diagnostics import did_you_mean
+            cx.error("E031", f"unknown zone '{s.family}'", s.pos, did_you_mean(s.family, self.families))
+        self.used_zones.add(s.family)
+        if fam.per != "player" and s.recipients is None:
+            cx.error("E041", f"deal goes to a zone kept one per player; '{s.family}' is not", s.pos,
+                     "add 'for <list of components>' to deal to one zone per component")
+        if s.recipients is not None:
+            recips, rt = self.listy(s.recipients, cx, "deal ... for")
+        else:
+            recips = lambda st, L: ops.seat_order(st, 0)  # noqa: E731
+        name = s.family
+        per_player = fam.per == "player"
+
+        def deal(st, fr):
+            L = fr[2]
+            z = src(st, L)
+            base = st.cat.zone_base[name]
+            who = recips(st, L)
+            for _ in range(count(st, L)):
+                for r in who:
+                    zone = st.zones[z]
+                    if not zone:
+                        return
+                    ops.move(st, zone[0], base + (r if per_player else st.cat.ordinal[r]))
+        em.emit(deal, cx.where(s.pos))
+
+    def _s_ShuffleStmt(self, s, cx, em):
+        z, _ = self.zone_arg(s.zone, cx, "shuffle")
+
+        def shuffle(st, fr):
+            ops.shuffle(st, z(st, fr[2]))
+        em.emit(shuffle, cx.where(s.pos))
+
+    def _s_RevealStmt(self, s, cx, em):
+        what, _ = self.comps(s.what, cx, "reveal")
+        if s.to is None:
+            def reveal(st, fr):
+                for c in what(st, fr[2]):
+                    st.face[c] = True
+                    if st.record:
+                        st.events.append(("reveal", c, None))
+            em.emit(reveal, cx.where(s.pos))
+            return
+        to_fn, tt = self.expr(s.to, cx)
+        if tt.kind == "player":
+            to = lambda st, L: [to_fn(st, L)]  # noqa: E731
+        elif tt.kind in ("list", "any") and elem_type(tt).kind in ("player", "any"):
+            to = to_fn
+        else:
+            cx.error("E041", f"reveal ... to needs a player or a list of players, not {tt}", s.to.pos)
+
+        def reveal_to(st, fr):
+            L = fr[2]
+            who = to(st, L)
+            for c in what(st, L):
+                known = st.known.get(c, [])
+                st.known[c] = known + [p for p in who if p not in known]
+                if st.record:
+                    st.events.append(("reveal", c, list(who)))
+        em.emit(reveal_to, cx.where(s.pos))
+
+    def _s_HideStmt(self, s, cx, em):
+        what, _ = self.comps(s.what, cx, "hide")
+
+        def hide(st, fr):
+            for c in what(st, fr[2]):
+                st.face[c] = False
+                st.known.pop(c, None)
+        em.emit(hide, cx.where(s.pos))
+
+    def _s_RemoveStmt(self, s, cx, em):
+        what, _ = self.comps(s.what, cx, "remove")
+
+        def remove(st, fr):
+            for c in what(st, fr[2]):
+                if c is not None:
+                    ops.move(st, c, ops.BOX)
+        em.emit(remove, cx.where(s.pos))
+
+    def _s_CreateStmt(self, s, cx, em):
+        ct = self.comp_types.get(s.type_name)
+        if ct is None:
+            from validator.diagnostics import did_you_mean
+            cx.error("E039", f"unknown component type '{s.type_name}'", s.pos, did_you_mean(s.type_name, self.comp_types))
+        zone, _ = self.zone_arg(s.zone, cx, "create ... in")
+        props = []
+        for kw in s.props:
+            if kw.name not in ct.static:
+                cx.error("E032", f"'{ct.name}' has no property '{kw.name}'", kw.pos, None)
+            props.append((kw.name, self.expr(kw.value, cx)[0]))
+        missing = set(ct.static) - {k for k, _ in props}
+        if missing:
+            cx.error("E046", f"create {ct.name} needs {', '.join(sorted(missing))}", s.pos)
+        slot = cx.scope.declare(s.name, COMP(ct.name)) if s.name else None
+        initial = ct.initial
+        type_name = ct.name
+        limit = self.limits["max_components"]
+        where = cx.where(s.pos)
+
+        def create(st, fr):
+            L = fr[2]
+            c = len(st.static)
+            if c >= limit:
+                raise RuleError("R107", f"more than {limit} components", where)
+            static = {k: f(st, L) for k, f in props}
+            static["type"] = type_name
+            st.static = st.static + [static]  # copy on write: clones share the old list
+            st.props.append({k: f(st, static) for k, f in initial.items()} if initial else None)
+            st.owner.append(None)
+            st.loc.append(ops.BOX)
+            st.face.append(True)
+            ops.move(st, c, zone(st, L))
+            if slot is not None:
+                L[slot] = c
+        em.emit(create, cx.where(s.pos))
+
+    def _s_SwapStmt(self, s, cx, em):
+        a, at = self.expr(s.first, cx)
+        b, bt = self.expr(s.second, cx)
+        for node, t in ((s.first, at), (s.second, bt)):
+            if t.kind not in ("comp", "any"):
+                cx.error("E041", f"swap exchanges the places of two components, not {t}", node.pos)
+
+        def swap(st, fr):
+            L = fr[2]
+            x, y = a(st, L), b(st, L)
+            zx, zy = st.loc[x], st.loc[y]
+            ix, iy = st.zones[zx].index(x), st.zones[zy].index(y)
+            st.zones[zx][ix], st.zones[zy][iy] = y, x
+            st.loc[x], st.loc[y] = zy, zx
+        em.emit(swap, cx.where(s.pos))
+
+    # ------------------------------------------------------------ decisions
+    def _s_ChooseStmt(self, s, cx, em):
+        opts, et = self.listy(s.options, cx, "choose ... from")
+        chooser = self.expect(s.chooser, cx, PLAYER, "choose ... by") if s.chooser else (lambda st, L: L[0])
+        slot = cx.scope.declare(s.name, et)
+        optional = s.optional
+        prompt = s.prompt or f"choose {s.name}"
+        where = cx.where(s.pos)
+        etype = et
+
+        def choose(st, fr):
+            L = fr[2]
+            options = list(opts(st, L))
+            if optional:
+                options.append(None)
+            if not options:
+                raise RuleError(NO_OPTIONS, f"nothing to choose from for '{s.name}'", where,
+                                "guard the choice with an if, or add 'optional'")
+            st.pending = {"kind": "choose", "players": [chooser(st, L)], "options": [options],
+                          "answers": [None], "done": [False], "slot": slot, "prompt": prompt,
+                          "type": _type_tag(etype)}
+            return SUSPEND
+        em.emit(choose, where)
+
+    def _s_SimultaneousStmt(self, s, cx, em):
+        if not s.body or not isinstance(s.body[0], A.ChooseStmt):
+            cx.error("E044", "the body of 'simultaneous for' must start with a choose", s.pos,
+                     "simultaneous for r in robots:\n    choose c from hand[r] by owner(r)")
+        items, it = self.listy(s.iterable, cx, "simultaneous for ... in")
+        var = cx.scope.declare(s.var, it)
+        first: A.ChooseStmt = s.body[0]
+        opts, et = self.listy(first.options, cx, "choose ... from")
+        chooser = self.expect(first.chooser, cx, PLAYER, "choose ... by") if first.chooser else (lambda st, L: L[0])
+        choice = cx.scope.declare(first.name, et)
+        list_slot, answers, idx = cx.scope.temp(), cx.scope.temp(), cx.scope.temp()
+        optional = first.optional
+        prompt = first.prompt or f"choose {first.name}"
+        where = cx.where(s.pos)
+
+        def collect(st, fr):
+            L = fr[2]
+            values = list(items(st, L))
+            L[list_slot] = values
+            L[idx] = 0
+            players, options = [], []
+            for v in values:
+                L[var] = v
+                o = list(opts(st, L))
+                if optional:
+                    o.append(None)
+                if not o:
+                    raise RuleError(NO_OPTIONS, f"nothing to choose from for '{first.name}'", where)
+                players.append(chooser(st, L))
+                options.append(o)
+            if not values:
+                L[answers] = []
+                return None
+            st.pending = {"kind": "simul", "players": players, "options": options,
+                          "answers": [None] * len(values), "done": [False] * len(values),
+                          "slot": answers, "prompt": prompt, "type": _type_tag(et)}
+            return SUSPEND
+        em.emit(collect, where)
+        end = [0]
+        head = em.here
+
+        def next_item(st, fr):
+            L = fr[2]
+            i = L[idx]
+            if i >= len(L[list_slot]):
+                fr[1] = end[0]
+                return
+            L[var] = L[list_slot][i]
+            L[choice] = L[answers][i]
+            L[idx] = i + 1
+        em.emit(next_item, where)
+        self.block(s.body[1:], cx, em)
+        em.emit(jump([head]), where)
+        end[0] = em.here
+
+    # ------------------------------------------------------------ flow
+    def _s_IfStmt(self, s, cx, em):
+        ends = []
+        for cond_node, body in s.branches:
+            cond, _ = self.expr(cond_node, cx)
+            skip = [0]
+            em.emit(jump_if_not(cond, skip), cx.where(cond_node.pos))
+            self.block(body, cx, em)
+            out = [0]
+            ends.append(out)
+            em.emit(jump(out), cx.where(s.pos))
+            skip[0] = em.here
+        self.block(s.orelse, cx, em)
+        for out in ends:
+            out[0] = em.here
+
+    def _s_ForStmt(self, s, cx, em):
+        items, it = self.listy(s.iterable, cx, "for ... in")
+        var = cx.scope.declare(s.var, it)
+        list_slot, idx = cx.scope.temp(), cx.scope.temp()
+        where = cx.where(s.pos)
+
+        def init(st, fr):
+            L = fr[2]
+            L[list_slot] = list(items(st, L))  # a snapshot: the loop is not disturbed by moves
+            L[idx] = 0
+        em.emit(init, where)
+        end = [0]
+        head = em.here
+
+        def step(st, fr):
+            L = fr[2]
+            i = L[idx]
+            values = L[list_slot]
+            if i >= len(values):
+                fr[1] = end[0]
+                return
+            L[var] = values[i]
+            L[idx] = i + 1
+        em.emit(step, where)
+        self.block(s.body, cx, em)
+        em.emit(jump([head]), where)
+        end[0] = em.here
+
+    def _s_RepeatStmt(self, s, cx, em):
+        count = self.expect(s.count, cx, INT, "repeat")
+        left = cx.scope.temp()
+        where = cx.where(s.pos)
+
+        def init(st, fr):
+            fr[2][left] = count(st, fr[2])
+        em.emit(init, where)
+        end = [0]
+        head = em.here
+
+        def step(st, fr):
+            L = fr[2]
+            if L[left] <= 0:
+                fr[1] = end[0]
+                return
+            L[left] -= 1
+        em.emit(step, where)
+        self.block(s.body, cx, em)
+        em.emit(jump([head]), where)
+        end[0] = em.here
+
+    def _s_WhileStmt(self, s, cx, em):
+        cond, _ = self.expr(s.cond, cx)
+        end = [0]
+        head = em.here
+        em.emit(jump_if_not(cond, end), cx.where(s.pos))
+        self.block(s.body, cx, em)
+        em.emit(jump([head]), cx.where(s.pos))
+        end[0] = em.here
+
+    def _s_ReturnStmt(self, s, cx, em):
+        def ret(st, fr):
+            fr[1] = 1 << 30
+        em.emit(ret, cx.where(s.pos))
+
+    def _s_CallStmt(self, s, cx, em):
+        proc = self.procedures.get(s.func)
+        if proc is None:
+            if s.func in self.functions:
+                cx.error("E044", f"'{s.func}' is a function: use its value, e.g. let x = {s.func}(...)", s.pos)
+            from interpreter.builtins import BUILTINS
+            from validator.diagnostics import did_you_mean
+            cx.error("E037", f"unknown procedure '{s.func}'", s.pos,
+                     did_you_mean(s.func, self.procedures) if s.func not in BUILTINS else
+                     f"'{s.func}' is a function and gives a value; use it inside an expression", len(s.func))
+        self.used_procs.add(s.func)
+        code, params = proc
+        self.unit_calls.setdefault(cx.scope.code.name, set()).add(code.name)
+        if len(s.args) != len(params):
+            cx.error("E040", f"{s.func}() takes {len(params)} argument{'s' if len(params) != 1 else ''}, "
+                     f"{len(s.args)} given", s.pos, length=len(s.func))
+        args = [self.expect(a, cx, pt, f"argument '{pn}' of {s.func}()") for (pn, pt), a in zip(params, s.args)]
+        where = cx.where(s.pos)
+        limit = self.limits["max_stack"]
+
+        def call(st, fr):
+            L = fr[2]
+            if len(st.stack) >= limit:
+                raise RuleError("R105", f"procedures nested more than {limit} deep", where,
+                                "a procedure probably calls itself without end")
+            new = [L[0]] + [f(st, L) for f in args] + [None] * (code.nlocals - 1 - len(args))
+            st.stack.append([code.id, 0, new])
+        em.emit(call, where)
+
+    def _s_EmitStmt(self, s, cx, em):
+        fields = self.events.get(s.event)
+        if fields is None:
+            from validator.diagnostics import did_you_mean
+            cx.error("E038", f"unknown event '{s.event}'", s.pos,
+                     did_you_mean(s.event, self.events) or "declare it under events")
+        self.emitted.add(s.event)
+        args = []
+        given = set()
+        for kw in s.args:
+            if kw.name not in fields:
+                from validator.diagnostics import did_you_mean
+                cx.error("E046", f"event '{s.event}' has no field '{kw.name}'", kw.pos, did_you_mean(kw.name, fields))
+            args.append((kw.name, self.expect(kw.value, cx, fields[kw.name], f"field '{kw.name}'")))
+            given.add(kw.name)
+        missing = set(fields) - given
+        if missing:
+            cx.error("E046", f"emit {s.event} needs {', '.join(sorted(missing))}", s.pos)
+        name = s.event
+
+        def emit(st, fr):
+            L = fr[2]
+            ops.fire(st, name, {k: f(st, L) for k, f in args})
+        em.emit(emit, cx.where(s.pos))
+
+    def _s_EndGameStmt(self, s, cx, em):
+        winners = self.expect(s.winners, cx, LIST(PLAYER), "end game winners") if s.winners else None
+        self.unit_ends.add(cx.scope.code.name)
+
+        def end_game(st, fr):
+            from interpreter.vm import finish
+            finish(st, winners(st, fr[2]) if winners else None)
+            return STOP
+        em.emit(end_game, cx.where(s.pos))
+
+    def _s_EndTurnStmt(self, s, cx, em):
+        def end_turn(st, fr):
+            st.end_turn = True
+        em.emit(end_turn, cx.where(s.pos))
+
+    def _s_EndPhaseStmt(self, s, cx, em):
+        def end_phase(st, fr):
+            st.end_phase = True
+            st.end_turn = True
+        em.emit(end_phase, cx.where(s.pos))
+
+    def _s_PassTurnStmt(self, s, cx, em):
+        p = self.expect(s.player, cx, PLAYER, "pass turn to")
+
+        def pass_turn(st, fr):
+            st.pass_to = p(st, fr[2])
+            st.end_turn = True
+        em.emit(pass_turn, cx.where(s.pos))
+
+    def _s_EliminateStmt(self, s, cx, em):
+        p = self.expect(s.player, cx, PLAYER, "eliminate")
+
+        def eliminate(st, fr):
+            q = p(st, fr[2])
+            if q is not None:
+                st.eliminated[q] = True
+                if st.record:
+                    st.events.append(("eliminate", q))
+        em.emit(eliminate, cx.where(s.pos))
+
+    def _s_SayStmt(self, s, cx, em):
+        from dsl.parser import ParseError, parse_template
+        try:
+            parts = parse_template(s.template)
+        except ParseError as err:
+            cx.error("E023", f"in the text of say: {err.message}", s.pos, err.hint)
+        pieces = []
+        for part in parts:
+            if isinstance(part, str):
+                pieces.append((part, None))
+            else:
+                fn, t = self.expr(part, cx)
+                pieces.append((fn, t))
+
+        def say(st, fr):
+            if st.record:
+                L = fr[2]
+                text = "".join(p if t is None else describe(st, p(st, L), t) for p, t in pieces)
+                st.events.append(("say", text))
+        em.emit(say, cx.where(s.pos))
+
+
+def _type_tag(t: Type) -> str:
+    """How options of a decision are shown: 'comp', 'player', 'list:comp', ..."""
+    if t.kind == "list":
+        return "list:" + _type_tag(t.arg)
+    return t.kind
+
+
+__all__ = ["StmtCompiler", "Emitter", "SUSPEND", "STOP", "jump", "jump_if_not", "ANY", "BOOL", "STR",
+           "is_listy", "as_list_fn", "join", "EMPTY_ZONE", "BAD_VALUE", "Type"]

@@ -1,0 +1,302 @@
+"""The one decision interface, shared by humans, bots and search agents.
+
+At any moment a game is over, or it names the players who must decide and
+their legal options in a stable order. ``apply`` checks an option and records
+it. Modelled on OpenSpiel's state API: ``to_move``, ``legal``, ``apply``,
+``is_over``, ``returns``, ``view`` (the per-player observation), ``clone``
+and ``save``/``load``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from interpreter import ops, rng
+from interpreter.errors import (GameOverError, IllegalOptionError, NotYourTurnError, RuleError,
+                                SaveFileError)
+from interpreter.labels import describe, player_name
+from interpreter.program import ANY, COMP, LIST, PLAYER, Catalog, Program, Type
+from interpreter.state import State
+from interpreter.vm import run, scores
+
+SAVE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal option: its index in the list, its plain value and a label."""
+    index: int
+    value: Any
+    label: str
+
+
+class Game:
+    """A compiled ruleset with its variants: makes and drives game states."""
+
+    def __init__(self, program: Program):
+        self.program = program
+
+    # ------------------------------------------------------------ new game
+    def new(self, players: int | None = None, seed: int = 0, params: dict | None = None,
+            record: bool = True) -> State:
+        prog = self.program
+        n = players if players is not None else prog.min_players
+        if not prog.min_players <= n <= prog.max_players:
+            raise RuleError("E062", f"{prog.title} plays with {prog.min_players}-{prog.max_players} players, not {n}")
+        st = State.__new__(State)
+        st.prog = prog
+        st.n = n
+        merged = dict(prog.params)
+        for k, v in (params or {}).items():
+            if k not in prog.params:
+                raise RuleError("E036", f"unknown parameter '{k}'")
+            merged[k] = v
+        st.params = merged
+        st.record = record
+        st.events = []
+        st.rng = rng.seed_state(seed)
+        st.vars = {}
+        st.eliminated = [False] * n
+        st.current = None
+        for name, fn in prog.defines:
+            merged[name] = fn(st, [None] * 64)
+        st.cat = build_catalog(st)
+        st.static = st.cat.static
+        cat = st.cat
+        st.zones = [[] for _ in cat.zone_family]
+        st.loc = [ops.BOX] * cat.n
+        st.face = [True] * cat.n
+        st.owner = [None] * cat.n
+        st.known = {}
+        st.props = []
+        for c in range(cat.n):
+            ct = prog.comp_types[cat.types[c]]
+            st.props.append({k: f(st, cat.static[c]) for k, f in ct.initial.items()} if ct.dynamic else None)
+        st.vars = {"direction": 1}
+        for name, fn in prog.vars.items():
+            st.vars[name] = fn(st)
+        st.pvars = []
+        for p in range(n):
+            st.current = p
+            st.pvars.append({name: fn(st) for name, fn in prog.pvars.items()})
+        st.current = None
+        st.phase = ""
+        st.end_turn = st.end_phase = False
+        st.pass_to = None
+        st.pending = None
+        st.over = False
+        st.winners = []
+        st.history = []
+        st.steps = 0
+        st.turn = 0
+        st.since_decision = 0
+        st.stack = [[prog.flow.id, 0, [None] * prog.flow.nlocals]]
+        run(st)
+        return st
+
+    # ------------------------------------------------------------ decisions
+    def to_move(self, st: State) -> list[int]:
+        """The players who must decide now, each once, in a stable order."""
+        if st.over or st.pending is None:
+            return []
+        seen = []
+        for p, done in zip(st.pending["players"], st.pending["done"]):
+            if not done and p not in seen:
+                seen.append(p)
+        return seen
+
+    def _slot(self, st: State, player: int) -> int:
+        if st.over:
+            raise GameOverError("the game is over")
+        pend = st.pending
+        for i, (p, done) in enumerate(zip(pend["players"], pend["done"])):
+            if p == player and not done:
+                return i
+        raise NotYourTurnError(f"{player_name(st, player)} has no decision to make now "
+                               f"(waiting for {', '.join(player_name(st, q) for q in self.to_move(st))})")
+
+    def legal(self, st: State, player: int) -> list[Option]:
+        i = self._slot(st, player)
+        pend = st.pending
+        return [Option(k, v, self.option_label(st, pend, v)) for k, v in enumerate(pend["options"][i])]
+
+    def legal_values(self, st: State, player: int) -> list:
+        return st.pending["options"][self._slot(st, player)]
+
+    def prompt(self, st: State, player: int) -> str:
+        self._slot(st, player)
+        return st.pending.get("prompt", "")
+
+    def apply(self, st: State, player: int, choice) -> None:
+        """Apply one option: its index, or an ``Option`` from ``legal``."""
+        i = self._slot(st, player)
+        pend = st.pending
+        options = pend["options"][i]
+        index = choice.index if isinstance(choice, Option) else choice
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(options):
+            raise IllegalOptionError(f"option {choice!r} is not one of the {len(options)} legal options")
+        value = options[index]
+        st.history.append([player, value])
+        if st.record:
+            st.events.append(("decision", player, value, pend["kind"]))
+        if pend["kind"] == "simul":
+            answers = list(pend["answers"])
+            done = list(pend["done"])
+            answers[i] = value
+            done[i] = True
+            if not all(done):
+                st.pending = dict(pend, answers=answers, done=done)
+                return
+            st.stack[-1][2][pend["slot"]] = answers
+        else:
+            st.stack[-1][2][pend["slot"]] = value
+        st.pending = None
+        st.since_decision = 0
+        run(st)
+
+    def apply_value(self, st: State, player: int, value) -> None:
+        """Apply the option whose plain value is ``value`` (used by replays)."""
+        values = self.legal_values(st, player)
+        try:
+            index = values.index(value)
+        except ValueError:
+            raise IllegalOptionError(f"{value!r} is not a legal option for {player_name(st, player)}") from None
+        self.apply(st, player, index)
+
+    # ------------------------------------------------------------ results
+    def is_over(self, st: State) -> bool:
+        return st.over
+
+    def winners(self, st: State) -> list[int]:
+        return list(st.winners)
+
+    def returns(self, st: State) -> list[float]:
+        """1 shared among the winners, 0 for the others (0 for all while playing)."""
+        if not st.over or not st.winners:
+            return [0.0] * st.n
+        share = 1.0 / len(st.winners)
+        return [share if p in st.winners else 0.0 for p in range(st.n)]
+
+    def scores(self, st: State) -> list:
+        return scores(st)
+
+    def clone(self, st: State) -> State:
+        return st.clone()
+
+    # ------------------------------------------------------------ labels
+    def option_label(self, st: State, pend: dict, value) -> str:
+        if pend["kind"] != "action":
+            if value is None:
+                return "pass"
+            return describe(st, value, _tag_type(pend.get("type", "any")))
+        ai, args = value
+        act = st.prog.actions[ai]
+        if act.label:
+            L = [st.current] + [None] * (act.code.nlocals - 1)
+            for (_, slot, _), v in zip(act.params, args):
+                L[slot] = v
+            try:
+                return "".join(p if t is None else describe(st, p(st, L), t) for p, t in act.label)
+            except Exception:  # a broken label must not hide the option
+                pass
+        if not args:
+            return act.name
+        return act.name + " " + ", ".join(describe(st, v, None) for v in args)
+
+    # ------------------------------------------------------------ save / load
+    def save(self, st: State) -> dict:
+        prog = self.program
+        return {"format": SAVE_FORMAT, "ruleset": prog.id, "version": prog.version, "digest": prog.digest,
+                "variants": list(prog.variants), "players": st.n, "params": st.params_overrides
+                if hasattr(st, "params_overrides") else _overrides(prog, st), "state": st.to_data()}
+
+    def load(self, data: dict) -> State:
+        prog = self.program
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise SaveFileError("not a Rulebook saved game (or a format this version cannot read)")
+        if data.get("ruleset") != prog.id:
+            raise SaveFileError(f"this save is for ruleset '{data.get('ruleset')}', not '{prog.id}'", "R021")
+        if list(data.get("variants", [])) != list(prog.variants):
+            raise SaveFileError(f"this save was made with variants {data.get('variants')}, "
+                                f"not {list(prog.variants)}", "R021")
+        if data.get("digest") != prog.digest:
+            raise SaveFileError("the ruleset has changed since this game was saved "
+                                f"(digest {data.get('digest')} != {prog.digest})", "R022")
+        try:
+            st = self.new(players=data["players"], seed=0, params=data.get("params") or {}, record=True)
+            st.load_data(data["state"])
+            _check_consistent(st)
+        except SaveFileError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, RuleError) as err:
+            raise SaveFileError(f"the saved state is damaged: {type(err).__name__}: {err}", "R023") from None
+        return st
+
+
+def _overrides(prog: Program, st: State) -> dict:
+    return {k: v for k, v in st.params.items() if k in prog.params and prog.params[k] != v}
+
+
+def _tag_type(tag: str) -> Type:
+    if tag.startswith("list:"):
+        return LIST(_tag_type(tag[5:]))
+    return {"comp": COMP(None), "player": PLAYER}.get(tag, Type(tag) if tag in ("zone", "int", "str", "bool") else ANY)
+
+
+def _check_consistent(st: State) -> None:
+    """Refuse a saved state whose parts contradict each other (edited files)."""
+    cat = st.cat
+    n_comp = len(st.static)
+    if not (len(st.loc) == len(st.face) == len(st.owner) == len(st.props) == n_comp):
+        raise SaveFileError("component tables have different lengths", "R023")
+    if len(st.zones) != len(cat.zone_family) or len(st.pvars) != st.n or len(st.eliminated) != st.n:
+        raise SaveFileError("zone or player tables do not match the ruleset", "R023")
+    seen = set()
+    for z, zone in enumerate(st.zones):
+        for c in zone:
+            if not isinstance(c, int) or not 0 <= c < n_comp or c in seen or st.loc[c] != z:
+                raise SaveFileError(f"component {c} is misplaced in zone {z}", "R023")
+            seen.add(c)
+    for c in range(n_comp):
+        if c not in seen and st.loc[c] != ops.BOX:
+            raise SaveFileError(f"component {c} is lost", "R023")
+    for f in st.stack:
+        if not (isinstance(f, list) and len(f) == 3 and 0 <= f[0] < len(st.prog.codes)):
+            raise SaveFileError("the saved continuation is damaged", "R023")
+    pend = st.pending
+    if not st.over and pend is None:
+        raise SaveFileError("a game in progress must be waiting for a decision", "R023")
+
+
+def build_catalog(st: State) -> Catalog:
+    prog = st.prog
+    types, static, by_type = [], [], {}
+    for name, ct in prog.comp_types.items():
+        rows = ct.generate(st) if ct.generate else [{}]
+        ids = by_type.setdefault(name, [])
+        for row in rows:
+            ids.append(len(types))
+            types.append(name)
+            static.append(row)
+        if len(types) > prog.limits["max_components"]:
+            raise RuleError("R107", f"more than {prog.limits['max_components']} components")
+    ordinal = [0] * len(types)
+    for ids in by_type.values():
+        for i, c in enumerate(ids):
+            ordinal[c] = i
+    zone_base, zone_family, zone_key, zone_names = {}, [], [], []
+    for name, fam in prog.families.items():
+        zone_base[name] = len(zone_family)
+        if fam.per is None:
+            keys = [None]
+        elif fam.per == "player":
+            keys = list(range(st.n))
+        else:
+            keys = list(by_type.get(fam.per, []))
+        for k in keys:
+            zone_family.append(name)
+            zone_key.append(k)
+            zone_names.append(name if k is None else f"{name}[{k}]")
+        if len(zone_family) > prog.limits["max_zones"]:
+            raise RuleError("R107", f"more than {prog.limits['max_zones']} zones")
+    return Catalog(len(types), types, static, by_type, ordinal, zone_base, zone_family, zone_key, zone_names)

@@ -1,0 +1,54 @@
+"""Human-readable names for values: components, players, zones, options."""
+from __future__ import annotations
+
+
+def player_name(st, p) -> str:
+    if p is None:
+        return "nobody"
+    label = st.prog.player_label
+    if label is not None:
+        return label(st, p)
+    return f"P{p + 1}"
+
+
+def comp_name(st, c: int) -> str:
+    ctype = st.prog.comp_types.get(st.static[c].get("type") if c >= st.cat.n else st.cat.types[c])
+    if ctype is not None and ctype.label is not None:
+        try:
+            return ctype.label(st, c)
+        except Exception:  # a label must never break play; fall back below
+            pass
+    props = st.static[c]
+    shown = " ".join(str(v) for k, v in props.items() if k != "type")
+    return f"{st.cat.types[c] if c < st.cat.n else props.get('type')} {shown}".strip()
+
+
+def zone_name(st, z: int) -> str:
+    if z < 0:
+        return "out of the game"
+    cat = st.cat
+    fam = st.prog.families[cat.zone_family[z]]
+    if fam.per is None:
+        return fam.name
+    key = cat.zone_key[z]
+    if fam.per == "player":
+        return f"{fam.name} of {player_name(st, key)}"
+    return f"{fam.name} of {comp_name(st, key)}"
+
+
+def describe(st, value, t=None) -> str:
+    kind = getattr(t, "kind", None)
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if kind == "player":
+        return player_name(st, value)
+    if kind == "comp":
+        return comp_name(st, value)
+    if kind == "zone":
+        return zone_name(st, value)
+    if isinstance(value, list):
+        inner = getattr(t, "arg", None) if kind == "list" else None
+        return "[" + ", ".join(describe(st, v, inner) for v in value) + "]"
+    return str(value)

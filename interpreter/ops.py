@@ -1,0 +1,134 @@
+"""Runtime operations used by compiled instructions: moving components,
+visibility, events, turn order. They work on ``State`` only and know no game.
+"""
+from __future__ import annotations
+
+from bisect import insort
+
+from interpreter import rng
+from interpreter.errors import RECURSION, RuleError
+
+BOX = -1  # location of a component that is out of the game
+MAX_STACK = 200  # frames: nested procedure calls and triggers
+
+
+def zone_owner(st, z: int):
+    """The player who owns zone instance ``z`` (None for shared zones)."""
+    cat = st.cat
+    fam = st.prog.families[cat.zone_family[z]]
+    if fam.per is None:
+        return None
+    key = cat.zone_key[z]
+    if fam.per == "player":
+        return key
+    return st.owner[key]
+
+
+def move(st, c: int, dest: int, position: str = "top", face: str | None = None) -> None:
+    src = st.loc[c]
+    if src != BOX:
+        st.zones[src].remove(c)
+    if dest == BOX:
+        st.loc[c] = BOX
+    else:
+        zone = st.zones[dest]
+        fam = st.prog.families[st.cat.zone_family[dest]]
+        if not fam.ordered:
+            insort(zone, c)  # unordered zones keep a canonical order: by component
+        elif position == "top":
+            zone.insert(0, c)
+        elif position == "bottom":
+            zone.append(c)
+        else:
+            st.rng, i = rng.below(st.rng, len(zone) + 1)
+            zone.insert(i, c)
+        st.loc[c] = dest
+        st.face[c] = (face or fam.face) == "up"
+    if c in st.known:
+        del st.known[c]
+    if st.record:
+        st.events.append(("move", c, src, dest, st.face[c]))
+    if "moved" in st.prog.triggers:
+        fire(st, "moved", {"component": c, "from_zone": src, "to_zone": dest})
+
+
+def as_list(value) -> list:
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return value
+    return [value]
+
+
+def can_see(st, c: int, p) -> bool:
+    """Whether player ``p`` (None: a spectator) sees component ``c``'s face."""
+    if st.face[c]:
+        return True
+    if p is None:
+        return False
+    known = st.known.get(c)
+    if known and p in known:
+        return True
+    z = st.loc[c]
+    if z == BOX:
+        return False
+    fam = st.prog.families[st.cat.zone_family[z]]
+    return fam.visibility == "owner" and zone_owner(st, z) == p
+
+
+def fire(st, event: str, fields: dict) -> None:
+    """Run the triggers of ``event``: their frames go on the stack so that
+    they run, in declaration order, before the statement after the emit."""
+    if st.record:
+        st.events.append(("event", event, fields))
+    triggers = st.prog.triggers.get(event)
+    if not triggers:
+        return
+    frames = []
+    for trig in triggers:
+        L = [st.current] + [None] * (trig.code.nlocals - 1)
+        L[trig.event_slot] = fields
+        if trig.cond is None or trig.cond(st, L):
+            frames.append([trig.code.id, 0, L])
+    if len(st.stack) + len(frames) > st.prog.limits.get("max_stack", MAX_STACK):
+        raise RuleError(RECURSION, f"triggers and procedures nested more than "
+                        f"{st.prog.limits.get('max_stack', MAX_STACK)} deep (event '{event}')",
+                        triggers[0].code.where[0] if triggers[0].code.where else "",
+                        "a trigger probably causes its own event again")
+    st.stack.extend(reversed(frames))
+
+
+def live(st) -> list[int]:
+    return [p for p in range(st.n) if not st.eliminated[p]]
+
+
+def next_player(st, p: int, steps: int = 1):
+    """The live player ``steps`` seats after ``p`` in the play direction."""
+    direction = st.vars.get("direction", 1) or 1
+    n = st.n
+    if all(st.eliminated):
+        return None
+    q = p
+    moved = 0
+    while moved < steps:
+        q = (q + direction) % n
+        if not st.eliminated[q]:
+            moved += 1
+    return q
+
+
+def seat_order(st, p: int) -> list[int]:
+    """Live players starting at ``p`` and going round in the play direction."""
+    direction = st.vars.get("direction", 1) or 1
+    return [q for q in ((p + direction * i) % st.n for i in range(st.n)) if not st.eliminated[q]]
+
+
+def shuffle(st, z: int) -> None:
+    st.rng = rng.shuffle(st.rng, st.zones[z])
+    if st.record:
+        st.events.append(("shuffle", z))
+
+
+def random_index(st, n: int) -> int:
+    st.rng, i = rng.below(st.rng, n)
+    return i

@@ -1,0 +1,109 @@
+"""Game state as plain data.
+
+Everything that changes during a game lives in ``State``: variables,
+component properties, zones, the seeded generator, the interpreter's frame
+stack (so a game can stop at any decision) and the pending decision. What
+never changes during a game (the compiled program, the component catalogue)
+is shared by reference and not saved: it is rebuilt from the ruleset.
+
+Invariant that makes cloning cheap: list values stored in variables,
+properties and frame locals are never mutated in place (statements build
+new lists); zones, the only lists mutated in place, are copied on clone.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class State:
+    __slots__ = ("prog", "cat", "n", "params", "vars", "pvars", "props", "static", "owner",
+                 "zones", "loc", "face", "known", "rng", "eliminated", "current", "phase",
+                 "end_turn", "end_phase", "pass_to", "stack", "pending", "over", "winners",
+                 "history", "steps", "turn", "events", "record", "since_decision")
+
+    def clone(self) -> State:
+        s = State.__new__(State)
+        s.prog = self.prog
+        s.cat = self.cat
+        s.n = self.n
+        s.params = self.params
+        s.vars = self.vars.copy()
+        s.pvars = [d.copy() for d in self.pvars]
+        s.props = [d.copy() if d is not None else None for d in self.props]
+        s.static = self.static
+        s.owner = self.owner[:]
+        s.zones = [z[:] for z in self.zones]
+        s.loc = self.loc[:]
+        s.face = self.face[:]
+        s.known = {k: v[:] for k, v in self.known.items()} if self.known else {}
+        s.rng = self.rng
+        s.eliminated = self.eliminated[:]
+        s.current = self.current
+        s.phase = self.phase
+        s.end_turn = self.end_turn
+        s.end_phase = self.end_phase
+        s.pass_to = self.pass_to
+        s.stack = [[f[0], f[1], f[2][:]] for f in self.stack]
+        s.pending = self.pending  # replaced, never mutated, once created
+        s.over = self.over
+        s.winners = self.winners
+        s.history = self.history[:]
+        s.steps = self.steps
+        s.turn = self.turn
+        s.events = []
+        s.record = self.record
+        s.since_decision = self.since_decision
+        return s
+
+    # ------------------------------------------------------------ plain data
+    def to_data(self) -> dict[str, Any]:
+        """Everything needed to resume, as JSON-compatible data."""
+        return {
+            "vars": self.vars,
+            "pvars": self.pvars,
+            "props": self.props,
+            "created": self.static[len(self.cat.static):],
+            "owner": self.owner,
+            "zones": self.zones,
+            "loc": self.loc,
+            "face": self.face,
+            "known": {str(k): v for k, v in self.known.items()},
+            "rng": str(self.rng),
+            "eliminated": self.eliminated,
+            "current": self.current,
+            "phase": self.phase,
+            "flags": [self.end_turn, self.end_phase, self.pass_to],
+            "stack": self.stack,
+            "pending": self.pending,
+            "over": self.over,
+            "winners": self.winners,
+            "history": self.history,
+            "steps": self.steps,
+            "turn": self.turn,
+            "since_decision": self.since_decision,
+        }
+
+    def load_data(self, data: dict[str, Any]) -> None:
+        self.vars = dict(data["vars"])
+        self.pvars = [dict(d) for d in data["pvars"]]
+        self.props = [dict(d) if d is not None else None for d in data["props"]]
+        self.static = self.cat.static + [dict(d) for d in data["created"]] if data["created"] else self.cat.static
+        self.owner = list(data["owner"])
+        self.zones = [list(z) for z in data["zones"]]
+        self.loc = list(data["loc"])
+        self.face = list(data["face"])
+        self.known = {int(k): list(v) for k, v in data["known"].items()}
+        self.rng = int(data["rng"])
+        self.eliminated = list(data["eliminated"])
+        self.current = data["current"]
+        self.phase = data["phase"]
+        self.end_turn, self.end_phase, self.pass_to = data["flags"]
+        self.stack = [[f[0], f[1], list(f[2])] for f in data["stack"]]
+        self.pending = data["pending"]
+        self.over = data["over"]
+        self.winners = data["winners"]
+        self.history = [list(h) for h in data["history"]]
+        self.steps = data["steps"]
+        self.turn = data["turn"]
+        self.since_decision = data["since_decision"]
+        self.events = []

@@ -1,0 +1,101 @@
+"""The interpreter loop: runs compiled instructions until the game needs a
+decision (a pending choice) or ends.
+
+The continuation is data: ``st.stack`` holds frames ``[code id, pc, locals]``,
+so a suspended game can be cloned, saved and resumed at any decision.
+"""
+from __future__ import annotations
+
+from interpreter.compile_stmt import STOP, SUSPEND
+from interpreter.errors import BAD_VALUE, STEP_LIMIT, RuleError, RulebookError
+
+
+def run(st) -> None:
+    prog = st.prog
+    codes = prog.codes
+    stack = st.stack
+    limit = prog.limits["max_steps"]
+    steps = 0
+    fr = None
+    pc = 0
+    try:
+        while stack:
+            fr = stack[-1]
+            code = codes[fr[0]]
+            pc = fr[1]
+            ins = code.ins
+            if pc >= len(ins):
+                stack.pop()
+                continue
+            fr[1] = pc + 1
+            r = ins[pc](st, fr)
+            if r is not None:
+                if r == SUSPEND:
+                    if prog.end_rules:
+                        check_end(st)
+                    return
+                if r == STOP:
+                    return
+            steps += 1
+            if steps > limit:
+                raise RuleError(STEP_LIMIT, f"more than {limit} steps without a decision: "
+                                f"the rules loop in '{code.name}'", code.where[pc],
+                                "a while loop or a cycle of phases never stops")
+    except RulebookError:
+        raise
+    except RecursionError:
+        raise RuleError(BAD_VALUE, "rule evaluation nested too deeply", _where(st, fr, pc)) from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as err:
+        raise RuleError(BAD_VALUE, f"a rule met a value it cannot use ({type(err).__name__}: {err})",
+                        _where(st, fr, pc), "a value may be 'none' here (an empty zone, a missing choice)") from None
+    finally:
+        st.steps += steps
+
+
+def _where(st, fr, pc) -> str:
+    if fr is None:
+        return ""
+    code = st.prog.codes[fr[0]]
+    return code.where[pc] if 0 <= pc < len(code.where) else code.name
+
+
+def check_end(st) -> bool:
+    for cond, winners, _where_ in st.prog.end_rules:
+        L = [st.current] + [None] * 8
+        if cond(st, L):
+            finish(st, winners(st, L) if winners else None)
+            return True
+    return False
+
+
+def scores(st) -> list:
+    prog = st.prog
+    if prog.score is None:
+        return [0] * st.n
+    out = []
+    for p in range(st.n):
+        L = [p] + [None] * prog.score_locals
+        out.append(prog.score(st, L))
+    return out
+
+
+def finish(st, winners=None) -> None:
+    """End the game; with no winners given, rank by the scoring section."""
+    if winners is None:
+        prog = st.prog
+        candidates = [p for p in range(st.n) if not st.eliminated[p]] or list(range(st.n))
+        if prog.score is None:
+            winners = candidates
+        else:
+            def key(p):
+                L = [p] + [None] * prog.score_locals
+                k = [prog.score(st, L)] + [tb(st, L) for tb in prog.tie_breaks]
+                return tuple(-v for v in k) if prog.lowest_wins else tuple(k)
+            best = max(key(p) for p in candidates)
+            winners = [p for p in candidates if key(p) == best]
+    st.winners = sorted({w for w in winners if w is not None})
+    st.over = True
+    st.pending = None
+    st.stack.clear()
+    if st.record:
+        st.events.append(("end", list(st.winners)))
