@@ -181,7 +181,38 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         p.comp_types = self.comp_types
         p.families = self.families
         p.events = self.events
+        p.compiler = self
         return p
+
+    # ------------------------------------------------------------ snippets
+    def snippet(self, doc, path, kind: str):
+        """Compile rule text from another file (a scenario) against this
+        ruleset's declarations: a block gives a Code, an expression gives
+        (fn, type, node). Diagnostics are returned, not kept."""
+        saved = self.doc, self.data, self.diags
+        self.doc, self.data, self.diags = doc, doc.data, []
+        try:
+            if kind == "block":
+                code = self.compile_block_at(path, self.new_code(f"scenario {'.'.join(map(str, path))}"))
+                return code, self.diags
+            scope = self.scratch("scenario expect")
+            node, span = self.parse(path, "expression")
+            if node is None:
+                return None, self.diags
+            cx = Cx(self, scope, tuple(path), span)
+            try:
+                fn, t = self.expr(node, cx)
+            except CompileError:
+                return None, self.diags
+            parts = None
+            if isinstance(node, A.Compare):
+                try:
+                    parts = (self.expr(node.left, cx), self.expr(node.right, cx))
+                except CompileError:
+                    parts = None
+            return (fn, t, scope.code.nlocals, parts), self.diags
+        finally:
+            self.doc, self.data, self.diags = saved
 
     # ------------------------------------------------------------ declarations
     def declare_params(self):
@@ -539,12 +570,6 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         answer = fscope.temp()
         labels: dict[str, list[int]] = {name: [0] for name in phases}
         file = self.doc.file
-        if self.prog.setup is not None:
-            setup_id = self.prog.setup.id
-
-            def call_setup(st, fr):
-                st.stack.append([setup_id, 0, [st.current] + [None] * (st.prog.codes[setup_id].nlocals - 1)])
-            em.emit(call_setup, f"{file}:setup")
         if start in labels:
             em.emit(jump(labels[start]), f"{file}:start")
         elif phases:

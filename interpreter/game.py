@@ -38,7 +38,9 @@ class Game:
 
     # ------------------------------------------------------------ new game
     def new(self, players: int | None = None, seed: int = 0, params: dict | None = None,
-            record: bool = True) -> State:
+            record: bool = True, after_setup: tuple = ()) -> State:
+        """A new game, run up to its first decision. ``after_setup``: extra
+        compiled blocks (a scenario's own setup) run after the ruleset's."""
         prog = self.program
         n = players if players is not None else prog.min_players
         if not prog.min_players <= n <= prog.max_players:
@@ -91,6 +93,9 @@ class Game:
         st.turn = 0
         st.since_decision = 0
         st.stack = [[prog.flow.id, 0, [None] * prog.flow.nlocals]]
+        first_blocks = ([prog.setup] if prog.setup else []) + list(after_setup)
+        for code in reversed(first_blocks):  # the top of the stack runs first
+            st.stack.append([code.id, 0, [None] * code.nlocals])
         run(st)
         return st
 
@@ -138,7 +143,7 @@ class Game:
         value = options[index]
         st.history.append([player, value])
         if st.record:
-            st.events.append(("decision", player, value, pend["kind"]))
+            st.events.append(("decision", player, value, pend["kind"], pend.get("type", "any")))
         if pend["kind"] == "simul":
             answers = list(pend["answers"])
             done = list(pend["done"])

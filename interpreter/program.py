@@ -213,6 +213,7 @@ class Program:
     player_label: Callable | None = None
     source_file: str = ""
     limits: dict[str, int] = field(default_factory=dict)
+    compiler: Any = None
 
     def add_code(self, code: Code) -> Code:
         code.id = len(self.codes)

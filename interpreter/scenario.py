@@ -1,0 +1,242 @@
+"""Scenario files: tests written as data, beside the rules they test.
+
+A scenario names a ruleset, variants, a player count and a seed, may run
+its own setup effects after the ruleset's setup (to fix a deck order, give
+hands, set counters), then plays listed decisions and checks expectations
+written in the rule language::
+
+    name: a tie keeps robots in place
+    players: 4
+    seed: 3
+    setup: |
+      move components(robot) to line at bottom
+    steps:
+      - {player: 0, option: red 3}
+      - expect: "bottom(line).colour == 2"
+    winners: [1]
+
+Runs from ``rulebook test`` and from pytest; a failing expectation reports
+the expression, its value and its line in the scenario file.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from interpreter.errors import RulebookError
+from interpreter.game import Game
+from interpreter.labels import describe
+from validator.diagnostics import Diagnostic
+from validator.loader import Document, load_file
+
+STEP_KEYS = {"player", "option", "index", "expect", "options", "note", "error", "value"}
+TOP_KEYS = {"name", "description", "ruleset", "variants", "players", "seed", "params", "setup", "steps",
+            "expect", "winners", "over", "error", "rule"}
+
+
+@dataclass
+class Outcome:
+    file: str
+    name: str
+    passed: bool
+    failures: list[Diagnostic] = field(default_factory=list)
+    decisions: int = 0
+
+
+def find_ruleset(scenario_path: Path, declared) -> Path:
+    if declared:
+        return (scenario_path.parent / declared).resolve()
+    for folder in [scenario_path.parent, *scenario_path.parents]:
+        candidate = folder / "ruleset.yaml"
+        if candidate.exists():
+            return candidate
+    return scenario_path.parent / "ruleset.yaml"
+
+
+_programs: dict = {}
+
+
+def _program(ruleset: Path, variants: tuple):
+    from validator.pipeline import compile_path
+    key = (str(ruleset), variants)
+    if key not in _programs:
+        _programs[key] = compile_path(ruleset, variants)
+    return _programs[key]
+
+
+def run_file(path: str | Path) -> Outcome:
+    path = Path(path)
+    doc, diags = load_file(path)
+    name = path.stem
+    if diags:
+        return Outcome(str(path), name, False, diags)
+    data = doc.data
+    if not isinstance(data, dict):
+        return Outcome(str(path), name, False, [doc.diag("E070", "a scenario is a mapping of fields", ())])
+    name = str(data.get("name", name))
+    problems = [doc.diag("E070", f"unknown scenario field '{k}'", (k,), key=True,
+                         hint=f"fields: {', '.join(sorted(TOP_KEYS))}") for k in data if k not in TOP_KEYS]
+    variants = data.get("variants") or []
+    if isinstance(variants, str):
+        variants = [variants]
+    steps = data.get("steps") or []
+    if not isinstance(steps, list):
+        problems.append(doc.diag("E070", "steps must be a list", ("steps",)))
+        steps = []
+    for i, step in enumerate(steps):
+        if not isinstance(step, dict):
+            problems.append(doc.diag("E070", "a step is a mapping such as {player: 0, option: ...}", ("steps", i)))
+            continue
+        for k in step:
+            if k not in STEP_KEYS:
+                problems.append(doc.diag("E070", f"unknown step field '{k}'", ("steps", i, k), key=True,
+                                         hint=f"fields: {', '.join(sorted(STEP_KEYS))}"))
+    if problems:
+        return Outcome(str(path), name, False, problems)
+    ruleset = find_ruleset(path, data.get("ruleset"))
+    compiled = _program(ruleset, tuple(variants))
+    if compiled.program is None:
+        errs = compiled.report.errors or [doc.diag("E070", f"cannot load ruleset {ruleset}", ("ruleset",))]
+        return Outcome(str(path), name, False, errs)
+    prog = compiled.program
+    comp = prog.compiler
+    failures: list[Diagnostic] = []
+    after = []
+    if "setup" in data:
+        code, ds = comp.snippet(doc, ("setup",), "block")
+        failures += ds
+        after.append(code)
+    checks = {}
+    for i, step in enumerate(steps):
+        if isinstance(step, dict) and "expect" in step:
+            checks[i] = _expectations(comp, doc, ("steps", i, "expect"), step["expect"], failures)
+    final = _expectations(comp, doc, ("expect",), data["expect"], failures) if "expect" in data else []
+    if failures:
+        return Outcome(str(path), name, False, failures)
+    game = Game(prog)
+    expected_error = data.get("error")
+    decisions = 0
+    try:
+        st = game.new(players=data.get("players"), seed=int(data.get("seed", 0)), params=data.get("params"),
+                      after_setup=tuple(after))
+        for i, step in enumerate(steps):
+            if "expect" in step:
+                failures += _check(st, doc, checks[i])
+            if "options" in step:
+                failures += _check_options(game, st, doc, step, ("steps", i, "options"))
+            if "option" in step or "index" in step:
+                failure = _decide(game, st, doc, step, ("steps", i))
+                if failure is not None:
+                    failures.append(failure)
+                    break
+                decisions += 1
+        failures += _check(st, doc, final)
+        if "winners" in data and sorted(st.winners) != sorted(data["winners"] or []):
+            failures.append(doc.diag("E070", f"expected winners {data['winners']}, got "
+                                     f"{st.winners if st.over else 'none (the game is not over)'}", ("winners",)))
+        if "over" in data and bool(st.over) != bool(data["over"]):
+            failures.append(doc.diag("E070", f"expected the game {'to be' if data['over'] else 'not to be'} over",
+                                     ("over",)))
+    except RulebookError as err:
+        code = getattr(err, "code", "R000")
+        if expected_error and code == expected_error:
+            return Outcome(str(path), name, not failures, failures, decisions)
+        failures.append(doc.diag(code if code.startswith(("E", "W")) else "E070",
+                                 f"the game stopped with {err}", ("steps",)))
+        return Outcome(str(path), name, False, failures, decisions)
+    if expected_error:
+        failures.append(doc.diag("E070", f"expected error {expected_error}, but none happened", ("error",)))
+    return Outcome(str(path), name, not failures, failures, decisions)
+
+
+def _expectations(comp, doc: Document, path, value, failures):
+    items = value if isinstance(value, list) else [value]
+    out = []
+    for j, _text in enumerate(items):
+        p = path + (j,) if isinstance(value, list) else path
+        compiled, ds = comp.snippet(doc, p, "expr")
+        failures += ds
+        if compiled is not None:
+            out.append((p, compiled))
+    return out
+
+
+def _check(st, doc: Document, checks) -> list[Diagnostic]:
+    out = []
+    for path, (fn, t, nlocals, parts) in checks:
+        L = [st.current] + [None] * nlocals
+        try:
+            value = fn(st, L)
+        except Exception as err:  # an expectation that cannot be evaluated is a failure, not a crash
+            out.append(doc.diag("E070", f"expectation could not be evaluated: {err}", path))
+            continue
+        if not value:
+            text = _text(doc, path)
+            detail = describe(st, value, t)
+            if parts:
+                (lf, lt), (rf, rt) = parts
+                try:
+                    detail = f"left side is {describe(st, lf(st, L), lt)}, right side is {describe(st, rf(st, L), rt)}"
+                except Exception:
+                    pass
+            out.append(doc.diag("E070", f"expectation failed: {text} ({detail})", path))
+    return out
+
+
+def _text(doc: Document, path):
+    node = doc.data
+    for k in path:
+        node = node[k]
+    return node
+
+
+def _check_options(game, st, doc, step, path) -> list[Diagnostic]:
+    player = step.get("player", (game.to_move(st) or [None])[0])
+    try:
+        labels = [o.label for o in game.legal(st, player)]
+    except RulebookError as err:
+        return [doc.diag("E070", f"no options to check: {err}", path)]
+    want = step["options"]
+    if labels != want:
+        return [doc.diag("E070", f"expected options {want}, got {labels}", path)]
+    return []
+
+
+def _decide(game, st, doc, step, path):
+    player = step["player"]
+    try:
+        options = game.legal(st, player)
+    except RulebookError as err:
+        if step.get("error") == getattr(err, "code", None):
+            return None
+        return doc.diag("E070", f"{err}", path + ("player",))
+    if "index" in step:
+        index = step["index"]
+    elif "option" in step:
+        wanted = str(step["option"])
+        matches = [o.index for o in options if o.label == wanted]
+        if not matches:
+            return doc.diag("E070", f"'{wanted}' is not a legal option; legal: {[o.label for o in options]}",
+                            path + ("option",))
+        index = matches[0]
+    else:
+        return doc.diag("E070", "a decision step needs option: <label> or index: <n>", path)
+    try:
+        game.apply(st, player, index)
+    except RulebookError as err:
+        if step.get("error") == getattr(err, "code", None):
+            return None
+        return doc.diag(getattr(err, "code", "E070") if str(getattr(err, "code", "")).startswith("E") else "E070",
+                        f"{err}", path)
+    return None
+
+
+def discover(paths) -> list[Path]:
+    out = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            out += sorted(x for x in p.rglob("*.yaml") if "scenarios" in x.parts)
+        elif p.exists():
+            out.append(p)
+    return out

@@ -1,0 +1,76 @@
+"""What one player may see: ``view(state, player)``.
+
+The single place where hidden information is filtered (as boardgame.io's
+``playerView``). A component this player may not see appears without its
+identity, only with the properties its type declares ``public`` (its back).
+Two states that differ only in what a player cannot see give that player
+equal views; agents and the terminal UI only ever get views.
+"""
+from __future__ import annotations
+
+from interpreter.labels import comp_name, player_name
+from interpreter.ops import can_see
+
+
+def component_view(st, c: int, p) -> dict:
+    if can_see(st, c, p):
+        d = {"id": c, "type": _type(st, c), "name": comp_name(st, c)}
+        d.update({k: v for k, v in st.static[c].items() if k != "type"})
+        if st.props[c]:
+            d.update(st.props[c])
+        if st.owner[c] is not None:
+            d["owner"] = st.owner[c]
+        return d
+    t = _type(st, c)
+    back = {"hidden": True, "type": t}
+    ct = st.prog.comp_types[t]
+    for prop in ct.public:
+        if prop in st.static[c]:
+            back[prop] = st.static[c][prop]
+        elif st.props[c] and prop in st.props[c]:
+            back[prop] = st.props[c][prop]
+    if st.owner[c] is not None:
+        back["owner"] = st.owner[c]
+    return back
+
+
+def _type(st, c: int) -> str:
+    return st.cat.types[c] if c < st.cat.n else st.static[c]["type"]
+
+
+def view(st, p) -> dict:
+    """The game as player ``p`` sees it (``p=None``: a spectator)."""
+    cat = st.cat
+    zones = {}
+    for z, zone in enumerate(st.zones):
+        name = cat.zone_names[z]
+        zones[name] = {"count": len(zone), "items": [component_view(st, c, p) for c in zone]}
+    pvars = []
+    for q in range(st.n):
+        visible = {k: v for k, v in st.pvars[q].items() if q == p or k not in st.prog.secret_pvars}
+        pvars.append({"player": q, "name": player_name(st, q), "eliminated": st.eliminated[q], "vars": visible})
+    out = {
+        "viewer": p,
+        "phase": st.phase,
+        "current": st.current,
+        "turn": st.turn,
+        "over": st.over,
+        "winners": list(st.winners) if st.over else [],
+        "vars": dict(st.vars),
+        "players": pvars,
+        "zones": zones,
+        "to_move": _to_move(st),
+    }
+    if st.pending is not None and p is not None:
+        for i, (q, done) in enumerate(zip(st.pending["players"], st.pending["done"])):
+            if q == p and not done:
+                out["decision"] = {"prompt": st.pending.get("prompt", ""), "kind": st.pending["kind"],
+                                   "options": st.pending["options"][i]}
+                break
+    return out
+
+
+def _to_move(st) -> list:
+    if st.over or st.pending is None:
+        return []
+    return sorted({q for q, done in zip(st.pending["players"], st.pending["done"]) if not done})

@@ -1,0 +1,291 @@
+"""The ``rulebook`` command.
+
+Exit codes (docs/cli.md): 0 success; 1 the input has problems (diagnostics,
+failing scenarios, a ruleset that breaks while running); 2 usage error;
+3 internal error (a bug in Rulebook; ``--debug`` shows the traceback).
+Every failure is one clear line on stderr; nobody sees a traceback unless
+they ask for it.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class Failure(click.ClickException):
+    exit_code = EXIT_PROBLEMS
+
+
+def _load(game: str, variants=(), show_warnings: bool = False):
+    from rulebook.locate import locate
+    from validator.pipeline import compile_path
+    try:
+        path = locate(game)
+    except FileNotFoundError as err:
+        raise Failure(str(err)) from None
+    compiled = compile_path(path, tuple(variants))
+    if compiled.program is None:
+        source = Path(path).read_text(encoding="utf-8", errors="replace") if Path(path).exists() else None
+        for d in compiled.report.sorted():
+            click.echo(d.render(source), err=True)
+        raise Failure(f"{path}: {len(compiled.report.errors)} error(s); fix them first")
+    from interpreter.game import Game
+    return Game(compiled.program), path
+
+
+def _players(game, players):
+    prog = game.program
+    n = players or prog.min_players
+    if not prog.min_players <= n <= prog.max_players:
+        raise click.UsageError(f"{prog.title}{' with ' + ', '.join(prog.variants) if prog.variants else ''} "
+                               f"plays with {prog.min_players}-{prog.max_players} players, not {n}")
+    return n
+
+
+def _params(pairs) -> dict:
+    out = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise click.UsageError(f"--param takes NAME=VALUE, not {pair!r}")
+        k, v = pair.split("=", 1)
+        try:
+            out[k] = json.loads(v)
+        except json.JSONDecodeError:
+            out[k] = v
+    return out
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rulebook")
+@click.option("--debug", is_flag=True, help="Show Python tracebacks (for Rulebook developers).")
+@click.pass_context
+def cli(ctx, debug):
+    """Rulebook: board and card games written as data."""
+    ctx.obj = {"debug": debug}
+
+
+@cli.command("list")
+def list_cmd():
+    """List the rulesets Rulebook can find."""
+    from rulebook.locate import all_rulesets
+    from validator.loader import load_file
+    for path in all_rulesets():
+        doc, _ = load_file(path)
+        data = doc.data if isinstance(doc.data, dict) else {}
+        players = data.get("players") or {}
+        variants = ", ".join((data.get("variants") or {}).keys())
+        click.echo(f"{data.get('id', path.parent.name):<22} {data.get('title', ''):<34} "
+                   f"{players.get('min', '?')}-{players.get('max', '?')} players"
+                   + (f"   variants: {variants}" if variants else ""))
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def validate(paths, fmt):
+    """Validate ruleset files (the base game and each variant)."""
+    from rulebook.locate import locate
+    from validator.pipeline import validate_path
+    all_diags = []
+    errors = 0
+    for p in paths:
+        try:
+            path = locate(p)
+        except FileNotFoundError as err:
+            raise Failure(str(err)) from None
+        report = validate_path(path)
+        source = Path(path).read_text(encoding="utf-8", errors="replace")
+        diags = report.sorted()
+        errors += len([d for d in diags if d.is_error])
+        if fmt == "json":
+            all_diags += [d.as_dict() for d in diags]
+        else:
+            for d in diags:
+                click.echo(d.render(source))
+            warnings = len(diags) - len([d for d in diags if d.is_error])
+            status = "ok" if report.ok else "FAILED"
+            click.echo(f"{path}: {status} ({len(report.errors)} errors, {warnings} warnings)")
+    if fmt == "json":
+        click.echo(json.dumps(all_diags, indent=2))
+    sys.exit(EXIT_PROBLEMS if errors else EXIT_OK)
+
+
+@cli.command()
+def schema():
+    """Print the JSON Schema of the ruleset format (for editors)."""
+    from validator.schema_check import SCHEMA_PATH
+    click.echo(SCHEMA_PATH.read_text(), nl=False)
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--variant", "-v", "variants", multiple=True, help="A variant to play (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["dot", "mermaid"]), default="dot")
+def graph(game, variants, fmt):
+    """Print the phase graph as DOT or Mermaid text."""
+    from validator import graph as g
+    loaded, _ = _load(game, variants)
+    prog = loaded.program
+    if fmt == "dot":
+        click.echo(g.to_dot(prog.phase_graph, prog.title))
+    else:
+        click.echo(g.to_mermaid(prog.phase_graph))
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--variant", "-v", "variants", multiple=True, help="A variant to play (repeatable).")
+@click.option("--players", "-p", type=int, help="Number of players.")
+@click.option("--seed", type=int, default=None, help="Random seed (default: from the clock).")
+@click.option("--human", "humans", type=int, multiple=True, help="A seat (1-based) played at this terminal.")
+@click.option("--param", "params", multiple=True, help="Set a parameter: NAME=VALUE.")
+@click.option("--verbose", is_flag=True, help="Narrate every move of every component.")
+@click.option("--delay", type=float, default=0.0, help="Seconds to pause between narrated lines.")
+def play(game, variants, players, seed, humans, params, verbose, delay):
+    """Play a game: human seats at the terminal, random bots for the rest."""
+    from interpreter.agents import RandomAgent
+    from interpreter.labels import player_name
+    from interpreter.view import view
+    from rulebook.narrate import narrate
+    from rulebook.terminal import ask_human
+    loaded, _ = _load(game, variants)
+    n = _players(loaded, players)
+    for h in humans:
+        if not 1 <= h <= n:
+            raise click.UsageError(f"--human {h}: seats are 1 to {n}")
+    if seed is None:
+        seed = int(time.time()) % 100000
+    st = loaded.new(players=n, seed=seed, params=_params(params))
+    prog = loaded.program
+    click.echo(f"{prog.title}{' (' + ', '.join(prog.variants) + ')' if prog.variants else ''}: "
+               f"{n} players, seed {seed}. Humans: {', '.join(map(str, humans)) or 'none'}.")
+    bots = {p: RandomAgent(seed * 100 + p) for p in range(n)}
+    viewer = (humans[0] - 1) if len(humans) == 1 else None
+
+    def flush():
+        for line in narrate(st, st.events, viewer, verbose):
+            click.echo(line)
+            if delay:
+                time.sleep(delay)
+        st.events.clear()
+    flush()
+    while not st.over:
+        for p in loaded.to_move(st):
+            options = loaded.legal(st, p)
+            if (p + 1) in humans:
+                index = ask_human(loaded, st, p, options)
+                if index is None:
+                    click.echo("Game abandoned.")
+                    return
+            else:
+                index = bots[p].choose(view(st, p), options)
+            loaded.apply(st, p, index)
+            flush()
+    scores = loaded.scores(st) if prog.score else None
+    if scores:
+        click.echo("Scores: " + ", ".join(f"{player_name(st, p)} {s}" for p, s in enumerate(scores)))
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--variant", "-v", "variants", multiple=True)
+@click.option("--players", "-p", type=int)
+@click.option("-n", "games", type=int, default=100, show_default=True, help="Number of games.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--param", "params", multiple=True, help="Set a parameter: NAME=VALUE.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def simulate(game, variants, players, games, seed, params, quiet):
+    """Play many games between random bots and summarise them."""
+    from rulebook.simulate import run_many, summary
+    loaded, _ = _load(game, variants)
+    n = _players(loaded, players)
+    results = run_many(loaded, n, games, seed, _params(params), progress=not quiet)
+    click.echo(summary(loaded, n, results))
+    if any(r.error for r in results):
+        sys.exit(EXIT_PROBLEMS)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1)
+@click.option("--verbose", is_flag=True)
+def test(paths, verbose):
+    """Run scenario files (default: every ruleset's scenarios)."""
+    from interpreter.scenario import discover, run_file
+    from rulebook.locate import all_rulesets
+    if not paths:
+        paths = [str(p.parent) for p in all_rulesets()]
+    files = discover(paths)
+    if not files:
+        raise Failure("no scenario files found")
+    failed = 0
+    for f in files:
+        outcome = run_file(f)
+        if outcome.passed:
+            if verbose:
+                click.echo(f"ok    {f}  ({outcome.name})")
+        else:
+            failed += 1
+            click.echo(f"FAIL  {f}  ({outcome.name})")
+            source = Path(f).read_text(encoding="utf-8", errors="replace")
+            for d in outcome.failures:
+                click.echo("      " + d.render(source if d.file == str(f) else None).replace("\n", "\n      "))
+    click.echo(f"{len(files) - failed} passed, {failed} failed")
+    sys.exit(EXIT_PROBLEMS if failed else EXIT_OK)
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--variant", "-v", "variants", multiple=True)
+@click.option("--players", "-p", type=int)
+@click.option("--seconds", type=float, default=5.0, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+def bench(game, variants, players, seconds, seed):
+    """Play random games for a while; print games and decisions per second."""
+    from rulebook.simulate import bench as run_bench
+    loaded, _ = _load(game, variants)
+    n = _players(loaded, players)
+    r = run_bench(loaded, n, seconds, seed)
+    click.echo(f"impl=rulebook game={loaded.program.id} players={n} games={r['games']} "
+               f"games_per_s={r['games_per_s']:.1f} decisions_per_s={r['decisions_per_s']:.0f} "
+               f"decisions_per_game={r['decisions_per_game']:.1f}")
+
+
+def main(argv=None):
+    """Entry point: run the CLI and turn every failure into one line."""
+    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    try:
+        cli.main(args=argv, prog_name="rulebook", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(EXIT_PROBLEMS)
+    except click.UsageError as err:
+        err.show()
+        sys.exit(EXIT_USAGE)
+    except click.ClickException as err:
+        err.show()
+        sys.exit(err.exit_code)
+    except SystemExit:
+        raise
+    except Exception as err:  # noqa: BLE001 - the one place that turns any failure into a message
+        from interpreter.errors import RulebookError
+        if debug:
+            raise
+        if isinstance(err, RulebookError):
+            click.echo(f"rulebook: {err}", err=True)
+            sys.exit(EXIT_PROBLEMS)
+        if isinstance(err, OSError):
+            click.echo(f"rulebook: {err}", err=True)
+            sys.exit(EXIT_PROBLEMS)
+        click.echo(f"rulebook: internal error: {type(err).__name__}: {err} (run with --debug for details)", err=True)
+        sys.exit(EXIT_INTERNAL)
+    sys.exit(EXIT_OK)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,38 @@
+"""The terminal seat: shows a human their view and asks for a numbered option."""
+from __future__ import annotations
+
+import click
+
+from interpreter.labels import player_name
+from interpreter.view import view
+
+
+def render_view(st, p) -> str:
+    v = view(st, p)
+    lines = [f"== {player_name(st, p)} to decide | phase {v['phase']} =="]
+    for name, z in v["zones"].items():
+        if not z["count"]:
+            continue
+        shown = [i.get("name") if not i.get("hidden") else "[hidden]" for i in z["items"]]
+        lines.append(f"  {name:<18} {', '.join(shown)}")
+    public_vars = {k: val for k, val in v["vars"].items() if not k.startswith("_")}
+    if public_vars:
+        lines.append("  " + "  ".join(f"{k}={val}" for k, val in public_vars.items()))
+    return "\n".join(lines)
+
+
+def ask_human(game, st, p, options):
+    click.echo(render_view(st, p))
+    click.echo(f"{player_name(st, p)}: {game.prompt(st, p)}")
+    for o in options:
+        click.echo(f"  {o.index + 1:>2}. {o.label}")
+    while True:
+        answer = click.prompt("choice (number, ? for help, q to quit)", default="", show_default=False).strip()
+        if answer.lower() in ("q", "quit"):
+            return None
+        if answer == "?":
+            click.echo("Type the number of an option. Only legal options are listed.")
+            continue
+        if answer.isdigit() and 1 <= int(answer) <= len(options):
+            return int(answer) - 1
+        click.echo(f"Please type a number from 1 to {len(options)}.")
