@@ -46,8 +46,9 @@ def describe(st, value, t=None) -> str:
         return player_name(st, value)
     if kind == "comp":
         return comp_name(st, value)
-    if kind == "zone":
-        return zone_name(st, value)
+    if kind == "zone":  # a zone reads as its contents, as players see them on the table
+        return "[" + ", ".join(comp_name(st, c) if st.face[c] else "a face-down component"
+                               for c in st.zones[value]) + "]"
     if isinstance(value, list):
         inner = getattr(t, "arg", None) if kind == "list" else None
         return "[" + ", ".join(describe(st, v, inner) for v in value) + "]"

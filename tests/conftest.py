@@ -1,0 +1,27 @@
+"""Shared fixtures: compiled rulesets are cached per (ruleset, variants)."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@lru_cache(maxsize=None)
+def compiled(path: str, variants: tuple = ()):
+    from validator.pipeline import compile_path
+    result = compile_path(ROOT / path, variants)
+    assert result.program is not None, "\n".join(d.render() for d in result.report.errors)
+    return result.program
+
+
+def game(path: str, variants: tuple = ()):
+    from interpreter.game import Game
+    return Game(compiled(path, tuple(variants)))
+
+
+@pytest.fixture
+def make_game():
+    return game
