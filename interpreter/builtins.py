@@ -355,7 +355,77 @@ def _list_arg_fn(c, n, cx):
     return as_list_fn(fn, t), elem_type(t)
 
 
+def _space_arg(c, n, cx, i, what):
+    fn, t = c.expr(n.args[i], cx)
+    if t.kind not in ("comp", "any", "error"):
+        cx.error("E041", f"{what} needs a board space, not {t}", n.args[i].pos)
+    if t.kind == "comp" and t.arg and not c.comp_types[t.arg].board:
+        cx.error("E041", f"'{t.arg}' is not a board: declare board: on its component type", n.args[i].pos)
+    return fn, t
+
+
+def _board(st, space):
+    board = st.cat.boards.get(st.cat.types[space] if space < st.cat.n else None)
+    if board is None:
+        raise RuleError(BAD_VALUE, f"component {space} is not a board space")
+    return board
+
+
+def _neighbours(c, n, cx):
+    s, t = _space_arg(c, n, cx, 0, "neighbours()")
+    return (lambda st, L: list(_board(st, s(st, L)).adj.get(s(st, L), ()))), LIST(t if t.kind == "comp" else ANY)
+
+
+def _distance(c, n, cx):
+    a, _ = _space_arg(c, n, cx, 0, "distance()")
+    b, _ = _space_arg(c, n, cx, 1, "distance()")
+    return (lambda st, L: _board(st, a(st, L)).distance(a(st, L), b(st, L))), INT
+
+
+def _space_at(c, n, cx):
+    arg = n.args[0]
+    name = getattr(arg, "id", None)
+    if name not in c.comp_types or not c.comp_types[name].board:
+        cx.error("E039", f"space_at() needs a board type first, e.g. space_at(hex, col, row); "
+                 f"'{name or '?'}' is not one", arg.pos)
+    keys = [c.expr(a, cx)[0] for a in n.args[1:]]
+    if len(keys) == 1:
+        k0 = keys[0]
+        return (lambda st, L: st.cat.boards[name].by_key.get(k0(st, L))), COMP(name)
+    if len(keys) != 2:
+        cx.error("E040", "space_at() takes a board type and a key, or a board type, a column and a row", n.pos)
+    k0, k1 = keys
+    return (lambda st, L: st.cat.boards[name].by_key.get((k0(st, L), k1(st, L)))), COMP(name)
+
+
+def _within(c, n, cx):
+    s, t = _space_arg(c, n, cx, 0, "within()")
+    k = c.expect(n.args[1], cx, INT, "the distance of within()")
+    st_t = t if t.kind == "comp" else ANY
+    if len(n.args) == 3:
+        slot, pred, _ = c.lam(n.args[2], cx, st_t, "within()")
+    else:
+        slot = pred = None
+
+    def within(st, L):
+        start = s(st, L)
+        board = _board(st, start)
+        if pred is None:
+            passable = None
+        else:
+            def passable(x):
+                L[slot] = x
+                return pred(st, L)
+        reached = board.bfs(start, passable, k(st, L))
+        return sorted(x for x, d in reached.items() if d > 0)
+    return within, LIST(st_t)
+
+
 BUILTINS = {
+    "neighbours": (1, 1, _neighbours),
+    "distance": (2, 2, _distance),
+    "space_at": (2, 3, _space_at),
+    "within": (2, 3, _within),
     "count": (1, 1, _count),
     "len": (1, 1, _count),
     "is_empty": (1, 1, _is_empty),

@@ -250,6 +250,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 if ct.static[key] == NONE:
                     ct.static[key] = ANY
             ct.public = tuple(spec.get("public") or ())
+            ct.board = spec.get("board")
             self.comp_types[name] = ct
         for name, spec in (self.data.get("components") or {}).items():
             ct = self.comp_types[name]
@@ -263,6 +264,13 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 if key in ct.static:
                     self.report("E043", f"'{key}' is both a fixed and a changing property of '{name}'",
                                 ("components", name, "state", key), key=True)
+            if ct.board:
+                needed = ("col", "row") if ct.board.get("grid") in ("hex", "square") else (ct.board.get("key", "name"),)
+                for prop in needed:
+                    if prop not in ct.static:
+                        self.report("E032", f"a {ct.board.get('grid')} board needs the fixed property '{prop}' "
+                                    f"on its spaces ('{name}')", ("components", name, "board"),
+                                    hint="for_each: {col: range(w), row: range(h)}" if prop in ("col", "row") else None)
             for prop in ct.public:
                 if prop not in ct.static and prop not in ct.dynamic:
                     self.report("E032", f"'{name}' has no property '{prop}' to show on its back",

@@ -304,4 +304,9 @@ def build_catalog(st: State) -> Catalog:
             zone_names.append(name if k is None else f"{name}[{k}]")
         if len(zone_family) > prog.limits["max_zones"]:
             raise RuleError("R107", f"more than {prog.limits['max_zones']} zones")
-    return Catalog(len(types), types, static, by_type, ordinal, zone_base, zone_family, zone_key, zone_names)
+    from interpreter import boards
+    cat = Catalog(len(types), types, static, by_type, ordinal, zone_base, zone_family, zone_key, zone_names)
+    for name, ct in prog.comp_types.items():
+        if ct.board:
+            cat.boards[name] = boards.build(ct.board, by_type.get(name, []), static)
+    return cat

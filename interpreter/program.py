@@ -125,6 +125,7 @@ class ComponentType:
     generate: Callable | None = None  # (st) -> list of static prop dicts
     initial: dict[str, Callable] = field(default_factory=dict)  # dynamic prop -> (st, props) -> value
     label: Callable | None = None  # (st, comp) -> str
+    board: dict | None = None  # the type's components are board spaces (see interpreter.boards)
 
 
 @dataclass
@@ -171,6 +172,7 @@ class Catalog:
     zone_family: list[str]  # zone instance -> family name
     zone_key: list[Any]  # zone instance -> player, component id or None
     zone_names: list[str]
+    boards: dict = field(default_factory=dict)  # component type -> Board
 
 
 @dataclass

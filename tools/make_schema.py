@@ -90,6 +90,20 @@ schema = {
                     "public": {"type": "array", "items": NAME,
                                "description": "Properties seen even when the component is face down (its back)."},
                     "label": {"type": "string", "description": "Template naming a component, e.g. '{self.suit} {self.value}'."},
+                    "board": {"type": "object", "additionalProperties": False, "required": ["grid"],
+                              "description": "These components are the spaces of a board: adjacency and distance "
+                              "for neighbours(), distance(), space_at(), within().",
+                              "properties": {
+                                  "grid": {"enum": ["hex", "square", "graph"],
+                                           "description": "hex and square grids use the fixed properties col and row."},
+                                  "layout": {"enum": ["odd-r", "even-r", "odd-q", "even-q"],
+                                             "description": "Hex offset layout: -r pointy tops with shifted rows, -q flat tops with shifted columns."},
+                                  "diagonal": {"type": "boolean", "description": "Square grids: diagonal squares are adjacent."},
+                                  "key": {"type": "string", "description": "Graph boards: the property naming a space."},
+                                  "edges": {"type": "array", "items": {"type": "array", "minItems": 2, "maxItems": 2},
+                                            "description": "Graph boards: pairs of adjacent spaces, by key."},
+                                  "directed": {"type": "boolean", "description": "Graph boards: edges go one way only."},
+                              }},
                 }}},
         "zones": {
             "type": "object", "propertyNames": NAME,

@@ -1,0 +1,114 @@
+"""Boards: spaces with adjacency and distance, declared as data.
+
+A component type becomes a board by declaring ``board:``; its components are
+the spaces. Kinds of board:
+
+- ``hex`` with ``layout`` odd-r, even-r (pointy tops, rows shifted) or odd-q,
+  even-q (flat tops, columns shifted); spaces need fixed properties ``col``
+  and ``row``. Distance is the hex distance (cube coordinates).
+- ``square``; spaces need ``col`` and ``row``; ``diagonal: true`` makes the
+  eight surrounding squares adjacent (distance: Chebyshev, else Manhattan).
+- ``graph``; spaces are named by the property given as ``key``; ``edges``
+  lists pairs of keys. Distance is the number of edges on a shortest path.
+
+Pieces stand on spaces through a zone kept per space (``zones: {on: {per: hex}}``).
+Everything is computed once per game, when the catalogue is built.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+HEX_DIRECTIONS = ((1, -1, 0), (1, 0, -1), (0, 1, -1), (-1, 1, 0), (-1, 0, 1), (0, -1, 1))
+
+
+@dataclass
+class Board:
+    kind: str
+    ids: list[int]
+    adj: dict[int, list[int]] = field(default_factory=dict)
+    coord: dict[int, tuple] = field(default_factory=dict)
+    by_key: dict = field(default_factory=dict)  # (col, row) or key -> space
+    diagonal: bool = False
+
+    def distance(self, a: int, b: int) -> int | None:
+        if a not in self.coord or b not in self.coord:
+            return None
+        if self.kind == "hex":
+            (x1, y1, z1), (x2, y2, z2) = self.coord[a], self.coord[b]
+            return max(abs(x1 - x2), abs(y1 - y2), abs(z1 - z2))
+        if self.kind == "square":
+            (c1, r1), (c2, r2) = self.coord[a], self.coord[b]
+            return max(abs(c1 - c2), abs(r1 - r2)) if self.diagonal else abs(c1 - c2) + abs(r1 - r2)
+        return self.bfs(a).get(b)
+
+    def bfs(self, start: int, passable=None, limit: int | None = None) -> dict[int, int]:
+        seen = {start: 0}
+        queue = deque([start])
+        while queue:
+            s = queue.popleft()
+            d = seen[s]
+            if limit is not None and d >= limit:
+                continue
+            for t in self.adj.get(s, ()):
+                if t not in seen and (passable is None or passable(t)):
+                    seen[t] = d + 1
+                    queue.append(t)
+        return seen
+
+
+def _cube(layout: str, col: int, row: int) -> tuple[int, int, int]:
+    if layout == "odd-r":
+        x, z = col - (row - (row & 1)) // 2, row
+    elif layout == "even-r":
+        x, z = col - (row + (row & 1)) // 2, row
+    elif layout == "odd-q":
+        x, z = col, row - (col - (col & 1)) // 2
+    else:  # even-q
+        x, z = col, row - (col + (col & 1)) // 2
+    return (x, -x - z, z)
+
+
+def build(spec: dict, ids: list[int], static: list[dict]) -> Board:
+    kind = spec.get("grid", "graph")
+    board = Board(kind, list(ids), diagonal=bool(spec.get("diagonal", False)))
+    if kind == "hex":
+        layout = spec.get("layout", "odd-r")
+        by_cube = {}
+        for c in ids:
+            col, row = static[c]["col"], static[c]["row"]
+            cube = _cube(layout, col, row)
+            board.coord[c] = cube
+            board.by_key[(col, row)] = c
+            by_cube[cube] = c
+        for c in ids:
+            x, y, z = board.coord[c]
+            board.adj[c] = sorted(by_cube[(x + dx, y + dy, z + dz)] for dx, dy, dz in HEX_DIRECTIONS
+                                  if (x + dx, y + dy, z + dz) in by_cube)
+    elif kind == "square":
+        for c in ids:
+            pos = (static[c]["col"], static[c]["row"])
+            board.coord[c] = pos
+            board.by_key[pos] = c
+        steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        if board.diagonal:
+            steps += [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+        for c in ids:
+            col, row = board.coord[c]
+            board.adj[c] = sorted(board.by_key[(col + dc, row + dr)] for dc, dr in steps
+                                  if (col + dc, row + dr) in board.by_key)
+    else:
+        key = spec.get("key", "name")
+        for c in ids:
+            board.by_key[static[c][key]] = c
+            board.coord[c] = (static[c][key],)
+            board.adj[c] = []
+        for a, b in spec.get("edges") or []:
+            if a in board.by_key and b in board.by_key:
+                sa, sb = board.by_key[a], board.by_key[b]
+                board.adj[sa].append(sb)
+                if not spec.get("directed", False):
+                    board.adj[sb].append(sa)
+        for c in ids:
+            board.adj[c] = sorted(set(board.adj[c]))
+    return board

@@ -1,0 +1,28 @@
+"""Small helpers for unit tests: compile a ruleset from text and play it."""
+from __future__ import annotations
+
+import textwrap
+
+from interpreter.game import Game
+from validator.pipeline import compile_text
+
+HEAD = """
+rulebook: 1
+id: unit
+title: Unit
+players: {min: 2, max: 2}
+"""
+
+
+def compile_ok(body: str, head: str = HEAD):
+    result = compile_text(textwrap.dedent(head) + textwrap.dedent(body), "unit.yaml")
+    assert result.program is not None, "\n".join(d.render() for d in result.report.errors)
+    return Game(result.program)
+
+
+def diagnostics(body: str, head: str = HEAD):
+    return compile_text(textwrap.dedent(head) + textwrap.dedent(body), "unit.yaml").report.sorted()
+
+
+def codes(body: str, head: str = HEAD) -> list[str]:
+    return [d.code for d in diagnostics(body, head)]

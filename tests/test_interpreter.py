@@ -1,0 +1,213 @@
+"""The interpreter's guards and the decision interface's typed failures.
+
+A runaway ruleset stops with a clear error naming its rule; rule text can do
+nothing the language does not offer; illegal options, players who are not
+to move and finished games are different errors.
+"""
+from __future__ import annotations
+
+import pytest
+
+from interpreter.errors import GameOverError, IllegalOptionError, NotYourTurnError, RuleError
+from tests.helpers import codes, compile_ok
+
+CHOICE = """
+vars:
+  picked: {type: int}
+phases:
+  pick:
+    on_begin: |
+      choose n from [1, 2, 3]
+      set picked = n
+      end game winners [0]
+"""
+
+
+def test_typed_failures_of_the_decision_interface():
+    game = compile_ok(CHOICE)
+    st = game.new(players=2)
+    assert game.to_move(st) == [None] or game.to_move(st)  # the chooser is the flow's player
+    mover = game.to_move(st)[0]
+    other = 1 if mover == 0 else 0
+    with pytest.raises(IllegalOptionError):
+        game.apply(st, mover, 7)
+    with pytest.raises(IllegalOptionError):
+        game.apply(st, mover, True)
+    with pytest.raises(NotYourTurnError):
+        game.apply(st, other, 0)
+    game.apply(st, mover, 1)
+    assert st.over and st.vars["picked"] == 2 and game.returns(st) == [1.0, 0.0]
+    with pytest.raises(GameOverError):
+        game.apply(st, mover, 0)
+    assert game.to_move(st) == []
+
+
+def test_endless_loop_stops_at_the_step_limit_naming_the_rule():
+    game = compile_ok("""
+    vars:
+      x: 0
+    phases:
+      spin:
+        on_begin: |
+          while true:
+              set x += 1
+          end game
+    """)
+    with pytest.raises(RuleError) as err:
+        game.new(players=2)
+    assert err.value.code == "R100"
+    assert "unit.yaml:" in err.value.where and "spin" in str(err.value)
+
+
+def test_phases_looping_without_decisions_are_stopped():
+    game = compile_ok("""
+    phases:
+      a:
+        next: b
+      b:
+        next: a
+    end:
+      never:
+        if: "false"
+    """)
+    with pytest.raises(RuleError) as err:
+        game.new(players=2)
+    assert err.value.code == "R102"
+
+
+def test_a_procedure_calling_itself_is_stopped():
+    game = compile_ok("""
+    procedures:
+      again:
+        effect: |
+          again()
+    phases:
+      p:
+        on_begin: |
+          again()
+          end game
+    """)
+    with pytest.raises(RuleError) as err:
+        game.new(players=2)
+    assert err.value.code == "R105"
+
+
+def test_triggers_that_cause_their_own_event_are_stopped():
+    game = compile_ok("""
+    events:
+      ping: {}
+    triggers:
+      echo:
+        on: ping
+        effect: |
+          emit ping
+    phases:
+      p:
+        on_begin: |
+          emit ping
+          end game
+    """)
+    with pytest.raises(RuleError) as err:
+        game.new(players=2)
+    assert err.value.code == "R105"
+
+
+def test_choosing_from_nothing_is_a_clear_error():
+    game = compile_ok("""
+    phases:
+      p:
+        on_begin: |
+          choose n from []
+          end game
+    """)
+    with pytest.raises(RuleError) as err:
+        game.new(players=2)
+    assert err.value.code == "R101"
+
+
+def test_an_absurd_number_of_components_is_refused():
+    game = compile_ok("""
+    components:
+      card:
+        count: 1000000000
+    phases:
+      p:
+        on_begin: |
+          end game
+    """)
+    with pytest.raises(RuleError) as err:
+        game.new(players=2)
+    assert err.value.code == "R107"
+
+
+@pytest.mark.parametrize("text, code", [
+    ("let x = __import__('os')", "E037"),
+    ("let x = eval('1 + 1')", "E037"),
+    ("let x = open('/etc/passwd')", "E037"),
+    ("let x = players.__class__", "E032"),
+    ("let x = exec", "E030"),
+    ("say \"{players.__class__.__mro__}\"", "E032"),
+    ("say \"{0.__class__}\"", "E032"),
+])
+def test_rule_text_cannot_reach_python(text, code):
+    assert code in codes(f"""
+    phases:
+      p:
+        on_begin: |
+          {text}
+          end game
+    """)
+
+
+def test_rule_text_nested_too_deeply_is_refused():
+    deep = "(" * 200 + "1" + ")" * 200
+    assert "E024" in codes(f"""
+    vars:
+      x: "{deep}"
+    phases:
+      p:
+        on_begin: |
+          end game
+    """)
+
+
+def test_runtime_errors_in_rules_are_rule_errors_with_a_place():
+    game = compile_ok("""
+    components:
+      card:
+        for_each: {value: "range(3)"}
+    zones:
+      deck: {}
+    phases:
+      p:
+        on_begin: |
+          let c = top(deck)
+          let v = c.value + 1
+          end game
+    """)
+    with pytest.raises(RuleError) as err:
+        game.new(players=2)
+    assert err.value.code == "R104" and "unit.yaml:" in err.value.where
+
+
+def test_same_seed_and_choices_give_the_same_game():
+    game = compile_ok("""
+    components:
+      card:
+        for_each: {value: "range(20)"}
+    zones:
+      deck: {visibility: hidden}
+      hand: {per: player, visibility: owner}
+    phases:
+      p:
+        on_begin: |
+          move components(card) to deck
+          shuffle deck
+          deal 3 from deck to hand
+          choose c from hand[0] by 0
+          end game winners [0]
+    """)
+    a, b = game.new(players=2, seed=5), game.new(players=2, seed=5)
+    assert a.to_data() == b.to_data()
+    c = game.new(players=2, seed=6)
+    assert a.to_data()["zones"] != c.to_data()["zones"]
