@@ -103,7 +103,19 @@ schema = {
                                   "edges": {"type": "array", "items": {"type": "array", "minItems": 2, "maxItems": 2},
                                             "description": "Graph boards: pairs of adjacent spaces, by key."},
                                   "directed": {"type": "boolean", "description": "Graph boards: edges go one way only."},
+                                  "show": {"type": "object", "additionalProperties": False,
+                                           "description": "How the terminal draws this board as a map.",
+                                           "properties": {
+                                               "terrain": {"type": "string", "description": "The space property that picks a terrain glyph."},
+                                               "glyphs": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 3},
+                                                          "description": "Terrain value -> glyph (1-3 characters)."},
+                                               "pieces": {"type": "string", "description": "The zone (one per space) whose pieces are drawn on the map."},
+                                               "legend": {"type": "object", "additionalProperties": {"type": "string"},
+                                                          "description": "Glyph -> meaning, printed under the map."}}},
                               }},
+                    "glyph": {"type": "string", "maxLength": 12,
+                              "description": "How a piece is drawn on a board map: up to 3 characters; {prop} is replaced by "
+                              "a property the viewer can see (e.g. 'b{owner}')."},
                 }}},
         "zones": {
             "type": "object", "propertyNames": NAME,
