@@ -251,6 +251,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                     ct.static[key] = ANY
             ct.public = tuple(spec.get("public") or ())
             ct.board = spec.get("board")
+            ct.glyph = spec.get("glyph")
             self.comp_types[name] = ct
         for name, spec in (self.data.get("components") or {}).items():
             ct = self.comp_types[name]

@@ -126,6 +126,7 @@ class ComponentType:
     initial: dict[str, Callable] = field(default_factory=dict)  # dynamic prop -> (st, props) -> value
     label: Callable | None = None  # (st, comp) -> str
     board: dict | None = None  # the type's components are board spaces (see interpreter.boards)
+    glyph: str | None = None  # how a piece is drawn on a terminal map
 
 
 @dataclass

@@ -30,6 +30,9 @@ def _load(game: str, variants=(), show_warnings: bool = False):
     except FileNotFoundError as err:
         raise Failure(str(err)) from None
     compiled = compile_path(path, tuple(variants))
+    if compiled.program is None and all(d.code in ("E035", "E061") for d in compiled.report.errors):
+        d = compiled.report.errors[0]
+        raise Failure(f"{d.message}" + (f" ({d.hint})" if d.hint else ""))
     if compiled.program is None:
         source = Path(path).read_text(encoding="utf-8", errors="replace") if Path(path).exists() else None
         for d in compiled.report.sorted():

@@ -10,8 +10,12 @@ from interpreter.view import view
 def render_view(st, p) -> str:
     v = view(st, p)
     lines = [f"== {player_name(st, p)} to decide | phase {v['phase']} =="]
+    from rulebook.boardmap import render as render_map
+    board_lines = render_map(st, v)
+    lines += board_lines
+    board_zones = {(ct.board or {}).get("show", {}).get("pieces") for ct in st.prog.comp_types.values() if ct.board}
     for name, z in v["zones"].items():
-        if not z["count"]:
+        if not z["count"] or (board_lines and name.split("[")[0] in board_zones):
             continue
         shown = [i.get("name") if not i.get("hidden") else "[hidden]" for i in z["items"]]
         lines.append(f"  {name:<18} {', '.join(shown)}")

@@ -33,7 +33,8 @@ def compile_document(doc: Document, load_diags, selected: tuple[str, ...] = (), 
     if not report.ok:
         return Compiled(None, report, doc)
     report.extend(variants.check_selection(doc, selected))
-    report.extend(variants.check_params(doc, selected))
+    if report.ok:
+        report.extend(variants.check_params(doc, selected))
     if not report.ok:
         return Compiled(None, report, doc)
     merged = variants.apply(doc, selected)

@@ -53,7 +53,14 @@ def _to_diag(doc: Document, err) -> Diagnostic:
         return doc.diag("E011", f"{where} needs the field '{missing}'", path, key=True)
     if v == "type":
         want = err.validator_value if isinstance(err.validator_value, str) else " or ".join(err.validator_value)
-        return doc.diag("E010", f"expected {want}, found {_type_name(err.instance)}", path)
+        hint = None
+        if isinstance(err.instance, bool) and "string" in want:
+            line, col = doc.where(path)
+            lines = doc.source.splitlines()
+            word = lines[line - 1][col - 1:].split()[0].strip(",}]") if 0 < line <= len(lines) else ""
+            if word.lower() in ("on", "off", "yes", "no", "y", "n", "true", "false"):
+                hint = f"YAML reads {word} as true/false; write '{word}' in quotes"
+        return doc.diag("E010", f"expected {want}, found {_type_name(err.instance)}", path, hint)
     if v in ("enum", "const"):
         allowed = err.validator_value if v == "enum" else [err.validator_value]
         hint = did_you_mean(str(err.instance), [str(a) for a in allowed]) or f"allowed: {', '.join(map(str, allowed))}"

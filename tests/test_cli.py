@@ -1,0 +1,132 @@
+"""The command line: every command, its exit codes, and no tracebacks."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from rulebook.cli import cli, main
+
+HERE = Path(__file__).parent
+ROOT = HERE.parent
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+
+
+def run_main(capsys, *args):
+    try:
+        main(list(args))
+    except SystemExit as exit:
+        code = exit.code
+    else:  # pragma: no cover
+        code = 0
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_list_shows_get_bit():
+    result = run("list")
+    assert result.exit_code == 0 and "get-bit" in result.output and "two-players" in result.output
+
+
+def test_validate_clean_ruleset(capsys):
+    code, out, _ = run_main(capsys, "validate", "get-bit")
+    assert code == 0 and "ok (0 errors" in out
+
+
+def test_validate_reports_errors_with_exit_1_and_json(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("rulebook: 1\nid: bad\nplayers: {min: 2, max: 2}\nphases:\n  p:\n    on_begin: |\n      move x to deck\n")
+    code, out, _ = run_main(capsys, "validate", str(bad))
+    assert code == 1 and "bad.yaml:7:12: error[E030]: unknown name 'x'" in out and "^" in out
+    code, out, _ = run_main(capsys, "validate", "--format", "json", str(bad))
+    data = json.loads(out)
+    assert code == 1 and data[0]["code"] == "E030" and data[0]["line"] == 7
+
+
+def test_unknown_game_is_one_line_exit_1(capsys):
+    code, _, err = run_main(capsys, "play", "no-such-game")
+    assert code == 1 and "no ruleset 'no-such-game'" in err and "Traceback" not in err
+
+
+def test_usage_errors_exit_2(capsys):
+    code, _, err = run_main(capsys, "play", "get-bit", "--players", "9")
+    assert code == 2 and "4-6 players" in err
+    code, _, _ = run_main(capsys, "frobnicate")
+    assert code == 2
+
+
+def test_demo_game_is_narrated(capsys):
+    code, out, _ = run_main(capsys, "play", "get-bit", "--players", "4", "--seed", "1")
+    assert code == 0 and "Round 1." in out and "Game over. Winner" in out
+
+
+def test_variant_play_and_unknown_variant(capsys):
+    code, out, _ = run_main(capsys, "play", "get-bit", "-v", "two-players", "-p", "2", "--seed", "3")
+    assert code == 0 and "Game over" in out
+    code, _, err = run_main(capsys, "play", "get-bit", "-v", "two-player", "-p", "2")
+    assert code == 1 and "did you mean 'two-players'" in err
+
+
+def test_a_scripted_human_sees_only_their_view_and_plays(capsys, monkeypatch):
+    import io
+    answers = io.StringIO("?\n9\n1\n" + "1\n" * 400)
+    monkeypatch.setattr("sys.stdin", answers)
+    code, out, _ = run_main(capsys, "play", "get-bit", "--players", "4", "--seed", "2", "--human", "1")
+    assert code == 0
+    assert "P1: choose a card to play" in out and "1. red 1" in out
+    assert "Please type a number from 1 to 5." in out  # the bad answer 9
+    assert "Type the number of an option" in out  # help
+    first_view = out.split("P1: choose a card to play")[0]
+    hand_lines = [line for line in first_view.splitlines() if line.strip().startswith("hand[")]
+    assert any("red 1" in line for line in hand_lines)
+    assert all("[hidden]" in line for line in hand_lines if "red" not in line)  # other hands are hidden
+
+
+def test_simulate_summary(capsys):
+    code, out, _ = run_main(capsys, "simulate", "get-bit", "-n", "20", "-q", "--seed", "4")
+    assert code == 0 and "wins by seat" in out and "errors: 0" in out
+
+
+def test_graph_formats(capsys):
+    code, out, _ = run_main(capsys, "graph", "get-bit")
+    assert code == 0 and '"swim" -> "bite" [label="round > 1"]' in out
+    code, out, _ = run_main(capsys, "graph", "get-bit", "--format", "mermaid")
+    assert code == 0 and out.startswith("flowchart LR")
+
+
+def test_schema_is_json(capsys):
+    code, out, _ = run_main(capsys, "schema")
+    assert code == 0 and json.loads(out)["title"] == "Rulebook ruleset"
+
+
+def test_scenarios_command(capsys):
+    code, out, _ = run_main(capsys, "test", str(ROOT / "rulesets" / "get-bit"))
+    assert code == 0 and " passed, 0 failed" in out
+
+
+def test_failing_scenario_shows_expression_value_and_line(tmp_path, capsys):
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (tmp_path / "ruleset.yaml").write_text((ROOT / "rulesets" / "get-bit" / "ruleset.yaml").read_text())
+    (folder / "wrong.yaml").write_text("name: wrong\nplayers: 4\nexpect:\n  - \"count(line) == 5\"\n")
+    code, out, _ = run_main(capsys, "test", str(folder / "wrong.yaml"))
+    assert code == 1
+    assert "wrong.yaml:4:5: error[E070]: expectation failed: count(line) == 5 (left side is 4, right side is 5)" in out
+
+
+def test_bench_prints_rates(capsys):
+    code, out, _ = run_main(capsys, "bench", "get-bit", "--seconds", "0.3")
+    assert code == 0 and "games_per_s=" in out and "decisions_per_s=" in out
+
+
+def test_board_map_from_the_view():
+    from interpreter.game import Game
+    from rulebook.terminal import render_view
+    from validator.pipeline import compile_path
+    st = Game(compile_path(HERE / "data" / "map.yaml").program).new(players=2)
+    text = render_view(st, 0)
+    assert "hex map" in text and "b1+" in text and "legend: # land" in text
