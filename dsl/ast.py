@@ -211,6 +211,7 @@ class DealStmt:
     family: str
     recipients: Expr | None
     pos: Pos
+    family_pos: Pos = (1, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +246,7 @@ class CreateStmt:
     props: tuple[Kwarg, ...]
     name: str | None
     pos: Pos
+    type_pos: Pos = (1, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +257,9 @@ class ChooseStmt:
     optional: bool
     prompt: str | None
     pos: Pos
+    label: str | None = None  # a template naming each option, with the chosen name bound
+    label_pos: Pos = (1, 1)
+    prompt_pos: Pos = (1, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +267,7 @@ class EmitStmt:
     event: str
     args: tuple[Kwarg, ...]
     pos: Pos
+    event_pos: Pos = (1, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,6 +302,7 @@ class EliminateStmt:
 class SayStmt:
     template: str
     pos: Pos
+    text_pos: Pos = (1, 1)  # where the string starts (its quote)
 
 
 @dataclass(frozen=True, slots=True)

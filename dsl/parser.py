@@ -186,7 +186,7 @@ class _ToAst(Transformer):
 
     def deal_stmt(self, meta, c):
         recipients = c[3] if len(c) > 3 else None
-        return A.DealStmt(c[0], c[1], str(c[2]), recipients, _pos(meta))
+        return A.DealStmt(c[0], c[1], str(c[2]), recipients, _pos(meta), _pos(c[2]))
 
     def shuffle_stmt(self, meta, c):
         return A.ShuffleStmt(c[0], _pos(meta))
@@ -208,24 +208,31 @@ class _ToAst(Transformer):
                 props = item
             else:
                 name = str(item)
-        return A.CreateStmt(str(c[0]), c[1], props, name, _pos(meta))
+        return A.CreateStmt(str(c[0]), c[1], props, name, _pos(meta), _pos(c[0]))
 
     def choose_stmt(self, meta, c):
         name, options = str(c[0]), c[1]
         chooser = None
         optional = False
-        prompt = None
+        prompt = label = None
+        label_pos = prompt_pos = (1, 1)
+        after_label = False
         for item in c[2:]:
             if isinstance(item, Token) and item.type == "OPTIONAL":
                 optional = True
+            elif isinstance(item, Token) and item.type == "LABEL":
+                after_label = True
             elif isinstance(item, Token) and item.type == "STRING":
-                prompt = _unquote(str(item))
+                if after_label:
+                    label, label_pos = _unquote(str(item)), _pos(item)
+                else:
+                    prompt, prompt_pos = _unquote(str(item)), _pos(item)
             else:
                 chooser = item
-        return A.ChooseStmt(name, options, chooser, optional, prompt, _pos(meta))
+        return A.ChooseStmt(name, options, chooser, optional, prompt, _pos(meta), label, label_pos, prompt_pos)
 
     def emit_stmt(self, meta, c):
-        return A.EmitStmt(str(c[0]), c[1] if len(c) > 1 else (), _pos(meta))
+        return A.EmitStmt(str(c[0]), c[1] if len(c) > 1 else (), _pos(meta), _pos(c[0]))
 
     def end_game_stmt(self, meta, c):
         return A.EndGameStmt(c[0] if c else None, _pos(meta))
@@ -243,7 +250,7 @@ class _ToAst(Transformer):
         return A.EliminateStmt(c[0], _pos(meta))
 
     def say_stmt(self, meta, c):
-        return A.SayStmt(_unquote(str(c[0])), _pos(meta))
+        return A.SayStmt(_unquote(str(c[0])), _pos(meta), _pos(c[0]))
 
     def call_stmt(self, meta, c):
         args = c[1] if len(c) > 1 else ()
@@ -367,6 +374,8 @@ def _to_parse_error(err: UnexpectedInput, text: str) -> ParseError:
             hint = "write 'and', 'or', 'not'"
         elif ch == "=":
             hint = "'==' compares; 'set x = ...' and 'let x = ...' assign"
+        elif ch == "\t":
+            hint = "indent with spaces"
         return ParseError("E021", f"unexpected character {ch!r}", line, col, hint)
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         expected = getattr(err, "expected", None) or getattr(err, "accepts", None) or []
@@ -377,14 +386,23 @@ def _to_parse_error(err: UnexpectedInput, text: str) -> ParseError:
         tok = err.token
         shown = "end of line" if tok.type == "_NL" else "indentation" if tok.type in ("_INDENT", "_DEDENT") else repr(str(tok))
         hint = None
-        if str(tok) in KEYWORDS:
-            hint = f"'{tok}' is a keyword of the language and cannot be used as a name"
-        elif tok.type == "_NL" and ("COLON" in err.expected or "RPAR" in err.expected):
-            hint = "a statement that opens a block ends with ':'" if "COLON" in err.expected else "a bracket is not closed"
-        elif tok.type == "_INDENT":
-            hint = "only the body of if/for/while/repeat is indented"
-        return ParseError("E020", f"unexpected {shown}; expected {_describe(err.expected)}",
-                          tok.line or line, tok.column or col, hint)
+        tline, tcol = tok.line or line, tok.column or col
+        before = text.split("\n")[tline - 1][:tcol - 1].rstrip() if tline <= len(text.split("\n")) else ""
+        if tok.type == "_INDENT":
+            # the indent token sits at the end of the line before; point at the indented line
+            lines = text.split("\n")
+            nxt = next((i for i in range(tline, len(lines)) if lines[i].strip()), tline)
+            tline, tcol = nxt + 1, len(lines[nxt]) - len(lines[nxt].lstrip()) + 1
+            hint = "only the body of if/elif/else/for/while/repeat/simultaneous is indented"
+        elif str(tok) == "if" and before.endswith("else"):
+            hint = "write 'elif' for 'else if'"
+        elif str(tok) == "=" or getattr(tok, "type", "") == "ASSIGN_OP":
+            hint = "'==' compares; 'set x = ...' and 'let x = ...' assign"
+        elif "RPAR" in err.expected or "RSQB" in err.expected:
+            hint = "is a closing bracket missing?"
+        elif tok.type == "_NL" and "COLON" in err.expected:
+            hint = "a statement that opens a block ends with ':'"
+        return ParseError("E020", f"unexpected {shown}; expected {_describe(err.expected)}", tline, tcol, hint)
     return ParseError("E020", str(err).splitlines()[0], line, col)  # pragma: no cover
 
 
@@ -398,23 +416,41 @@ def parse_expression(text: str) -> A.Expr:
     return _parse(text, "expression")
 
 
-_TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
-
-
-def parse_template(text: str) -> list[str | A.Expr]:
+def parse_template(text: str) -> list:
     """Split a text template such as ``"{name(p)} draws {n}"`` into literal
-    strings and parsed expressions. ``{{`` and ``}}`` stand for braces."""
-    parts: list[str | A.Expr] = []
+    strings and ``(expression, column)`` pairs, the column being where the
+    expression starts in the template (1-based). ``{{`` and ``}}`` stand
+    for braces; an unmatched brace is an error."""
+    parts: list = []
+    literal = []
     i = 0
-    escaped = text.replace("{{", "\x00").replace("}}", "\x01")
-    for m in _TEMPLATE_PART.finditer(escaped):
-        if m.start() > i:
-            parts.append(escaped[i:m.start()].replace("\x00", "{").replace("\x01", "}"))
-        try:
-            parts.append(parse_expression(m.group(1)))
-        except ParseError as err:
-            raise ParseError(err.code, err.message, 1, m.start() + 1 + err.column, err.hint) from None
-        i = m.end()
-    if i < len(escaped):
-        parts.append(escaped[i:].replace("\x00", "{").replace("\x01", "}"))
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "{}" and i + 1 < n and text[i + 1] == ch:
+            literal.append(ch)
+            i += 2
+            continue
+        if ch == "}":
+            raise ParseError("E023", "'}' without a matching '{'", 1, i + 1, "write '}}' for a brace in the text")
+        if ch == "{":
+            end = text.find("}", i + 1)
+            inner_open = text.find("{", i + 1)
+            if end < 0 or (0 <= inner_open < end):
+                raise ParseError("E023", "'{' without a matching '}'", 1, i + 1, "write '{{' for a brace in the text")
+            if literal:
+                parts.append("".join(literal))
+                literal = []
+            source = text[i + 1:end]
+            try:
+                parts.append((parse_expression(source), i + 2))
+            except ParseError as err:
+                raise ParseError(err.code if err.code != "E022" else "E023", f"in {{{source}}}: {err.message}",
+                                 1, i + 1 + err.column, err.hint) from None
+            i = end + 1
+            continue
+        literal.append(ch)
+        i += 1
+    if literal:
+        parts.append("".join(literal))
     return parts

@@ -41,7 +41,7 @@ def _with_key(c, n, cx, name):
 
 def _sum(c, n, cx):
     xs, et, k, kt = _with_key(c, n, cx, "sum")
-    if kt.kind not in ("int", "any"):
+    if kt.kind not in ("int", "any", "error", "none"):
         cx.error("E041", f"sum() adds numbers, not {kt}", n.pos)
     if k is None:
         return (lambda st, L: sum(xs(st, L))), INT
@@ -66,7 +66,8 @@ def _minmax(pick):
             return (lambda st, L: pick(first(st, L), second(st, L))), INT
         xs, et, k, kt = _with_key(c, n, cx, n.func)
         if k is None:
-            return (lambda st, L: pick(xs(st, L), default=0)), et
+            empty = None if et.kind in ("comp", "player") else 0
+            return (lambda st, L: pick(xs(st, L), default=empty)), et
 
         slot, key = k
 
@@ -122,7 +123,7 @@ def _reverse(c, n, cx):
 
 def _filter(c, n, cx):
     xs, et = c.listy(n.args[0], cx, "filter()")
-    slot, pred, _ = c.lam(n.args[1], cx, et, "filter()")
+    slot, pred, _ = c.lam(n.args[1], cx, et, "filter()", predicate=True)
 
     def filt(st, L):
         out = []
@@ -152,7 +153,7 @@ def _quantifier(want_all):
         xs, et = c.listy(n.args[0], cx, f"{n.func}()")
         if len(n.args) == 1:
             return ((lambda st, L: all(xs(st, L))) if want_all else (lambda st, L: any(xs(st, L)))), BOOL
-        slot, pred, _ = c.lam(n.args[1], cx, et, f"{n.func}()")
+        slot, pred, _ = c.lam(n.args[1], cx, et, f"{n.func}()", predicate=True)
 
         def quant(st, L):
             for x in xs(st, L):
@@ -168,7 +169,7 @@ def _first(c, n, cx):
     xs, et = c.listy(n.args[0], cx, "first()")
     if len(n.args) == 1:
         return (lambda st, L: (xs(st, L) or [None])[0]), et
-    slot, pred, _ = c.lam(n.args[1], cx, et, "first()")
+    slot, pred, _ = c.lam(n.args[1], cx, et, "first()", predicate=True)
 
     def first(st, L):
         for x in xs(st, L):
@@ -252,21 +253,21 @@ def _index_of(c, n, cx):
 
 def _comp_arg(c, n, cx, what):
     fn, t = c.expr(n.args[0], cx)
-    if t.kind not in ("comp", "any"):
+    if t.kind not in ("comp", "any", "error"):
         cx.error("E041", f"{what} needs a component, not {t}", n.args[0].pos)
     return fn, t
 
 
 def _zone(c, n, cx):
     fn, _ = _comp_arg(c, n, cx, "zone()")
-    return (lambda st, L: st.loc[fn(st, L)]), Type("zone", None)
+    return (lambda st, L: st.loc[fn(st, L)] if st.loc[fn(st, L)] >= 0 else None), Type("zone", None)
 
 
 def _owner(c, n, cx):
     fn, t = c.expr(n.args[0], cx)
     if t.kind == "zone":
         return (lambda st, L: ops.zone_owner(st, fn(st, L))), PLAYER
-    if t.kind not in ("comp", "any"):
+    if t.kind not in ("comp", "any", "error"):
         cx.error("E041", f"owner() needs a component or a zone, not {t}", n.args[0].pos)
     return (lambda st, L: st.owner[fn(st, L)]), PLAYER
 
@@ -306,7 +307,12 @@ def _components(c, n, cx):
         from validator.diagnostics import did_you_mean
         cx.error("E039", f"unknown component type '{name or '?'}'", arg.pos,
                  did_you_mean(str(name), c.comp_types))
-    return (lambda st, L: list(st.cat.by_type[name])), LIST(COMP(name))
+    def of_type(st, L):
+        ids = st.cat.by_type[name]
+        if len(st.static) == st.cat.n:
+            return list(ids)
+        return list(ids) + [c for c in range(st.cat.n, len(st.static)) if st.static[c].get("type") == name]
+    return of_type, LIST(COMP(name))
 
 
 def _subsets(c, n, cx):
@@ -326,6 +332,17 @@ def _subsets(c, n, cx):
                     raise RuleError(BAD_VALUE, f"subsets() would give more than {MAX_SUBSETS} options", where)
         return out
     return subsets, LIST(LIST(et))
+
+
+def _sees(c, n, cx):
+    p = _player_arg(c, n, cx)
+    what, _ = c.expr(n.args[1], cx)
+    return (lambda st, L: ops.can_see(st, what(st, L), p(st, L))), BOOL
+
+
+def _face_up(c, n, cx):
+    fn, _ = _comp_arg(c, n, cx, "face_up()")
+    return (lambda st, L: st.face[fn(st, L)]), BOOL
 
 
 def _name(c, n, cx):
@@ -357,7 +374,7 @@ def _list_arg_fn(c, n, cx):
 
 def _space_arg(c, n, cx, i, what):
     fn, t = c.expr(n.args[i], cx)
-    if t.kind not in ("comp", "any", "error"):
+    if t.kind not in ("comp", "any", "error", "none"):
         cx.error("E041", f"{what} needs a board space, not {t}", n.args[i].pos)
     if t.kind == "comp" and t.arg and not c.comp_types[t.arg].board:
         cx.error("E041", f"'{t.arg}' is not a board: declare board: on its component type", n.args[i].pos)
@@ -460,6 +477,8 @@ BUILTINS = {
     "components": (1, 1, _components),
     "subsets": (1, 3, _subsets),
     "name": (1, 1, _name),
+    "sees": (2, 2, _sees),
+    "face_up": (1, 1, _face_up),
     "str": (1, 1, _str),
     "seat": (1, 1, _seat),
 }

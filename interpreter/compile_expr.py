@@ -40,6 +40,11 @@ class Cx:
         self.span = span
         self.depth = depth  # function inlining depth
 
+    def inner(self, line: int, col: int) -> Cx:
+        """The context for an expression that starts at (line, col) of this text."""
+        span = OffsetSpan(self.span, line, col) if self.span is not None else None
+        return Cx(self.comp, self.scope, self.path, span, self.depth)
+
     def at(self, pos) -> tuple[int, int]:
         if self.span is None:
             return self.comp.doc.where(self.path)
@@ -52,6 +57,32 @@ class Cx:
     def where(self, pos) -> str:
         line, col = self.at(pos)
         return f"{self.comp.doc.file}:{line}:{col}"
+
+
+class OffsetSpan:
+    """Positions inside an expression embedded in a larger text (a ``{...}``
+    of a template) mapped through the outer text's own span."""
+
+    def __init__(self, base, line: int, col: int):
+        self.base, self.line, self.col = base, line, col
+
+    def to_file(self, line: int, col: int) -> tuple[int, int]:
+        if line == 1:
+            return self.base.to_file(self.line, self.col + col - 1)
+        return self.base.to_file(self.line + line - 1, col)
+
+
+def truthy(fn: Fn, t: Type) -> Fn:
+    """The truth of a value as the rule language means it: a zone or list
+    holding something, a component or player that is not none, a number
+    other than 0, a non-empty text."""
+    if t.kind == "zone":
+        return lambda st, L: len(st.zones[fn(st, L)]) > 0
+    if t.kind in ("comp", "player"):
+        return lambda st, L: fn(st, L) is not None
+    if t.kind == "bool":
+        return fn
+    return lambda st, L: bool(fn(st, L))
 
 
 def const(value):
@@ -87,7 +118,7 @@ class ExprCompiler:
         if want.kind == "list" and t.kind == "zone":
             return as_list_fn(fn, t)
         if want.kind == "bool":
-            return fn  # any value has a truth value, as in the rulebooks' "if there are cards"
+            return truthy(fn, t)  # any value has a truth value, as in "if there are cards"
         if not compatible(want, t):
             cx.error("E041", f"{what} must be {want}, not {t}", node.pos)
         if want.kind == "list":
@@ -115,7 +146,7 @@ class ExprCompiler:
 
     def _x_ListLit(self, n, cx):
         parts = [self.expr(item, cx) for item in n.items]
-        t = ANY
+        t = NONE  # an empty list fits any list type
         if parts:
             t = parts[0][1]
             for _, pt in parts[1:]:
@@ -163,7 +194,9 @@ class ExprCompiler:
         known = list(cx.scope.names) + list(self.var_types) + list(self.param_types) + list(self.families) \
             + sorted(BUILTIN_NAMES)
         hint = did_you_mean(name, known)
-        if hint is None and name in self.pvar_types:
+        if name in (self.data.get("define") or {}):
+            hint = f"'{name}' is defined further down; a definition can only use the ones above it"
+        elif hint is None and name in self.pvar_types:
             hint = f"'{name}' is a player variable: write p.{name} for a player p"
         cx.error("E030", f"unknown name '{name}'", n.pos, hint, len(name))
 
@@ -189,7 +222,14 @@ class ExprCompiler:
                          did_you_mean(attr, fields), len(attr))
             ft = fields.get(attr, ANY)
             return (lambda st, L: obj(st, L)[attr]), ft
-        if t.kind == "any":
+        if t.kind in ("any", "error", "none"):
+            in_comps = any(attr in ct.static or attr in ct.dynamic for ct in self.comp_types.values()) \
+                or attr in ("owner", "type", "id")
+            in_players = attr in self.pvar_types
+            if in_comps and not in_players:
+                return self.comp_attr(obj, COMP(None), attr, n, cx)
+            if in_players and not in_comps:
+                return (lambda st, L: st.pvars[obj(st, L)][attr]), self.pvar_types[attr]
             cx.error("E041", f"cannot tell what kind of value '.{attr}' is read from", n.pos,
                      "give the value a known type, e.g. through a typed zone ('of:') or a procedure parameter")
         cx.error("E041", f"a {t} has no properties ('.{attr}')", n.pos)
@@ -224,7 +264,7 @@ class ExprCompiler:
         key, kt = self.expr(n.key, cx)
         if t.kind == "error":
             return obj, t
-        if t.kind in ("list", "any"):
+        if t.kind in ("list", "any", "error"):
             if not compatible(INT, kt):
                 cx.error("E041", f"a list index must be a number, not {kt}", n.key.pos)
             where = cx.where(n.pos)
@@ -253,33 +293,50 @@ class ExprCompiler:
     def zone_of_family(self, name: str, key_node, n, cx):
         fam = self.families[name]
         key, kt = self.expr(key_node, cx)
+        where = cx.where(n.pos)
         if fam.per == "player":
             if not compatible(PLAYER, kt) and kt.kind != "int":
                 cx.error("E041", f"zone '{name}' is one per player; its index must be a player, not {kt}", key_node.pos)
-            return (lambda st, L: st.cat.zone_base[name] + key(st, L)), ZONE(fam.of)
+
+            def player_zone(st, L):
+                p = key(st, L)
+                if p is None or not 0 <= p < st.n:
+                    raise RuleError(BAD_VALUE, f"{name}[{p}]: there is no player {p} in a game of {st.n}", where)
+                return st.cat.zone_base[name] + p
+            return player_zone, ZONE(fam.of)
         if not compatible(COMP(fam.per), kt):
             cx.error("E041", f"zone '{name}' is one per {fam.per}; its index must be a {fam.per}, not {kt}", key_node.pos)
-        return (lambda st, L: st.cat.zone_base[name] + st.cat.ordinal[key(st, L)]), ZONE(fam.of)
+        per = fam.per
+
+        def comp_zone(st, L):
+            c = key(st, L)
+            if c is None or not 0 <= c < st.cat.n or st.cat.types[c] != per:
+                raise RuleError(BAD_VALUE, f"{name}[...]: the index is not a {per}", where)
+            return st.cat.zone_base[name] + st.cat.ordinal[c]
+        return comp_zone, ZONE(fam.of)
 
     # ----------------------------------------------------------- operators
+    def cond(self, node, cx: Cx) -> Fn:
+        return self.expect(node, cx, BOOL, "a condition")
+
     def _x_IfExpr(self, n, cx):
-        cond, _ = self.expr(n.cond, cx)
+        cond = self.cond(n.cond, cx)
         a, ta = self.expr(n.then, cx)
         b, tb = self.expr(n.orelse, cx)
         return (lambda st, L: a(st, L) if cond(st, L) else b(st, L)), join(ta, tb)
 
     def _x_OrOp(self, n, cx):
-        a, ta = self.expr(n.left, cx)
-        b, tb = self.expr(n.right, cx)
-        return (lambda st, L: a(st, L) or b(st, L)), (BOOL if ta == tb == BOOL else join(ta, tb))
+        a = self.cond(n.left, cx)
+        b = self.cond(n.right, cx)
+        return (lambda st, L: a(st, L) or b(st, L)), BOOL
 
     def _x_AndOp(self, n, cx):
-        a, _ = self.expr(n.left, cx)
-        b, _ = self.expr(n.right, cx)
-        return (lambda st, L: bool(a(st, L) and b(st, L))), BOOL
+        a = self.cond(n.left, cx)
+        b = self.cond(n.right, cx)
+        return (lambda st, L: a(st, L) and b(st, L)), BOOL
 
     def _x_NotOp(self, n, cx):
-        a, _ = self.expr(n.operand, cx)
+        a = self.cond(n.operand, cx)
         return (lambda st, L: not a(st, L)), BOOL
 
     def _x_Compare(self, n, cx):
@@ -288,9 +345,9 @@ class ExprCompiler:
         op = _COMPARE[n.op]
         if n.op in ("<", "<=", ">", ">="):
             for side, t in ((n.left, ta), (n.right, tb)):
-                if t.kind not in ("int", "any", "str", "player"):
+                if t.kind not in ("int", "any", "error", "str", "player"):
                     cx.error("E041", f"'{n.op}' compares numbers, not {t}", side.pos)
-        elif ta.kind != "any" and tb.kind != "any" and "none" not in (ta.kind, tb.kind):
+        elif not {ta.kind, tb.kind} & {"any", "none", "error"}:
             if ta.kind != tb.kind and {ta.kind, tb.kind} != {"int", "player"}:
                 cx.error("E041", f"comparing {ta} with {tb} is always {n.op == '!='}", n.pos,
                          "compare values of the same kind")
@@ -312,6 +369,9 @@ class ExprCompiler:
         if op in ("+", "-") and (ta.kind in ("list", "zone") or tb.kind in ("list", "zone")):
             la, lb = as_list_fn(a, ta), as_list_fn(b, tb)
             et = join(elem_type(ta) if is_listy(ta) else ta, elem_type(tb) if is_listy(tb) else tb)
+            if not is_listy(ta):
+                cx.error("E041", f"'{op}' with a list needs the list on the left, not {ta}", n.left.pos,
+                         "write [x] + xs to put a value before a list")
             if op == "+":
                 if not is_listy(tb):
                     return (lambda st, L: la(st, L) + [b(st, L)]), LIST(et)
@@ -335,7 +395,7 @@ class ExprCompiler:
         if op == "+" and ta.kind == "str" and tb.kind == "str":
             return (lambda st, L: a(st, L) + b(st, L)), STR
         for side, t in ((n.left, ta), (n.right, tb)):
-            if t.kind not in ("int", "any", "player"):
+            if t.kind not in ("int", "any", "error", "player"):
                 cx.error("E041", f"'{op}' needs numbers, not {t}", side.pos)
         where = cx.where(n.pos)
         if op == "+":
@@ -354,21 +414,46 @@ class ExprCompiler:
 
     def _x_Neg(self, n, cx):
         a, t = self.expr(n.operand, cx)
-        if t.kind not in ("int", "any"):
+        if t.kind not in ("int", "any", "error"):
             cx.error("E041", f"'-' needs a number, not {t}", n.pos)
         return (lambda st, L: -a(st, L)), INT
 
     def _x_LambdaExpr(self, n, cx):
         cx.error("E041", "a function (x => ...) can only be an argument of filter, map, sort, any, all, ...", n.pos)
 
-    def lam(self, node, cx: Cx, param_type: Type, what: str) -> tuple[int, Fn, Type]:
+    def template_parts(self, text: str, cx: Cx, line: int, col: int, what: str):
+        """Compile a text template whose first character is at (line, col) of
+        ``cx``'s text; returns pieces (literal, None) or (fn, type)."""
+        from dsl.parser import ParseError, parse_template
+        try:
+            parts = parse_template(text)
+        except ParseError as err:
+            self.report("E023", f"in {what}: {err.message}", cx.path,
+                        cx.inner(line, col).at((1, err.column)), err.hint)
+            raise CompileError(err.message) from None
+        pieces = []
+        for part in parts:
+            if isinstance(part, str):
+                pieces.append((part, None))
+            else:
+                node, start = part
+                pieces.append(self.expr(node, cx.inner(line, col + start - 1)))
+        return pieces
+
+    def lam(self, node, cx: Cx, param_type: Type, what: str, predicate: bool = False) -> tuple[int, Fn, Type]:
         if not isinstance(node, A.LambdaExpr):
             cx.error("E041", f"{what} needs a function such as 'c => c.value', not a plain value", node.pos)
+        outer = cx.scope.names.get(node.param)
         slot = cx.scope.fresh(node.param, param_type)
         try:
             body, t = self.expr(node.body, cx)
-        finally:
-            pass
+            if predicate and t.kind in ("zone", "comp", "player"):
+                body = truthy(body, t)  # predicates read values the way conditions do
+        finally:  # the parameter is visible only inside the function
+            if outer is None:
+                del cx.scope.names[node.param]
+            else:
+                cx.scope.names[node.param] = outer
         return slot, body, t
 
     # ----------------------------------------------------------- calls

@@ -82,7 +82,8 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         self.prog = Program(id=str(data.get("id", "")), title=str(data.get("title", data.get("id", ""))),
                             version=str(data.get("version", "")), digest=digest, variants=tuple(variants),
                             min_players=int(players.get("min", 2)), max_players=int(players.get("max", 2)),
-                            source_file=doc.file, limits=self.limits)
+                            source_file=doc.file, limits=self.limits,
+                            default_players=int(players.get("default") or players.get("min", 2)))
         self.var_types: dict[str, Type] = {"direction": INT}
         self.pvar_types: dict[str, Type] = {}
         self.param_types: dict[str, Type] = {}
@@ -156,6 +157,9 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
     # ------------------------------------------------------------ top level
     def compile(self) -> Program:
         d = self.data
+        players = d.get("players") or {}
+        if isinstance(players.get("min"), int) and isinstance(players.get("max"), int) and players["min"] > players["max"]:
+            self.report("E062", f"players: min {players['min']} is more than max {players['max']}", ("players", "min"))
         self.declare_params()
         self.declare_components()
         self.declare_zones()
@@ -221,14 +225,20 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             self.prog.params[name] = default
             t = _literal_type(default)
             if isinstance(spec, dict) and "type" in spec:
-                t = parse_type(spec["type"], {}) or t
+                declared = parse_type(spec["type"], {})
+                if declared is None:
+                    self.report("E041", f"unknown type '{spec['type']}'", ("params", name, "type"),
+                                hint="types: int, bool, str, player, any, 'list of ...'")
+                elif default is not None and not compatible(declared, _literal_type(default)):
+                    self.report("E063", f"default {default!r} is not a {declared}", ("params", name, "default"))
+                t = declared or t
+            if isinstance(spec, dict) and spec.get("choices") and default not in spec["choices"]:
+                self.report("E063", f"default {default!r} is not one of the choices", ("params", name, "default"))
             self.param_types[name] = t
-        for name in (self.data.get("define") or {}):
+        scope = self.scratch("define")
+        for name in (self.data.get("define") or {}):  # each definition sees the ones before it
             if name in self.param_types:
                 self.report("E043", f"'{name}' is already a parameter", ("define", name), key=True)
-            self.param_types[name] = ANY  # refined below, once compiled
-        scope = self.scratch("define")
-        for name in (self.data.get("define") or {}):
             fn, t = self.compile_expr_at(("define", name), scope)
             self.param_types[name] = t
             if fn is not None:
@@ -284,7 +294,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             if per not in (None, "player") and per not in self.comp_types:
                 self.report("E039", f"zones can be kept one per player or one per component type; "
                             f"'{per}' is neither", ("zones", name, "per"), hint=did_you_mean(str(per), list(self.comp_types) + ["player"]))
-                per = None
+                per = "player"
             of = spec.get("of")
             if of is not None and of not in self.comp_types:
                 self.report("E039", f"unknown component type '{of}'", ("zones", name, "of"),
@@ -376,12 +386,17 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 et = t.arg if t.kind == "list" else ANY
                 ct.static[var] = et
                 loops.append((var, scope.fresh(var, et), fn))
+            items = spec.get("items") or []
+            item_keys = []
+            for row in items:
+                for key in (row if isinstance(row, dict) else {}):
+                    if key not in [k for k, _ in item_keys]:
+                        item_keys.append((key, scope.fresh(key, ct.static.get(key, ANY))))
             props = []
             for pname in (spec.get("props") or {}):
                 fn, t = self.compile_expr_at(base + ("props", pname), scope)
                 ct.static[pname] = t
                 props.append((pname, scope.fresh(pname, t), fn))
-            items = spec.get("items") or []
             copies_fn = None
             if "copies" in spec:
                 copies_fn, _ = self.compile_expr_at(base + ("copies",), scope, INT, "copies")
@@ -393,7 +408,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             limit = self.limits["max_components"]
 
             def generate(st, loops=loops, props=props, items=items, copies_fn=copies_fn,
-                         count_fn=count_fn, nlocals=nlocals, limit=limit):
+                         count_fn=count_fn, nlocals=nlocals, limit=limit, item_keys=item_keys):
                 L = [None] * nlocals
                 rows = []
                 if items:
@@ -419,6 +434,8 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 for row in base_rows:
                     for var, slot, _ in loops:
                         L[slot] = row.get(var)
+                    for key, slot in item_keys:  # props and copies may read an item's own fields
+                        L[slot] = row.get(key)
                     for pname, slot, fn in props:
                         v = fn(st, L) if fn else None
                         L[slot] = v
@@ -445,7 +462,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                     ct.dynamic[key] = t if t.kind != "none" else ANY
                 n_i = iscope.code.nlocals
 
-                def init_fn(st, props, fn=fn, n_i=n_i):
+                def init_fn(st, props, fn=fn, n_i=n_i, slots=slots):
                     L = [None] * n_i
                     for k, s in slots.items():
                         L[s] = props.get(k)
@@ -456,28 +473,16 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 ct.label = self.template(base + ("label",), {"self": COMP(name)})
 
     def template(self, path, names: dict[str, Type]):
-        """A text template ``"{expr} text"``; ``self`` (if given) is slot 1."""
+        """A text template from the YAML value at ``path``; the names given
+        (e.g. ``self``) are bound to the render function's arguments."""
         text = self.text_of(path)
-        span = self.doc.spans.get(tuple(path))
         scope = self.scratch("template")
         slots = [scope.fresh(n, t) for n, t in names.items()]
+        cx = Cx(self, scope, tuple(path), self.doc.spans.get(tuple(path)))
         try:
-            parts = parse_template(str(text))
-        except ParseError as err:
-            self.report("E023", f"in this text: {err.message}", path,
-                        span.to_file(1, err.column) if span else None, err.hint)
+            pieces = self.template_parts(str(text), cx, 1, 1, "this text")
+        except CompileError:
             return None
-        pieces = []
-        cx = Cx(self, scope, tuple(path), None)
-        for part in parts:
-            if isinstance(part, str):
-                pieces.append((part, None))
-                continue
-            try:
-                fn, t = self.expr(part, cx)
-                pieces.append((fn, t))
-            except CompileError:
-                return None
         n = scope.code.nlocals
 
         def render(st, *values):
@@ -510,7 +515,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 elif not compatible(table[name], t) and t.kind != "none":
                     self.report("E041", f"initial value is {t}, but '{name}' is declared {table[name]}", path)
                 n_locals = scope.code.nlocals
-                target[name] = (lambda st, fn=fn, n_locals=n_locals: fn(st, [None] * n_locals))
+                target[name] = (lambda st, fn=fn, n_locals=n_locals: fn(st, [st.current] + [None] * n_locals))
         self.prog.secret_pvars = self.secret_pvars
 
     # ------------------------------------------------------------ actions
@@ -542,29 +547,17 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             label = None
             if "label" in spec:
                 label = self.action_label(base + ("label",), scope, params)
-            self.prog.actions.append(ActionDef(name, i, code, [(p, s, f) for p, s, f in params], cond, require, label))
+            self.prog.actions.append(ActionDef(name, i, code, [(p, s, f) for p, s, f in params], cond, require, label,
+                                               param_types=[scope.names[p][1] for p, _, _ in params]))
             self.prog.action_index[name] = i
         self.offered_actions: set[str] = set()
 
     def action_label(self, path, scope, params):
-        text = self.text_of(path)
-        span = self.doc.spans.get(tuple(path))
+        cx = Cx(self, scope, tuple(path), self.doc.spans.get(tuple(path)))
         try:
-            parts = parse_template(str(text))
-        except ParseError as err:
-            self.report("E023", f"in this label: {err.message}", path, span.to_file(1, err.column) if span else None)
+            return self.template_parts(str(self.text_of(path)), cx, 1, 1, "this label")
+        except CompileError:
             return None
-        cx = Cx(self, scope, tuple(path), None)
-        pieces = []
-        for part in parts:
-            if isinstance(part, str):
-                pieces.append((part, None))
-                continue
-            try:
-                pieces.append(self.expr(part, cx))
-            except CompileError:
-                return None
-        return pieces
 
     # ------------------------------------------------------------ flow
     def compile_flow(self):
@@ -607,8 +600,18 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
     def cond_at(self, path, label):
         if self.text_of_or_none(path) is None:
             return None
-        fn, _ = self.compile_expr_at(path, self.scratch(label), BOOL)
-        return fn
+        return self.standalone(path, label, BOOL, "a condition")
+
+    def standalone(self, path, label, want, what):
+        """An expression evaluated on its own (not inside a code block):
+        a closure ``f(st, L)`` that ignores the caller's locals but for the
+        player in slot 0, and makes room for its own."""
+        scope = self.scratch(label)
+        fn, _ = self.compile_expr_at(path, scope, want, what)
+        if fn is None:
+            return None
+        n = scope.code.nlocals
+        return lambda st, L: fn(st, [L[0]] + [None] * n)
 
     def compile_phase(self, name, spec, em: Emitter, answer: int, labels):
         base = ("phases", name)
@@ -616,6 +619,10 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         on_begin = self.hook(base + ("on_begin",), f"phase {name} on_begin")
         on_end = self.hook(base + ("on_end",), f"phase {name} on_end")
         end_if = self.cond_at(base + ("end_if",), f"phase {name} end_if")
+        if end_if is not None and spec.get("turn") is None:
+            self.report("E044", f"phase '{name}' has end_if but no turn: end_if is checked before each turn",
+                        base + ("end_if",), hint="without turns a phase ends after on_begin; use 'next' with 'if'",
+                        key=True)
         self.prog.hooks[(name, "on_begin")] = on_begin
         self.prog.hooks[(name, "on_end")] = on_end
         max_entries = self.limits["max_phase_entries"]
@@ -651,10 +658,10 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         where = lambda key: "{}:{}:{}".format(file, *self.doc.where(base + (key,)))  # noqa: E731
         first = None
         if "first" in turn:
-            first, _ = self.compile_expr_at(base + ("first",), self.scratch("turn first"), PLAYER, "turn first")
+            first = self.standalone(base + ("first",), "turn first", PLAYER, "turn first")
         nxt = None
         if "next" in turn:
-            nxt, _ = self.compile_expr_at(base + ("next",), self.scratch("turn next"), PLAYER, "turn next")
+            nxt = self.standalone(base + ("next",), "turn next", PLAYER, "turn next")
         t_begin = self.hook(base + ("on_begin",), f"phase {phase} turn on_begin")
         t_end = self.hook(base + ("on_end",), f"phase {phase} turn on_end")
         t_end_if = self.cond_at(base + ("end_if",), f"phase {phase} turn end_if")
@@ -812,8 +819,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             cond = self.cond_at(base + ("if",), "end if")
             winners = None
             if "winners" in spec:
-                winners, _ = self.compile_expr_at(base + ("winners",), self.scratch("end winners"),
-                                                  LIST(PLAYER), "winners")
+                winners = self.standalone(base + ("winners",), "end winners", LIST(PLAYER), "winners")
             if cond is not None:
                 self.prog.end_rules.append((cond, winners, "{}:{}:{}".format(self.doc.file, *self.doc.where(base))))
         scoring = self.data.get("scoring")
@@ -836,6 +842,13 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
 
     # ------------------------------------------------------------ warnings
     def warn_unused(self):
+        if any(d.is_error for d in self.diags):
+            return  # a failed block hides its uses: unused-warnings would be noise
+        import re
+        variant_text = json.dumps(self.data.get("variants") or {})
+        for name in self.prog.params:
+            if name not in self.used_params and not re.search(rf"\b{re.escape(name)}\b", variant_text):
+                self.report("W105", f"parameter '{name}' is never used", ("params", name), key=True)
         for name in self.families:
             if name not in self.used_zones:
                 self.report("W101", f"zone '{name}' is never used", ("zones", name), key=True)

@@ -11,6 +11,7 @@ from interpreter import ops
 from interpreter.compile_expr import CompileError, Cx, as_list_fn
 from interpreter.errors import BAD_VALUE, EMPTY_ZONE, NO_OPTIONS, RuleError
 from interpreter.labels import describe
+from interpreter.program import NONE as NONE_T
 from interpreter.program import ERR, ANY, BOOL, COMP, INT, LIST, PLAYER, STR, Code, Type, compatible, elem_type, is_listy, join
 
 SUSPEND = 1
@@ -68,8 +69,8 @@ class StmtCompiler:
 
     def _s_LetStmt(self, s, cx, em):
         fn, t = self.expr(s.value, cx)
-        if t.kind == "zone":
-            pass  # a zone value: keep the zone (its instance number), not a copy
+        if t == LIST(NONE_T):
+            t = LIST(ANY)  # an empty list to be filled: its items may be of any type
         slot = cx.scope.declare(s.name, t)
 
         def let(st, fr):
@@ -80,7 +81,7 @@ class StmtCompiler:
         value, vt = self.expr(s.value, cx)
         op = s.op
         get, put, tt = self.target(s.target, cx)
-        if op != "=" and tt.kind not in ("int", "any"):
+        if op != "=" and tt.kind not in ("int", "any", "error"):
             cx.error("E041", f"'{op}' needs a number, and this is {tt}", s.pos)
         if op == "=" and not compatible(tt, vt) and vt.kind != "none":
             cx.error("E041", f"cannot set {tt} to {vt}", s.value.pos)
@@ -154,7 +155,7 @@ class StmtCompiler:
     def _s_AppendStmt(self, s, cx, em):
         value, _ = self.expr(s.value, cx)
         get, put, tt = self.target(s.target, cx)
-        if tt.kind not in ("list", "any"):
+        if tt.kind not in ("list", "any", "error"):
             cx.error("E041", f"append needs a list, and this is {tt}", s.target.pos)
 
         def append(st, fr):
@@ -165,7 +166,7 @@ class StmtCompiler:
     def _s_DiscardStmt(self, s, cx, em):
         value, _ = self.expr(s.value, cx)
         get, put, tt = self.target(s.target, cx)
-        if tt.kind not in ("list", "any"):
+        if tt.kind not in ("list", "any", "error"):
             cx.error("E041", f"discard needs a list, and this is {tt}", s.target.pos)
 
         def discard(st, fr):
@@ -183,10 +184,10 @@ class StmtCompiler:
         if t.kind == "zone":
             return (lambda st, L: list(st.zones[fn(st, L)])), COMP(t.arg)
         if t.kind == "list":
-            if t.arg.kind not in ("comp", "any"):
+            if t.arg.kind not in ("comp", "any", "error"):
                 cx.error("E041", f"{what} needs components, not {t}", node.pos)
             return (lambda st, L: list(fn(st, L))), t.arg
-        if t.kind in ("comp", "any", "none"):
+        if t.kind in ("comp", "any", "error", "none"):
             return (lambda st, L: ops.as_list(fn(st, L))), t
         cx.error("E041", f"{what} needs a component or a list of them, not {t}", node.pos)
 
@@ -195,7 +196,7 @@ class StmtCompiler:
         if t.kind == "family":
             cx.error("E045", f"zone '{t.arg}' is one per {self.families[t.arg].per}: say whose, e.g. {t.arg}[player]",
                      node.pos)
-        if t.kind not in ("zone", "any"):
+        if t.kind not in ("zone", "any", "error"):
             cx.error("E041", f"{what} must be a zone, not {t}", node.pos)
         return fn, t
 
@@ -207,9 +208,14 @@ class StmtCompiler:
         def move(st, fr):
             L = fr[2]
             z = dest(st, L)
-            for c in what(st, L):
-                if c is not None:
-                    ops.move(st, c, z, position, face)
+            items = what(st, L)
+            if len(items) == 1:
+                if items[0] is not None:
+                    ops.move(st, items[0], z, position, face)
+                return
+            moved = [ops.move(st, c, z, position, face, fire_now=False) for c in items if c is not None]
+            if "moved" in st.prog.triggers:
+                ops.fire_in_order(st, moved)
         em.emit(move, cx.where(s.pos))
 
     def _s_DrawStmt(self, s, cx, em):
@@ -236,10 +242,14 @@ class StmtCompiler:
         fam = self.families.get(s.family)
         if fam is None:
             from validator.diagnostics import did_you_mean
-            cx.error("E031", f"unknown zone '{s.family}'", s.pos, did_you_mean(s.family, self.families))
+            cx.error("E031", f"unknown zone '{s.family}'", s.family_pos, did_you_mean(s.family, self.families),
+                     len(s.family))
         self.used_zones.add(s.family)
+        if fam.per is None:
+            cx.error("E041", f"deal gives each player (or component) a share; '{s.family}' is one shared zone",
+                     s.family_pos, f"to put cards in '{s.family}', write: draw N from ... to {s.family}")
         if fam.per != "player" and s.recipients is None:
-            cx.error("E041", f"deal goes to a zone kept one per player; '{s.family}' is not", s.pos,
+            cx.error("E041", f"deal goes to a zone kept one per player; '{s.family}' is not", s.family_pos,
                      "add 'for <list of components>' to deal to one zone per component")
         if s.recipients is not None:
             recips, rt = self.listy(s.recipients, cx, "deal ... for")
@@ -281,7 +291,7 @@ class StmtCompiler:
         to_fn, tt = self.expr(s.to, cx)
         if tt.kind == "player":
             to = lambda st, L: [to_fn(st, L)]  # noqa: E731
-        elif tt.kind in ("list", "any") and elem_type(tt).kind in ("player", "any"):
+        elif tt.kind in ("list", "any", "error") and elem_type(tt).kind in ("player", "int", "any", "error", "none"):
             to = to_fn
         else:
             cx.error("E041", f"reveal ... to needs a player or a list of players, not {tt}", s.to.pos)
@@ -318,7 +328,8 @@ class StmtCompiler:
         ct = self.comp_types.get(s.type_name)
         if ct is None:
             from validator.diagnostics import did_you_mean
-            cx.error("E039", f"unknown component type '{s.type_name}'", s.pos, did_you_mean(s.type_name, self.comp_types))
+            cx.error("E039", f"unknown component type '{s.type_name}'", s.type_pos,
+                     did_you_mean(s.type_name, self.comp_types), len(s.type_name))
         zone, _ = self.zone_arg(s.zone, cx, "create ... in")
         props = []
         for kw in s.props:
@@ -355,7 +366,7 @@ class StmtCompiler:
         a, at = self.expr(s.first, cx)
         b, bt = self.expr(s.second, cx)
         for node, t in ((s.first, at), (s.second, bt)):
-            if t.kind not in ("comp", "any"):
+            if t.kind not in ("comp", "any", "error"):
                 cx.error("E041", f"swap exchanges the places of two components, not {t}", node.pos)
 
         def swap(st, fr):
@@ -376,6 +387,12 @@ class StmtCompiler:
         prompt = s.prompt or f"choose {s.name}"
         where = cx.where(s.pos)
         etype = et
+        label = None
+        if s.label is not None:
+            label = self.template_parts(s.label, cx, s.label_pos[0], s.label_pos[1] + 1, "the label of choose")
+        prompt_parts = None
+        if s.prompt is not None and "{" in s.prompt:
+            prompt_parts = self.template_parts(s.prompt, cx, s.prompt_pos[0], s.prompt_pos[1] + 1, "the prompt")
 
         def choose(st, fr):
             L = fr[2]
@@ -385,16 +402,33 @@ class StmtCompiler:
             if not options:
                 raise RuleError(NO_OPTIONS, f"nothing to choose from for '{s.name}'", where,
                                 "guard the choice with an if, or add 'optional'")
-            st.pending = {"kind": "choose", "players": [chooser(st, L)], "options": [options],
-                          "answers": [None], "done": [False], "slot": slot, "prompt": prompt,
-                          "type": _type_tag(etype)}
+            who = chooser(st, L)
+            if who is None or not 0 <= who < st.n:
+                raise RuleError(NO_OPTIONS, f"no player to make the choice '{s.name}' (by {who})", where,
+                                "say who chooses: choose ... by <player>")
+            text = prompt
+            if prompt_parts is not None:
+                text = "".join(p if t is None else describe(st, p(st, L), t) for p, t in prompt_parts)
+            pend = {"kind": "choose", "players": [who], "options": [options],
+                    "answers": [None], "done": [False], "slot": slot, "prompt": text,
+                    "type": _type_tag(etype)}
+            if label is not None:
+                labels = []
+                for v in options:
+                    if v is None:
+                        labels.append("pass")
+                        continue
+                    L[slot] = v
+                    labels.append("".join(p if t is None else describe(st, p(st, L), t) for p, t in label))
+                pend["labels"] = [labels]
+            st.pending = pend
             return SUSPEND
         em.emit(choose, where)
 
     def _s_SimultaneousStmt(self, s, cx, em):
         if not s.body or not isinstance(s.body[0], A.ChooseStmt):
             cx.error("E044", "the body of 'simultaneous for' must start with a choose", s.pos,
-                     "simultaneous for r in robots:\n    choose c from hand[r] by owner(r)")
+                     "simultaneous for p in players:\n    choose c from hand[p] by p")
         items, it = self.listy(s.iterable, cx, "simultaneous for ... in")
         var = cx.scope.declare(s.var, it)
         first: A.ChooseStmt = s.body[0]
@@ -419,7 +453,11 @@ class StmtCompiler:
                     o.append(None)
                 if not o:
                     raise RuleError(NO_OPTIONS, f"nothing to choose from for '{first.name}'", where)
-                players.append(chooser(st, L))
+                who = chooser(st, L)
+                if who is None or not 0 <= who < st.n:
+                    raise RuleError(NO_OPTIONS, f"no player to make the choice '{first.name}' (by {who})", where,
+                                    "say who chooses: choose ... by <player>")
+                players.append(who)
                 options.append(o)
             if not values:
                 L[answers] = []
@@ -450,7 +488,7 @@ class StmtCompiler:
     def _s_IfStmt(self, s, cx, em):
         ends = []
         for cond_node, body in s.branches:
-            cond, _ = self.expr(cond_node, cx)
+            cond = self.cond(cond_node, cx)
             skip = [0]
             em.emit(jump_if_not(cond, skip), cx.where(cond_node.pos))
             self.block(body, cx, em)
@@ -513,7 +551,7 @@ class StmtCompiler:
         end[0] = em.here
 
     def _s_WhileStmt(self, s, cx, em):
-        cond, _ = self.expr(s.cond, cx)
+        cond = self.cond(s.cond, cx)
         end = [0]
         head = em.here
         em.emit(jump_if_not(cond, end), cx.where(s.pos))
@@ -559,8 +597,8 @@ class StmtCompiler:
         fields = self.events.get(s.event)
         if fields is None:
             from validator.diagnostics import did_you_mean
-            cx.error("E038", f"unknown event '{s.event}'", s.pos,
-                     did_you_mean(s.event, self.events) or "declare it under events")
+            cx.error("E038", f"unknown event '{s.event}'", s.event_pos,
+                     did_you_mean(s.event, self.events) or "declare it under events", len(s.event))
         self.emitted.add(s.event)
         args = []
         given = set()
@@ -621,23 +659,12 @@ class StmtCompiler:
         em.emit(eliminate, cx.where(s.pos))
 
     def _s_SayStmt(self, s, cx, em):
-        from dsl.parser import ParseError, parse_template
-        try:
-            parts = parse_template(s.template)
-        except ParseError as err:
-            cx.error("E023", f"in the text of say: {err.message}", s.pos, err.hint)
-        pieces = []
-        for part in parts:
-            if isinstance(part, str):
-                pieces.append((part, None))
-            else:
-                fn, t = self.expr(part, cx)
-                pieces.append((fn, t))
+        pieces = self.template_parts(s.template, cx, s.text_pos[0], s.text_pos[1] + 1, "the text of say")
 
         def say(st, fr):
             if st.record:
                 L = fr[2]
-                text = "".join(p if t is None else describe(st, p(st, L), t) for p, t in pieces)
+                text = "".join(p if t is None else describe(st, p(st, L), t, public=True) for p, t in pieces)
                 st.events.append(("say", text))
         em.emit(say, cx.where(s.pos))
 

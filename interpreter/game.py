@@ -42,7 +42,8 @@ class Game:
         """A new game, run up to its first decision. ``after_setup``: extra
         compiled blocks (a scenario's own setup) run after the ruleset's."""
         prog = self.program
-        n = players if players is not None else prog.min_players
+        n = players if players is not None else (
+            prog.default_players if prog.min_players <= prog.default_players <= prog.max_players else prog.min_players)
         if not prog.min_players <= n <= prog.max_players:
             raise RuleError("E062", f"{prog.title} plays with {prog.min_players}-{prog.max_players} players, not {n}")
         st = State.__new__(State)
@@ -52,6 +53,11 @@ class Game:
         for k, v in (params or {}).items():
             if k not in prog.params:
                 raise RuleError("E036", f"unknown parameter '{k}'")
+            want = prog.param_types.get(k)
+            from interpreter.compile_ruleset import _literal_type
+            from interpreter.program import compatible
+            if want is not None and v is not None and not compatible(want, _literal_type(v)):
+                raise RuleError("E063", f"parameter '{k}' is {want}, not {v!r}")
             merged[k] = v
         st.params = merged
         st.record = record
@@ -123,6 +129,9 @@ class Game:
     def legal(self, st: State, player: int) -> list[Option]:
         i = self._slot(st, player)
         pend = st.pending
+        labels = pend.get("labels")
+        if labels:
+            return [Option(k, v, labels[i][k]) for k, v in enumerate(pend["options"][i])]
         return [Option(k, v, self.option_label(st, pend, v)) for k, v in enumerate(pend["options"][i])]
 
     def legal_values(self, st: State, player: int) -> list:
@@ -143,7 +152,8 @@ class Game:
         value = options[index]
         st.history.append([player, value])
         if st.record:
-            st.events.append(("decision", player, value, pend["kind"], pend.get("type", "any")))
+            label = pend["labels"][i][index] if pend.get("labels") else self.option_label(st, pend, value)
+            st.events.append(("decision", player, value, pend["kind"], pend.get("type", "any"), label))
         if pend["kind"] == "simul":
             answers = list(pend["answers"])
             done = list(pend["done"])
@@ -206,7 +216,7 @@ class Game:
                 pass
         if not args:
             return act.name
-        return act.name + " " + ", ".join(describe(st, v, None) for v in args)
+        return act.name + " " + ", ".join(describe(st, v, t) for v, t in zip(args, act.param_types or [None] * len(args)))
 
     # ------------------------------------------------------------ save / load
     def save(self, st: State) -> dict:

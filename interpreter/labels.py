@@ -36,8 +36,12 @@ def zone_name(st, z: int) -> str:
     return f"{fam.name} of {comp_name(st, key)}"
 
 
-def describe(st, value, t=None) -> str:
+def describe(st, value, t=None, public: bool = False) -> str:
+    """A value in words. ``public``: the text is for everybody, so a
+    face-down component is not named."""
     kind = getattr(t, "kind", None)
+    if public and kind == "comp" and isinstance(value, int) and value < len(st.face) and not st.face[value]:
+        return f"a face-down {st.cat.types[value] if value < st.cat.n else 'component'}"
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -51,5 +55,5 @@ def describe(st, value, t=None) -> str:
                                for c in st.zones[value]) + "]"
     if isinstance(value, list):
         inner = getattr(t, "arg", None) if kind == "list" else None
-        return "[" + ", ".join(describe(st, v, inner) for v in value) + "]"
+        return "[" + ", ".join(describe(st, v, inner, public) for v in value) + "]"
     return str(value)

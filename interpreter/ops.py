@@ -24,7 +24,7 @@ def zone_owner(st, z: int):
     return st.owner[key]
 
 
-def move(st, c: int, dest: int, position: str = "top", face: str | None = None) -> None:
+def move(st, c: int, dest: int, position: str = "top", face: str | None = None, fire_now: bool = True):
     src = st.loc[c]
     if src != BOX:
         st.zones[src].remove(c)
@@ -49,7 +49,19 @@ def move(st, c: int, dest: int, position: str = "top", face: str | None = None) 
     if st.record:
         st.events.append(("move", c, src, dest, st.face[c]))
     if "moved" in st.prog.triggers:
-        fire(st, "moved", {"component": c, "from_zone": src, "to_zone": dest})
+        fields = {"component": c, "from_zone": src if src != BOX else None, "to_zone": dest if dest != BOX else None}
+        if not fire_now:
+            return fields
+        fire(st, "moved", fields)
+    return None
+
+
+def fire_in_order(st, events: list) -> None:
+    """Fire several events so that their triggers run in the events' order
+    (frames run last-pushed first, so push them in reverse)."""
+    for fields in reversed(events):
+        if fields is not None:
+            fire(st, "moved", fields)
 
 
 def as_list(value) -> list:

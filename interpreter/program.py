@@ -150,6 +150,7 @@ class ActionDef:
     require: Callable | None
     label: Callable | None
     who: Callable | None = None
+    param_types: list = field(default_factory=list)
 
 
 @dataclass
@@ -186,6 +187,7 @@ class Program:
     variants: tuple[str, ...]
     min_players: int
     max_players: int
+    default_players: int = 0
     codes: list[Code] = field(default_factory=list)
     params: dict[str, Any] = field(default_factory=dict)  # defaults
     param_types: dict[str, Type] = field(default_factory=dict)

@@ -5,14 +5,14 @@ its own setup effects after the ruleset's setup (to fix a deck order, give
 hands, set counters), then plays listed decisions and checks expectations
 written in the rule language::
 
-    name: a tie keeps robots in place
-    players: 4
+    name: the highest card wins the trick
+    players: 2
     seed: 3
     setup: |
-      move components(robot) to line at bottom
+      move components(card) to deck at bottom
     steps:
       - {player: 0, option: red 3}
-      - expect: "bottom(line).colour == 2"
+      - expect: "count(trick) == 1"
     winners: [1]
 
 Runs from ``rulebook test`` and from pytest; a failing expectation reports

@@ -21,25 +21,27 @@ def run(st) -> None:
     try:
         while stack:
             fr = stack[-1]
-            code = codes[fr[0]]
-            pc = fr[1]
-            ins = code.ins
-            if pc >= len(ins):
-                stack.pop()
-                continue
-            fr[1] = pc + 1
-            r = ins[pc](st, fr)
-            if r is not None:
-                if r == SUSPEND:
-                    if prog.end_rules:
+            ins = codes[fr[0]].ins
+            n = len(ins)
+            depth = len(stack)
+            while True:  # run this frame until it ends, calls, or suspends
+                pc = fr[1]
+                if pc >= n:
+                    stack.pop()
+                    break
+                fr[1] = pc + 1
+                r = ins[pc](st, fr)
+                steps += 1
+                if r is not None:
+                    if r == SUSPEND and prog.end_rules:
                         check_end(st)
                     return
-                if r == STOP:
-                    return
-            steps += 1
+                if len(stack) != depth or steps > limit:
+                    break
             if steps > limit:
+                code = codes[fr[0]]
                 raise RuleError(STEP_LIMIT, f"more than {limit} steps without a decision: "
-                                f"the rules loop in '{code.name}'", code.where[pc],
+                                f"the rules loop in '{code.name}'", code.where[min(pc, len(code.where) - 1)],
                                 "a while loop or a cycle of phases never stops")
     except RulebookError:
         raise
@@ -61,7 +63,7 @@ def _where(st, fr, pc) -> str:
 
 def check_end(st) -> bool:
     for cond, winners, _where_ in st.prog.end_rules:
-        L = [st.current] + [None] * 8
+        L = [st.current]
         if cond(st, L):
             finish(st, winners(st, L) if winners else None)
             return True

@@ -30,7 +30,8 @@ def render(st, view: dict) -> list[str]:
         cells = {}
         for c in board.ids:
             col, row = st.static[c]["col"], st.static[c]["row"]
-            mark = glyphs.get(str(st.static[c].get(terrain)), ".") if terrain else "."
+            value = st.props[c].get(terrain) if st.props[c] and terrain in st.props[c] else st.static[c].get(terrain)
+            mark = glyphs.get(str(value), ".") if terrain else "."
             if pieces:
                 zone = view["zones"].get(f"{pieces}[{c}]")
                 if zone and zone["items"]:

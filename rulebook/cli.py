@@ -44,7 +44,8 @@ def _load(game: str, variants=(), show_warnings: bool = False):
 
 def _players(game, players):
     prog = game.program
-    n = players or prog.min_players
+    n = players or (prog.default_players if prog.min_players <= prog.default_players <= prog.max_players
+                    else prog.min_players)
     if not prog.min_players <= n <= prog.max_players:
         raise click.UsageError(f"{prog.title}{' with ' + ', '.join(prog.variants) if prog.variants else ''} "
                                f"plays with {prog.min_players}-{prog.max_players} players, not {n}")
@@ -132,7 +133,7 @@ def schema():
 @click.option("--format", "fmt", type=click.Choice(["dot", "mermaid"]), default="dot")
 def graph(game, variants, fmt):
     """Print the phase graph as DOT or Mermaid text."""
-    from validator import graph as g
+    from rulebook import graphs as g
     loaded, _ = _load(game, variants)
     prog = loaded.program
     if fmt == "dot":

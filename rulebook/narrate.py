@@ -23,16 +23,19 @@ def narrate(st, events, viewer=None, verbose: bool = False) -> list[str]:
         elif kind == "action":
             pass  # the decision event below says it
         elif kind == "decision":
-            _, p, value, dkind, tag = ev
-            if dkind == "simul" and p != viewer:
+            _, p, value, dkind, tag, label = ev
+            if p == viewer or _public(st, value, dkind, tag, viewer):
+                if dkind == "action":
+                    out.append(f"{player_name(st, p)}: {label}.")
+                else:
+                    out.append(f"{player_name(st, p)} chose {label if value is not None else 'to pass'}.")
+            elif dkind == "simul":
                 if viewer is not None:
                     out.append(f"{player_name(st, p)} has chosen.")
-            elif dkind == "action" and isinstance(value, list):
-                from interpreter.game import Game
-                label = Game(st.prog).option_label(st, {"kind": "action"}, value)
-                out.append(f"{player_name(st, p)}: {label}.")
+            elif dkind == "action":
+                out.append(f"{player_name(st, p)}: {st.prog.actions[value[0]].name}.")
             else:
-                out.append(f"{player_name(st, p)} chose {_value(st, value, tag, viewer)}.")
+                out.append(f"{player_name(st, p)} made a secret choice.")
         elif kind == "reveal":
             _, c, who = ev
             if who is None:
@@ -53,11 +56,23 @@ def narrate(st, events, viewer=None, verbose: bool = False) -> list[str]:
     return out
 
 
-def _value(st, value, tag, viewer) -> str:
-    from interpreter.game import _tag_type
-    from interpreter.labels import describe
-    if value is None:
-        return "to pass"
-    if tag == "comp" and isinstance(value, int) and not can_see(st, value, viewer):
-        return "a hidden component"
-    return describe(st, value, _tag_type(tag))
+def _public(st, value, dkind, tag, viewer) -> bool:
+    """Whether ``viewer`` may learn the chosen value: components in it must
+    be visible to them now; a simultaneous choice is secret to others."""
+    if dkind == "simul":
+        return False
+    if dkind == "action":
+        ai, args = value
+        types = st.prog.actions[ai].param_types
+        return all(_visible(st, v, getattr(t, "kind", "any"), viewer) for v, t in zip(args, types))
+    kind = tag[5:] if tag.startswith("list:") else tag
+    values = value if isinstance(value, list) else [value]
+    return all(_visible(st, v, kind, viewer) for v in values)
+
+
+def _visible(st, v, kind, viewer) -> bool:
+    if kind in ("comp", "any", "error") and isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(st.face):
+        return can_see(st, v, viewer) if kind == "comp" else st.face[v] or can_see(st, v, viewer)
+    if isinstance(v, list):
+        return all(_visible(st, x, kind, viewer) for x in v)
+    return True

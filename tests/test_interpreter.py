@@ -17,7 +17,7 @@ vars:
 phases:
   pick:
     on_begin: |
-      choose n from [1, 2, 3]
+      choose n from [1, 2, 3] by 0
       set picked = n
       end game winners [0]
 """

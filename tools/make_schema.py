@@ -42,7 +42,7 @@ schema = {
     "properties": {
         "rulebook": {"const": 1, "description": "Version of the ruleset format; always 1."},
         "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$",
-               "description": "Short identifier used on the command line.", "examples": ["get-bit"]},
+               "description": "Short identifier used on the command line.", "examples": ["high-card"]},
         "title": {"type": "string", "description": "The game's name as printed."},
         "version": {"type": ["string", "number"], "description": "Version of this ruleset."},
         "description": {"type": "string", "description": "What the game is, in a sentence or two."},
@@ -125,7 +125,7 @@ schema = {
                 "properties": {
                     "description": {"type": "string"},
                     "per": {"type": "string", "description": "'player' for one zone per player, or a component "
-                            "type for one zone per component (e.g. cards played by each robot)."},
+                            "type for one zone per component (e.g. the pieces standing on each space of a board)."},
                     "of": {"type": "string", "description": "The component type this zone holds."},
                     "visibility": {"enum": ["public", "owner", "hidden"],
                                    "description": "Who sees face-down contents: everyone sees face-up components; "

@@ -73,36 +73,12 @@ def check(doc: Document, ends: set[str], calls: dict) -> tuple[nx.DiGraph, list[
                                 ("phases", name), "add a transition to it, or remove it", key=True))
     can_finish = nx.ancestors(g, END)
     for name in phases:
-        if name in reachable and name not in can_finish:
+        if name in reachable and g.out_degree(name) == 0:
+            out.append(doc.diag("E054", f"phase '{name}' has no transition and its rules never end the game",
+                                ("phases", name), "add 'next: <phase>' or an 'end game' effect", key=True))
+        elif name in reachable and name not in can_finish:
             out.append(doc.diag("E052", f"once in phase '{name}' the game can never end",
                                 ("phases", name),
                                 "add a transition towards a phase that ends the game, or an 'end game' effect",
                                 key=True))
     return g, out
-
-
-def to_dot(g: nx.DiGraph, title: str = "phases") -> str:
-    lines = [f'digraph "{title}" {{', "  rankdir=LR;", '  node [shape=box, style=rounded];',
-             f'  "{END}" [shape=doublecircle, label="end"];']
-    for a, b, d in g.edges(data=True):
-        label = d.get("condition")
-        attr = f' [label="{_esc(label)}"]' if label else ""
-        lines.append(f'  "{a}" -> "{b}"{attr};')
-    lines.append("}")
-    return "\n".join(lines)
-
-
-def to_mermaid(g: nx.DiGraph) -> str:
-    lines = ["flowchart LR"]
-    ids = {n: f"n{i}" for i, n in enumerate(g.nodes)}
-    for n, i in ids.items():
-        lines.append(f"  {i}([end])" if n == END else f'  {i}["{n}"]')
-    for a, b, d in g.edges(data=True):
-        label = d.get("condition")
-        arrow = f' -- "{_esc(label)}" -->' if label else " -->"
-        lines.append(f"  {ids[a]}{arrow} {ids[b]}")
-    return "\n".join(lines)
-
-
-def _esc(text: str) -> str:
-    return str(text).replace('"', "'").replace("\n", " ")

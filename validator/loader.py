@@ -31,18 +31,28 @@ Path_ = tuple  # a path into the document: keys and indexes
 @dataclass(frozen=True)
 class TextSpan:
     """Where a string value sits in its file, so that a (line, column)
-    inside the string maps back to the file's own line and column."""
+    inside the string maps back to the file's own line and column.
+
+    Literal blocks (``|``) map by formula. Other styles (plain, quoted,
+    folded ``>``) may fold lines and unescape quotes, so each character of
+    the string carries its own file position (``chars``)."""
     line: int  # 1-based file line of the string's first character
     column: int  # 1-based file column of the string's first character
     block: bool  # a literal block scalar: text line i is file line ``line + i - 1``
     indent: int  # for block scalars, the column where content starts
+    chars: tuple = ()  # per character of the string: (file line, file column)
+    text_lines: tuple = (0,)  # offsets in the string where its lines start
 
     def to_file(self, text_line: int, text_col: int) -> tuple[int, int]:
         if self.block:
             return self.line + text_line - 1, self.indent + text_col - 1
-        if text_line == 1:
-            return self.line, self.column + text_col - 1
-        return self.line + text_line - 1, text_col  # a multi-line flow scalar: best effort
+        if self.chars:
+            start = self.text_lines[min(text_line, len(self.text_lines)) - 1]
+            offset = min(start + text_col - 1, len(self.chars) - 1)
+            if offset >= 0:
+                line, col = self.chars[offset]
+                return line, col + max(0, start + text_col - 1 - offset)
+        return self.line, self.column + text_col - 1
 
 
 @dataclass
@@ -81,7 +91,10 @@ def path_str(path: Path_) -> str:
 
 
 class _TooLarge(Exception):
-    pass
+    def __init__(self, message: str, mark=None, hint: str | None = None):
+        super().__init__(message)
+        self.mark = mark
+        self.hint = hint
 
 
 class _Builder:
@@ -89,13 +102,19 @@ class _Builder:
         self.doc = doc
         self.count = 0
         self.diags: list[Diagnostic] = []
+        self.line_starts = [0]
+        for i, ch in enumerate(doc.source):
+            if ch == "\n":
+                self.line_starts.append(i + 1)
 
     def build(self, node, path: Path_, depth: int):
         self.count += 1
         if self.count > MAX_NODES:
-            raise _TooLarge(f"the document expands to more than {MAX_NODES} values (an alias bomb?)")
+            raise _TooLarge(f"the document expands to more than {MAX_NODES} values (an alias bomb?)", None,
+                            "aliases (*name) that refer to each other repeatedly multiply the document")
         if depth > MAX_DEPTH:
-            raise _TooLarge(f"the document is nested more than {MAX_DEPTH} levels deep")
+            raise _TooLarge(f"the document is nested more than {MAX_DEPTH} levels deep", node.start_mark,
+                            "flatten the data: split it into named parts")
         mark = node.start_mark
         self.doc.positions[path] = (mark.line + 1, mark.column + 1)
         if isinstance(node, yaml.MappingNode):
@@ -124,7 +143,7 @@ class _Builder:
             return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
         value = _scalar(node)
         if isinstance(value, str):
-            self.doc.spans[path] = _span(node, self.doc.source)
+            self.doc.spans[path] = _span(node, self.doc.source, value, self.line_starts)
         return value
 
 
@@ -147,9 +166,11 @@ def _scalar(node):
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
 
-def _span(node, source: str) -> TextSpan:
+def _span(node, source: str, text: str = "", line_starts=None) -> TextSpan:
     mark = node.start_mark
     style = node.style
+    if style not in ("|",) and line_starts and getattr(mark, "index", None) is not None:
+        return _aligned(node, source, text, line_starts)
     if style in ("|", ">"):
         lines = source.splitlines()
         first = mark.line + 1  # 0-based index of the first content line
@@ -161,6 +182,35 @@ def _span(node, source: str) -> TextSpan:
         return TextSpan(mark.line + 2, indent + 1, True, indent + 1)
     shift = 1 if style in ("'", '"') else 0
     return TextSpan(mark.line + 1, mark.column + 1 + shift, False, 0)
+
+
+def _aligned(node, source: str, text: str, line_starts) -> TextSpan:
+    """Give each character of a scalar's value the file position it came
+    from, walking the value and its source text side by side: folded line
+    breaks, indentation and doubled quotes are skipped in the source."""
+    import bisect
+    mark = node.start_mark
+    j = mark.index
+    end = node.end_mark.index if node.end_mark is not None else len(source)
+    if node.style == ">":
+        j = source.find("\n", j) + 1 if source.find("\n", j) >= 0 else j
+    elif node.style in ("'", '"'):
+        j += 1
+    chars = []
+    for ch in text:
+        k = j
+        while k < end and source[k] != ch and source[k] in " \t\r\n'\"\\":
+            k += 1
+        if k < end and source[k] == ch:
+            j = k
+        pos = min(j, max(end - 1, 0))
+        line = bisect.bisect_right(line_starts, pos)
+        chars.append((line, pos - line_starts[line - 1] + 1))
+        if j < end and source[j] == ch:
+            j += 1
+    text_lines = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    first = chars[0] if chars else (mark.line + 1, mark.column + 1)
+    return TextSpan(first[0], first[1], False, 0, tuple(chars), tuple(text_lines))
 
 
 def load_text(source: str, file: str = "<ruleset>") -> tuple[Document, list[Diagnostic]]:
@@ -176,7 +226,8 @@ def load_text(source: str, file: str = "<ruleset>") -> tuple[Document, list[Diag
         if err.context:
             message = f"{message} ({err.context.strip()})"
         hint = None
-        if "tab" in message:
+        lines = source.splitlines()
+        if "tab" in message or (0 < line <= len(lines) and "\t" in lines[line - 1][:max(col, 1)]):
             hint = "indent with spaces, not tabs"
         elif "mapping values are not allowed" in message:
             hint = "a value containing ': ' must be quoted, or written as a block with '|'"
@@ -192,8 +243,8 @@ def load_text(source: str, file: str = "<ruleset>") -> tuple[Document, list[Diag
     try:
         doc.data = builder.build(node, (), 0)
     except _TooLarge as err:
-        return doc, [Diagnostic("E003", str(err), file, 1, 1,
-                                "aliases (*name) that refer to each other repeatedly multiply the document")]
+        line, col = (err.mark.line + 1, err.mark.column + 1) if err.mark is not None else (1, 1)
+        return doc, [Diagnostic("E003", str(err), file, line, col, err.hint)]
     except RecursionError:
         return doc, [Diagnostic("E003", f"the document is nested more than {MAX_DEPTH} levels deep", file, 1, 1)]
     return doc, builder.diags

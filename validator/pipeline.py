@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from validator import graph, schema_check, variants
-from validator.diagnostics import Diagnostic, Report
+from validator.diagnostics import Diagnostic, Report  # noqa: F401
 from validator.loader import Document, load_file, load_text
 
 
@@ -32,15 +32,15 @@ def compile_document(doc: Document, load_diags, selected: tuple[str, ...] = (), 
     report.extend(schema_check.check(doc))
     if not report.ok:
         return Compiled(None, report, doc)
-    report.extend(variants.check_selection(doc, selected))
+    report.extend(variants.check_declarations(doc))
     if report.ok:
-        report.extend(variants.check_params(doc, selected))
+        report.extend(variants.check_selection(doc, selected))
     if not report.ok:
         return Compiled(None, report, doc)
     merged = variants.apply(doc, selected)
     if selected:
         for d in schema_check.check(merged):
-            report.add(d)
+            report.add(_in_variant(d, doc, selected))
         if not report.ok:
             return Compiled(None, report, doc)
     comp = RulesetCompiler(merged, merged.data, selected, limits)
@@ -58,6 +58,23 @@ def compile_document(doc: Document, load_diags, selected: tuple[str, ...] = (), 
     if not report.ok:
         return Compiled(None, report, doc, g)
     return Compiled(program, report, doc, g)
+
+
+def _in_variant(d: Diagnostic, doc: Document, selected) -> Diagnostic:
+    """A diagnostic found only with variants applied: say which, and put a
+    missing field at the patch entry that removed it."""
+    from dataclasses import replace
+    label = ", ".join(selected)
+    if d.code == "E011":
+        missing = d.message.split("'")[-2] if d.message.count("'") >= 2 else ""
+        parent = tuple(p for p in d.path.replace("[", ".").replace("]", "").split(".") if p)
+        for name in reversed(selected):
+            key = ("variants", name, "patch") + parent + (missing,)
+            if key in doc.key_positions:
+                line, col = doc.key_positions[key]
+                return replace(d, line=line, column=col,
+                               message=f"{d.message} (variant '{name}' removes it)")
+    return replace(d, message=f"{d.message} (with variant {label})")
 
 
 def compile_path(path: str | Path, selected: tuple[str, ...] = (), limits=None) -> Compiled:
@@ -81,8 +98,11 @@ def validate_path(path: str | Path) -> Report:
         for name in ((doc.data or {}).get("variants") or {}) if isinstance(doc.data, dict) else ():
             spec = doc.data["variants"][name]
             combo = tuple(spec.get("requires") or ()) + (name,)
+            if any(r not in doc.data["variants"] for r in combo):
+                continue  # reported by the base run (E035)
             sub = compile_document(doc, [], combo)
+            known = {(x.code, x.line, x.column) for x in report.diagnostics}
             for d in sub.report.diagnostics:
-                if d not in report.diagnostics:
-                    report.add(d)
+                if (d.code, d.line, d.column) not in known:
+                    report.add(d if "variant" in d.message else _in_variant(d, doc, combo))
     return report

@@ -36,9 +36,12 @@ def _type_name(v) -> str:
 
 def _to_diag(doc: Document, err) -> Diagnostic:
     if err.validator in ("oneOf", "anyOf") and err.context:
-        sub = best_match(err.context, key=relevance)
-        if sub is not None and list(sub.absolute_path) != list(err.absolute_path) or sub.validator not in ("type",):
-            return _to_diag(doc, sub)
+        # an alternative whose type does not fit says nothing useful: show the error
+        # from the alternative that fits, the deepest first
+        fitting = [e for e in err.context if e.validator not in ("type", "const", "enum")]
+        if fitting:
+            deepest = max(len(e.absolute_path) for e in fitting)
+            return _to_diag(doc, best_match([e for e in fitting if len(e.absolute_path) == deepest], key=relevance))
     path = tuple(err.absolute_path)
     v = err.validator
     if v == "additionalProperties":

@@ -1,0 +1,89 @@
+"""Rulebook against hand-written Python, in one process run on one machine.
+
+    python benchmarks/side_by_side.py --seconds 5
+
+Plays random games of the project's Get Bit! (4 players) and, when its
+ruleset exists, Dead Man's Draw (2 players), alternating with the
+hand-written baselines in ../shared/bench, and prints games per second for
+both and their ratio. Only ratios measured together mean anything on a
+noisy machine.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+BENCH = ROOT.parent / "shared" / "bench"
+
+
+def load_baseline(name: str):
+    path = BENCH / f"{name}.py"
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def rate(fn, seconds: float) -> tuple[float, int]:
+    games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        fn(games)
+        games += 1
+        if time.perf_counter() >= deadline:
+            break
+    return games / (time.perf_counter() - start), games
+
+
+def rulebook_game(ruleset: str, players: int):
+    from interpreter.game import Game
+    from rulebook.simulate import game_seed, play_one
+    from validator.pipeline import compile_path
+    path = ROOT / "rulesets" / ruleset / "ruleset.yaml"
+    if not path.exists():
+        return None
+    compiled = compile_path(path)
+    game = Game(compiled.program)
+    return lambda i: play_one(game, players, game_seed(1, i))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--rounds", type=int, default=2, help="alternations of the two sides")
+    args = ap.parse_args(argv)
+    lines = []
+    for label, ruleset, module, players, run_hand in [
+        ("Get Bit!", "get-bit", "handcoded_getbit", 4,
+         lambda m, rng: m.run_one(4, rng)),
+        ("Dead Man's Draw", "dead-mans-draw", "handcoded_deadmansdraw", 2,
+         lambda m, rng: m.run_one(2, rng) if hasattr(m, "run_one") else m.play_game(2, rng)),
+    ]:
+        ours = rulebook_game(ruleset, players)
+        base = load_baseline(module)
+        if ours is None or base is None:
+            lines.append(f"{label}: skipped ({'no ruleset' if ours is None else 'no baseline'})")
+            continue
+        rng = random.Random(12345)
+        ours_rates, base_rates = [], []
+        for _ in range(args.rounds):
+            base_rates.append(rate(lambda i: run_hand(base, rng), args.seconds / args.rounds)[0])
+            ours_rates.append(rate(ours, args.seconds / args.rounds)[0])
+        o, b = sum(ours_rates) / len(ours_rates), sum(base_rates) / len(base_rates)
+        lines.append(f"{label} ({players} players): rulebook {o:,.0f} games/s, hand-written {b:,.0f} games/s, "
+                     f"ratio {o / b:.3f}")
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
