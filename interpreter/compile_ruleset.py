@@ -408,7 +408,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             limit = self.limits["max_components"]
 
             def generate(st, loops=loops, props=props, items=items, copies_fn=copies_fn,
-                         count_fn=count_fn, nlocals=nlocals, limit=limit, item_keys=item_keys):
+                         count_fn=count_fn, nlocals=nlocals, limit=limit, item_keys=item_keys, type_name=name):
                 L = [None] * nlocals
                 rows = []
                 if items:
@@ -419,7 +419,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                     for _, _, vs in values:
                         total *= max(len(vs), 1)
                     if total > limit:
-                        raise RuleError("R107", f"component generation would make {total} components; "
+                        raise RuleError("R107", f"'{type_name}' would make {total} components; "
                                         f"the limit is {limit}")
                     base_rows = []
                     for combo in itertools.product(*[vs for _, _, vs in values]):
@@ -427,7 +427,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 elif count_fn is not None:
                     n = count_fn(st, L)
                     if n > limit:
-                        raise RuleError("R107", f"count {n} is over the limit of {limit} components")
+                        raise RuleError("R107", f"'{type_name}' count {n} is over the limit of {limit} components")
                     base_rows = [{} for _ in range(n)]
                 else:
                     base_rows = [{}]
@@ -442,7 +442,8 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                         row[pname] = v
                     k = copies_fn(st, L) if copies_fn else 1
                     if k * len(base_rows) > limit:
-                        raise RuleError("R107", f"{k} copies of each {len(base_rows)} components is over the limit of {limit}")
+                        raise RuleError("R107", f"'{type_name}': {k} copies of {len(base_rows)} components "
+                                        f"is over the limit of {limit}")
                     rows.extend(dict(row) for _ in range(k))
                 return rows
             ct.generate = generate

@@ -105,6 +105,17 @@ class Game:
         run(st)
         return st
 
+    def catalog_only(self, players: int) -> Catalog:
+        """Build the components and zones of a game without starting it (the
+        validator's dry run)."""
+        prog = self.program
+        st = State.__new__(State)
+        st.prog, st.n, st.params, st.record, st.events = prog, players, dict(prog.params), False, []
+        st.rng, st.vars, st.eliminated, st.current = rng.seed_state(0), {}, [False] * players, None
+        for name, fn in prog.defines:
+            st.params[name] = fn(st, [None])
+        return build_catalog(st)
+
     # ------------------------------------------------------------ decisions
     def to_move(self, st: State) -> list[int]:
         """The players who must decide now, each once, in a stable order."""

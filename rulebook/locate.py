@@ -23,7 +23,18 @@ def locate(game: str) -> Path:
         candidate = d / game / "ruleset.yaml"
         if candidate.exists():
             return candidate
-    raise FileNotFoundError(f"no ruleset '{game}': not a file, and not a folder of {', '.join(str(d) for d in SEARCH)}")
+    for candidate in all_rulesets():  # the id written in a ruleset may differ from its folder's name
+        if _declared_id(candidate) == game:
+            return candidate
+    raise FileNotFoundError(f"no ruleset '{game}': not a file, and not a ruleset id or folder in "
+                            f"{', '.join(str(d) for d in search_dirs() if d.is_dir())}")
+
+
+def _declared_id(path: Path):
+    import re
+    head = path.read_text(encoding="utf-8", errors="replace")[:4000]
+    m = re.search(r"^id:\s*['\"]?([A-Za-z0-9_-]+)", head, re.M)
+    return m.group(1) if m else None
 
 
 def all_rulesets() -> list[Path]:

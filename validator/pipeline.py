@@ -52,12 +52,38 @@ def compile_document(doc: Document, load_diags, selected: tuple[str, ...] = (), 
     report.extend(comp.diags)
     if not report.ok:
         return Compiled(None, report, doc)
+    report.extend(_dry_run(program, merged))
+    if not report.ok:
+        return Compiled(None, report, doc)
     g, diags = graph.check(merged, comp.unit_ends, comp.unit_calls)
     report.extend(diags)
     program.phase_graph = g
     if not report.ok:
         return Compiled(None, report, doc, g)
     return Compiled(program, report, doc, g)
+
+
+def _dry_run(program, doc: Document) -> list[Diagnostic]:
+    """Make the components and zones of a game at the smallest and largest
+    player count with default parameters, so that absurd numbers are found
+    at load, not when somebody starts a game."""
+    from interpreter.errors import RuleError
+    from interpreter.game import Game
+    out = []
+    counts = sorted({program.min_players, program.max_players})
+    for n in counts:
+        try:
+            Game(program).catalog_only(n)
+        except RuleError as err:
+            if err.code != "R107":
+                continue  # other failures show up when the game runs, with their own codes
+            kind = err.message.split("'")[1] if err.message.count("'") >= 2 else None
+            path = ("components", kind, "count") if kind and ("components", kind, "count") in doc.positions else (
+                ("components", kind) if kind else ("components",))
+            out.append(doc.diag("E064", f"{err.message} (with {n} players)", path,
+                                "use fewer components; limits are listed in docs/security.md"))
+            break
+    return out
 
 
 def _in_variant(d: Diagnostic, doc: Document, selected) -> Diagnostic:

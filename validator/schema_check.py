@@ -42,6 +42,15 @@ def _to_diag(doc: Document, err) -> Diagnostic:
         if fitting:
             deepest = max(len(e.absolute_path) for e in fitting)
             return _to_diag(doc, best_match([e for e in fitting if len(e.absolute_path) == deepest], key=relevance))
+        wanted = []
+        for e in err.context:
+            if e.validator == "type":
+                wanted += [e.validator_value] if isinstance(e.validator_value, str) else list(e.validator_value)
+        if wanted:
+            names = {"string": "text", "array": "a list", "object": "a mapping", "integer": "a number",
+                     "boolean": "true/false", "null": "nothing"}
+            want = " or ".join(dict.fromkeys(names.get(w, w) for w in wanted))
+            return doc.diag("E010", f"expected {want}, found {_type_name(err.instance)}", tuple(err.absolute_path))
     path = tuple(err.absolute_path)
     v = err.validator
     if v == "additionalProperties":
