@@ -243,7 +243,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             self.param_types[name] = t
             if fn is not None:
                 self.prog.defines.append((name, fn))
-        self.define_locals = scope.code.nlocals
+        self.prog.define_locals = scope.code.nlocals
 
     def declare_components(self):
         for name, spec in (self.data.get("components") or {}).items():

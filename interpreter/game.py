@@ -66,8 +66,11 @@ class Game:
         st.vars = {}
         st.eliminated = [False] * n
         st.current = None
-        for name, fn in prog.defines:
-            merged[name] = fn(st, [None] * 64)
+        try:
+            for name, fn in prog.defines:
+                merged[name] = fn(st, [None] * prog.define_locals)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as err:
+            raise RuleError("R104", f"a definition failed with these parameters ({type(err).__name__}: {err})") from None
         st.cat = build_catalog(st)
         st.static = st.cat.static
         cat = st.cat
@@ -113,7 +116,7 @@ class Game:
         st.prog, st.n, st.params, st.record, st.events = prog, players, dict(prog.params), False, []
         st.rng, st.vars, st.eliminated, st.current = rng.seed_state(0), {}, [False] * players, None
         for name, fn in prog.defines:
-            st.params[name] = fn(st, [None])
+            st.params[name] = fn(st, [None] * prog.define_locals)
         return build_catalog(st)
 
     # ------------------------------------------------------------ decisions

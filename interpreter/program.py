@@ -188,6 +188,7 @@ class Program:
     min_players: int
     max_players: int
     default_players: int = 0
+    define_locals: int = 1
     codes: list[Code] = field(default_factory=list)
     params: dict[str, Any] = field(default_factory=dict)  # defaults
     param_types: dict[str, Type] = field(default_factory=dict)
