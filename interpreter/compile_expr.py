@@ -309,10 +309,10 @@ class ExprCompiler:
         per = fam.per
 
         def comp_zone(st, L):
-            c = key(st, L)
-            if c is None or not 0 <= c < st.cat.n or st.cat.types[c] != per:
-                raise RuleError(BAD_VALUE, f"{name}[...]: the index is not a {per}", where)
-            return st.cat.zone_base[name] + st.cat.ordinal[c]
+            try:
+                return st.cat.zone_of_comp[name][key(st, L)]
+            except (KeyError, TypeError):
+                raise RuleError(BAD_VALUE, f"{name}[...]: the index is not a {per}", where) from None
         return comp_zone, ZONE(fam.of)
 
     # ----------------------------------------------------------- operators

@@ -330,6 +330,10 @@ def build_catalog(st: State) -> Catalog:
             raise RuleError("R107", f"more than {prog.limits['max_zones']} zones")
     from interpreter import boards
     cat = Catalog(len(types), types, static, by_type, ordinal, zone_base, zone_family, zone_key, zone_names)
+    for name, fam in prog.families.items():
+        if fam.per not in (None, "player"):
+            base = zone_base[name]
+            cat.zone_of_comp[name] = {c: base + i for i, c in enumerate(by_type.get(fam.per, []))}
     for name, ct in prog.comp_types.items():
         if ct.board:
             cat.boards[name] = boards.build(ct.board, by_type.get(name, []), static)

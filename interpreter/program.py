@@ -175,6 +175,7 @@ class Catalog:
     zone_key: list[Any]  # zone instance -> player, component id or None
     zone_names: list[str]
     boards: dict = field(default_factory=dict)  # component type -> Board
+    zone_of_comp: dict = field(default_factory=dict)  # family kept per component -> {component: zone}
 
 
 @dataclass

@@ -121,6 +121,20 @@ def validate(paths, fmt):
 
 
 @cli.command()
+@click.argument("name")
+def new(name):
+    """Create a ruleset folder NAME (ruleset, one scenario, a README)."""
+    from rulebook.scaffold import scaffold
+    try:
+        files = scaffold(Path(name))
+    except FileExistsError as err:
+        raise Failure(str(err)) from None
+    for f in files:
+        click.echo(f"created {f}")
+    click.echo(f"next: rulebook validate {name} && rulebook test {name} && rulebook play {name} --human 1")
+
+
+@cli.command()
 def schema():
     """Print the JSON Schema of the ruleset format (for editors)."""
     from validator.schema_check import SCHEMA_PATH

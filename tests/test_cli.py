@@ -130,3 +130,16 @@ def test_board_map_from_the_view():
     st = Game(compile_path(HERE / "data" / "map.yaml").program).new(players=2)
     text = render_view(st, 0)
     assert "hex map" in text and "b1+" in text and "legend: # land" in text
+
+
+def test_new_scaffold_validates_tests_and_plays(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run_main(capsys, "new", "my-first-game")
+    assert code == 0 and "created my-first-game/ruleset.yaml" in out
+    assert run_main(capsys, "validate", "my-first-game")[0] == 0
+    code, out, _ = run_main(capsys, "test", "my-first-game")
+    assert code == 0 and "1 passed, 0 failed" in out
+    code, out, _ = run_main(capsys, "play", "my-first-game", "--seed", "3")
+    assert code == 0 and "Game over" in out
+    code, _, err = run_main(capsys, "new", "my-first-game")
+    assert code == 1 and "not empty" in err
