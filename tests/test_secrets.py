@@ -1,0 +1,93 @@
+"""Game-specific secrets, checked through ``view`` during random games:
+what each seed game's rulebook hides must never reach another player."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter.view import view
+from tests.conftest import game
+
+
+def random_states(path, players, games, every=1, seed=0, variants=()):
+    """Yield (game, state) at every ``every``-th decision of random games."""
+    g = game(path, variants)
+    for k in range(games):
+        st = g.new(players=players, seed=seed + k, record=False)
+        rng = random.Random(seed * 1000 + k)
+        n = 0
+        while not st.over:
+            if n % every == 0:
+                yield g, st
+            for p in g.to_move(st):
+                g.apply(st, p, rng.randrange(len(g.legal_values(st, p))))
+                n += 1
+
+
+def zone_items(v, family):
+    return {name: z["items"] for name, z in v["zones"].items() if name.split("[")[0] == family}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_oracle_card_is_seen_by_the_active_player_only(players):
+    seen_by_active = 0
+    for g, st in random_states("rulesets/dead-mans-draw/ruleset.yaml", players, 6):
+        if not st.zones[st.cat.zone_base["deck"]]:
+            continue
+        top = st.zones[st.cat.zone_base["deck"]][0]
+        for p in range(players):
+            deck = view(st, p)["zones"]["deck"]["items"]
+            for item in deck:
+                if not item.get("hidden"):  # only the one player the Oracle showed it to
+                    assert st.known.get(item["id"]) == [p], f"deck card {item['id']} leaked to P{p + 1}"
+            if p == st.current and not deck[0].get("hidden"):
+                assert deck[0]["id"] == top
+                seen_by_active += 1
+        assert all(item.get("hidden") for item in view(st, None)["zones"]["deck"]["items"])
+    assert seen_by_active > 0, "no Oracle was ever played: the test saw nothing"
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_lifeboat_loyalties_and_face_down_supplies_stay_secret(players):
+    for _g, st in random_states("rulesets/lifeboat/ruleset.yaml", players, 4, every=3):
+        if st.over:
+            continue
+        for p in range(players):
+            v = view(st, p)
+            for family in ("friend", "enemy"):
+                for name, items in zone_items(v, family).items():
+                    owner = int(name.split("[")[1].rstrip("]"))
+                    if owner != p:
+                        assert all(i.get("hidden") for i in items), f"{name} leaked to P{p + 1}"
+                    else:
+                        assert not any(i.get("hidden") for i in items), f"P{p + 1} cannot see own {family}"
+            for name, items in zone_items(v, "supplies").items():
+                owner = int(name.split("[")[1].rstrip("]"))
+                for i in items:
+                    if owner != p and not i.get("hidden"):
+                        assert st.face[i["id"]], f"a face-down supply of P{owner + 1} leaked to P{p + 1}"
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_survive_people_values_stay_hidden_and_boats_follow_the_rules(players):
+    checked = 0
+    for _g, st in random_states("rulesets/survive/ruleset.yaml", players, 2, every=7):
+        boats = st.cat.by_type["boat"]
+        for h in st.cat.by_type["hex"]:
+            z = st.cat.zone_of_comp["on"][h]
+            assert sum(1 for c in st.zones[z] if c in boats or st.static[c].get("type") == "boat") <= 1
+        for b in boats:
+            z = st.cat.zone_of_comp["aboard"].get(b)
+            if z is not None:
+                assert len(st.zones[z]) <= 3
+        if st.over or st.phase in ("", "place_people"):
+            continue
+        for p in [None, *range(players)]:
+            v = view(st, p)
+            for name, zone in v["zones"].items():
+                for item in zone["items"]:
+                    if item["type"] == "person":
+                        assert "value" not in item, f"a person's value is visible to {p} in {name}"
+        checked += 1
+    assert checked > 0
