@@ -121,6 +121,20 @@ def validate(paths, fmt):
 
 
 @cli.command()
+@click.argument("game")
+@click.option("--variant", "-v", "variants", multiple=True, help="Explain with these variants applied.")
+def explain(game, variants):
+    """A readable summary of a ruleset, generated from its data."""
+    from rulebook.explain import explain as make
+    from validator.loader import load_file
+    from validator.variants import apply
+    loaded, path = _load(game, variants)
+    doc, _ = load_file(path)
+    merged = apply(doc, tuple(variants))
+    click.echo(make(loaded, merged.data, doc.data.get("variants") or {}, tuple(variants)), nl=False)
+
+
+@cli.command()
 @click.argument("name")
 def new(name):
     """Create a ruleset folder NAME (ruleset, one scenario, a README)."""

@@ -143,3 +143,13 @@ def test_new_scaffold_validates_tests_and_plays(tmp_path, capsys, monkeypatch):
     assert code == 0 and "Game over" in out
     code, _, err = run_main(capsys, "new", "my-first-game")
     assert code == 1 and "not empty" in err
+
+
+def test_explain_summarises_phases_actions_and_variants(capsys):
+    code, out, _ = run_main(capsys, "explain", "get-bit")
+    assert code == 0
+    for text in ("# Get Bit!", "## Components (with 4 players)", "- 20 × card", "### swim", "- then: bite if round > 1",
+                 "- two-players (2 players): players 2-2; sets robots_per_player=2"):
+        assert text in out, text
+    code, out, _ = run_main(capsys, "explain", "get-bit", "-v", "play-the-shark")
+    assert code == 0 and "# Get Bit! (play-the-shark)" in out and "× shark_card" in out

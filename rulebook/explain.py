@@ -1,0 +1,129 @@
+"""``rulebook explain``: a readable summary of a ruleset, generated from its
+data, so that a reader can check it against the printed rulebook."""
+from __future__ import annotations
+
+from collections import Counter
+
+
+def _block(text, indent="    ") -> list[str]:
+    return [indent + line for line in str(text).rstrip().splitlines()]
+
+
+def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
+    prog = game.program
+    out = [f"# {prog.title}" + (f" ({', '.join(selected)})" if selected else "")]
+    if data.get("description"):
+        out += ["", str(data["description"]).strip()]
+    if data.get("source"):
+        out += ["", f"Source: {data['source']}"]
+    out += ["", f"Players: {prog.min_players} to {prog.max_players}."]
+    if prog.params:
+        out += ["", "## Parameters"]
+        specs = data.get("params") or {}
+        for name, default in prog.params.items():
+            desc = specs[name].get("description", "") if isinstance(specs.get(name), dict) else ""
+            out.append(f"- {name} = {default!r}" + (f": {' '.join(str(desc).split())}" if desc else ""))
+    st_cat = game.catalog_only(prog.default_players if prog.min_players <= prog.default_players <= prog.max_players
+                               else prog.min_players)
+    out += ["", f"## Components (with {prog.default_players or prog.min_players} players)"]
+    for name, ids in st_cat.by_type.items():
+        ct = prog.comp_types[name]
+        fixed = ", ".join(ct.static) or "none"
+        changing = ", ".join(ct.dynamic) or "none"
+        out.append(f"- {len(ids)} × {name}: fixed properties {fixed}; changing {changing}"
+                   + (f"; board ({ct.board.get('grid')})" if ct.board else ""))
+        if ids and len(ids) <= 60:
+            kinds = Counter(" ".join(f"{k}={v}" for k, v in st_cat.static[c].items() if k != "type")
+                            for c in ids)
+            sample = ", ".join(f"{k}" + (f" ×{n}" if n > 1 else "") for k, n in list(kinds.items())[:12])
+            out.append(f"  {sample}{' ...' if len(kinds) > 12 else ''}")
+    out += ["", "## Zones"]
+    for name, fam in prog.families.items():
+        per = "one shared" if fam.per is None else f"one per {fam.per}"
+        out.append(f"- {name}: {per}; {fam.visibility}; cards enter face {fam.face}"
+                   + ("" if fam.ordered else "; unordered") + (f"; holds {fam.of}" if fam.of else ""))
+    if data.get("setup"):
+        out += ["", "## Setup", *_block(data["setup"])]
+    out += ["", "## Phases", f"The game starts in '{prog.start_phase}'."]
+    for name, spec in (data.get("phases") or {}).items():
+        spec = spec or {}
+        out += ["", f"### {name}"]
+        if spec.get("description"):
+            out.append(" ".join(str(spec["description"]).split()))
+        for hook in ("on_begin", "end_if", "on_end"):
+            if spec.get(hook) is not None:
+                out += [f"- {hook}:", *_block(spec[hook], "      ")]
+        turn = spec.get("turn")
+        if turn:
+            out.append(f"- turns: actions {', '.join(turn.get('actions') or [])}"
+                       + ("; a player keeps acting until 'end turn'" if turn.get("repeat") else "; one action a turn")
+                       + (f"; first: {turn['first']}" if "first" in turn else "")
+                       + (f"; next: {turn['next']}" if "next" in turn else "; next: the next player in play order"))
+        nxt = spec.get("next")
+        if isinstance(nxt, str):
+            out.append(f"- then: {nxt}")
+        elif nxt:
+            for e in nxt:
+                e = {"to": e} if isinstance(e, str) else e
+                out.append(f"- then: {e['to']}" + (f" if {e['if']}" if "if" in e else ""))
+    if data.get("actions"):
+        out += ["", "## Actions"]
+        for name, spec in data["actions"].items():
+            spec = spec or {}
+            line = f"- {name}"
+            if spec.get("label"):
+                line += f" ('{spec['label']}')"
+            if spec.get("params"):
+                line += "; choose " + ", ".join(f"{k} from {v}" for k, v in spec["params"].items())
+            if spec.get("if"):
+                line += f"; only if {spec['if']}"
+            if spec.get("require"):
+                line += f"; requires {spec['require']}"
+            out.append(line)
+    if data.get("triggers"):
+        out += ["", "## Triggers"]
+        for name, spec in data["triggers"].items():
+            out.append(f"- {name}: on {spec['on']}" + (f" if {spec['if']}" if spec.get("if") else ""))
+    out += ["", "## End and scoring"]
+    for name, spec in (data.get("end") or {}).items():
+        out.append(f"- {name}: the game ends when {spec['if']}" + (f"; winners {spec['winners']}" if spec.get("winners") else ""))
+    ends = sorted(u for u in prog.compiler.unit_ends)
+    if ends:
+        out.append("- 'end game' appears in: " + ", ".join(ends))
+    scoring = data.get("scoring")
+    if scoring:
+        out.append(f"- score: {scoring['score']}" + (" (lowest wins)" if scoring.get("lowest_wins") else " (highest wins)"))
+        for tb in scoring.get("tie_breaks") or []:
+            out.append(f"- tie-break: {tb}")
+        out.append("- remaining ties are shared")
+    if variants_data:
+        out += ["", "## Variants"]
+        for name, spec in variants_data.items():
+            bits = []
+            if spec.get("players"):
+                bits.append(f"players {spec['players'].get('min', prog.min_players)}-{spec['players'].get('max', '')}")
+            if spec.get("params"):
+                bits.append("sets " + ", ".join(f"{k}={v!r}" for k, v in spec["params"].items()))
+            if spec.get("patch"):
+                bits.append("changes " + ", ".join(_patch_paths(spec["patch"])))
+            if spec.get("excludes"):
+                bits.append("not with " + ", ".join(spec["excludes"]))
+            if spec.get("requires"):
+                bits.append("needs " + ", ".join(spec["requires"]))
+            title = spec.get("title", name)
+            out.append(f"- {name} ({title}): " + "; ".join(bits) + (f". {' '.join(str(spec['description']).split())}"
+                                                                    if spec.get("description") else ""))
+    notes = data.get("notes") or []
+    if notes:
+        out += ["", "## Notes"] + [f"- {n}" for n in notes]
+    return "\n".join(out) + "\n"
+
+
+def _patch_paths(patch, prefix=()) -> list[str]:
+    out = []
+    for k, v in patch.items():
+        if isinstance(v, dict) and v and len(prefix) < 2:
+            out += _patch_paths(v, prefix + (k,))
+        else:
+            out.append(".".join(prefix + (k,)) + (" (removed)" if v is None else ""))
+    return out
