@@ -70,13 +70,14 @@ def _minmax(pick):
             return (lambda st, L: pick(xs(st, L), default=empty)), et
 
         slot, key = k
+        empty_key = None if kt.kind in ("comp", "player") else 0
 
         def best(st, L):
             vals = []
             for x in xs(st, L):
                 L[slot] = x
                 vals.append(key(st, L))
-            return pick(vals, default=0)
+            return pick(vals, default=empty_key)
         return best, kt
     return handler
 

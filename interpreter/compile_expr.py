@@ -301,7 +301,8 @@ class ExprCompiler:
             def player_zone(st, L):
                 p = key(st, L)
                 if p is None or not 0 <= p < st.n:
-                    raise RuleError(BAD_VALUE, f"{name}[{p}]: there is no player {p} in a game of {st.n}", where)
+                    raise RuleError(BAD_VALUE, f"{name}[{'none' if p is None else p}]: there is no player "
+                                    f"{'none' if p is None else p} in a game of {st.n}", where)
                 return st.cat.zone_base[name] + p
             return player_zone, ZONE(fam.of)
         if not compatible(COMP(fam.per), kt):

@@ -160,6 +160,11 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         players = d.get("players") or {}
         if isinstance(players.get("min"), int) and isinstance(players.get("max"), int) and players["min"] > players["max"]:
             self.report("E062", f"players: min {players['min']} is more than max {players['max']}", ("players", "min"))
+        default = players.get("default")
+        if isinstance(default, int) and isinstance(players.get("min"), int) and isinstance(players.get("max"), int) \
+                and not players["min"] <= default <= players["max"]:
+            self.report("E062", f"players: default {default} is outside {players['min']}-{players['max']}",
+                        ("players", "default"))
         self.declare_params()
         self.declare_components()
         self.declare_zones()
@@ -232,6 +237,8 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 elif default is not None and not compatible(declared, _literal_type(default)):
                     self.report("E063", f"default {default!r} is not a {declared}", ("params", name, "default"))
                 t = declared or t
+            if isinstance(spec, dict) and spec.get("choices"):
+                self.prog.param_choices[name] = list(spec["choices"])
             if isinstance(spec, dict) and spec.get("choices") and default not in spec["choices"]:
                 self.report("E063", f"default {default!r} is not one of the choices", ("params", name, "default"))
             self.param_types[name] = t
@@ -472,6 +479,8 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             ct.initial = initial
             if "label" in spec:
                 ct.label = self.template(base + ("label",), {"self": COMP(name)})
+            if "back_label" in spec:
+                ct.back_label = self.template(base + ("back_label",), {"self": COMP(name)})
 
     def template(self, path, names: dict[str, Type]):
         """A text template from the YAML value at ``path``; the names given

@@ -229,11 +229,14 @@ class StmtCompiler:
             z = src(st, L)
             d = dest(st, L)
             k = count(st, L) if count else 1
+            moved = []
             for _ in range(k):
                 zone = st.zones[z]
                 if not zone:
                     break  # drawing from an empty zone draws nothing
-                ops.move(st, zone[0], d, "top" if d != z else "bottom", face)
+                moved.append(ops.move(st, zone[0], d, "top" if d != z else "bottom", face, fire_now=False))
+            if moved and "moved" in st.prog.triggers:
+                ops.fire_in_order(st, moved)
         em.emit(draw, cx.where(s.pos))
 
     def _s_DealStmt(self, s, cx, em):
@@ -263,12 +266,15 @@ class StmtCompiler:
             z = src(st, L)
             base = st.cat.zone_base[name]
             who = recips(st, L)
+            moved = []
             for _ in range(count(st, L)):
                 for r in who:
                     zone = st.zones[z]
                     if not zone:
-                        return
-                    ops.move(st, zone[0], base + (r if per_player else st.cat.ordinal[r]))
+                        break
+                    moved.append(ops.move(st, zone[0], base + (r if per_player else st.cat.ordinal[r]), fire_now=False))
+            if moved and "moved" in st.prog.triggers:
+                ops.fire_in_order(st, moved)
         em.emit(deal, cx.where(s.pos))
 
     def _s_ShuffleStmt(self, s, cx, em):
@@ -289,7 +295,7 @@ class StmtCompiler:
             em.emit(reveal, cx.where(s.pos))
             return
         to_fn, tt = self.expr(s.to, cx)
-        if tt.kind == "player":
+        if tt.kind in ("player", "int"):
             to = lambda st, L: [to_fn(st, L)]  # noqa: E731
         elif tt.kind in ("list", "any", "error") and elem_type(tt).kind in ("player", "int", "any", "error", "none"):
             to = to_fn
@@ -319,9 +325,9 @@ class StmtCompiler:
         what, _ = self.comps(s.what, cx, "remove")
 
         def remove(st, fr):
-            for c in what(st, fr[2]):
-                if c is not None:
-                    ops.move(st, c, ops.BOX)
+            moved = [ops.move(st, c, ops.BOX, fire_now=False) for c in what(st, fr[2]) if c is not None]
+            if moved and "moved" in st.prog.triggers:
+                ops.fire_in_order(st, moved)
         em.emit(remove, cx.where(s.pos))
 
     def _s_CreateStmt(self, s, cx, em):
@@ -439,16 +445,23 @@ class StmtCompiler:
         optional = first.optional
         prompt = first.prompt or f"choose {first.name}"
         where = cx.where(s.pos)
+        label = prompt_parts = None
+        if first.label is not None:
+            label = self.template_parts(first.label, cx, first.label_pos[0], first.label_pos[1] + 1, "the label of choose")
+        if first.prompt is not None and "{" in first.prompt:
+            prompt_parts = self.template_parts(first.prompt, cx, first.prompt_pos[0], first.prompt_pos[1] + 1, "the prompt")
 
         def collect(st, fr):
             L = fr[2]
             values = list(items(st, L))
             L[list_slot] = values
             L[idx] = 0
-            players, options = [], []
+            players, options, labels, prompts = [], [], [], []
             for v in values:
                 L[var] = v
                 o = list(opts(st, L))
+                if prompt_parts is not None:
+                    prompts.append("".join(p if t is None else describe(st, p(st, L), t) for p, t in prompt_parts))
                 if optional:
                     o.append(None)
                 if not o:
@@ -459,12 +472,26 @@ class StmtCompiler:
                                     "say who chooses: choose ... by <player>")
                 players.append(who)
                 options.append(o)
+                if label is not None:
+                    row = []
+                    for x in o:
+                        if x is None:
+                            row.append("pass")
+                            continue
+                        L[choice] = x
+                        row.append("".join(p if t is None else describe(st, p(st, L), t) for p, t in label))
+                    labels.append(row)
             if not values:
                 L[answers] = []
                 return None
-            st.pending = {"kind": "simul", "players": players, "options": options,
-                          "answers": [None] * len(values), "done": [False] * len(values),
-                          "slot": answers, "prompt": prompt, "type": _type_tag(et)}
+            pend = {"kind": "simul", "players": players, "options": options,
+                    "answers": [None] * len(values), "done": [False] * len(values),
+                    "slot": answers, "prompt": prompt, "type": _type_tag(et)}
+            if labels:
+                pend["labels"] = labels
+            if prompts:
+                pend["prompts"] = prompts
+            st.pending = pend
             return SUSPEND
         em.emit(collect, where)
         end = [0]

@@ -58,6 +58,9 @@ class Game:
             from interpreter.program import compatible
             if want is not None and v is not None and not compatible(want, _literal_type(v)):
                 raise RuleError("E063", f"parameter '{k}' is {want}, not {v!r}")
+            choices = prog.param_choices.get(k)
+            if choices and v not in choices:
+                raise RuleError("E063", f"parameter '{k}' must be one of {choices}, not {v!r}")
             merged[k] = v
         st.params = merged
         st.record = record
@@ -144,16 +147,23 @@ class Game:
         i = self._slot(st, player)
         pend = st.pending
         labels = pend.get("labels")
+        hidden = _hidden_options(st, pend, i, player)
         if labels:
-            return [Option(k, v, labels[i][k]) for k, v in enumerate(pend["options"][i])]
-        return [Option(k, v, self.option_label(st, pend, v)) for k, v in enumerate(pend["options"][i])]
+            out = [Option(k, v, labels[i][k]) for k, v in enumerate(pend["options"][i])]
+        else:
+            out = [Option(k, v, self.option_label(st, pend, v)) for k, v in enumerate(pend["options"][i])]
+        if hidden:  # a face-down component the chooser cannot see is named by its back only
+            for k in hidden:
+                out[k] = Option(k, out[k].value, back_name(st, out[k].value))
+        return out
 
     def legal_values(self, st: State, player: int) -> list:
         return st.pending["options"][self._slot(st, player)]
 
     def prompt(self, st: State, player: int) -> str:
-        self._slot(st, player)
-        return st.pending.get("prompt", "")
+        i = self._slot(st, player)
+        prompts = st.pending.get("prompts")
+        return prompts[i] if prompts else st.pending.get("prompt", "")
 
     def apply(self, st: State, player: int, choice) -> None:
         """Apply one option: its index, or an ``Option`` from ``legal``."""
@@ -260,6 +270,29 @@ class Game:
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RuleError) as err:
             raise SaveFileError(f"the saved state is damaged: {type(err).__name__}: {err}", "R023") from None
         return st
+
+
+def _hidden_options(st: State, pend: dict, i: int, player: int) -> list[int]:
+    """Indexes of options that are components the chooser cannot see. A
+    type that declares ``public`` properties (pieces whose backs show
+    something) names its face-down components through its own label, which
+    must use only those; other face-down components are offered unnamed."""
+    if pend.get("type") != "comp":
+        return []
+    from interpreter.ops import can_see
+    return [k for k, v in enumerate(pend["options"][i])
+            if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(st.face) and not can_see(st, v, player)]
+
+
+def back_name(st: State, c: int) -> str:
+    """How a face-down component is named to someone who cannot see it:
+    its type's ``back_label``, else its type and public properties."""
+    t = st.cat.types[c] if c < st.cat.n else st.static[c].get("type")
+    ct = st.prog.comp_types[t]
+    if ct.back_label is not None:
+        return ct.back_label(st, c)
+    shown = [f"{p} {st.static[c].get(p, (st.props[c] or {}).get(p))}" for p in ct.public]
+    return f"a face-down {t}" + (f" ({', '.join(shown)})" if shown else "")
 
 
 def _overrides(prog: Program, st: State) -> dict:

@@ -127,6 +127,7 @@ class ComponentType:
     label: Callable | None = None  # (st, comp) -> str
     board: dict | None = None  # the type's components are board spaces (see interpreter.boards)
     glyph: str | None = None  # how a piece is drawn on a terminal map
+    back_label: Callable | None = None  # names a face-down component to someone who cannot see it
 
 
 @dataclass
@@ -189,6 +190,7 @@ class Program:
     min_players: int
     max_players: int
     default_players: int = 0
+    param_choices: dict = field(default_factory=dict)
     define_locals: int = 1
     codes: list[Code] = field(default_factory=list)
     params: dict[str, Any] = field(default_factory=dict)  # defaults

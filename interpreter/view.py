@@ -64,8 +64,13 @@ def view(st, p) -> dict:
     if st.pending is not None and p is not None:
         for i, (q, done) in enumerate(zip(st.pending["players"], st.pending["done"])):
             if q == p and not done:
-                out["decision"] = {"prompt": st.pending.get("prompt", ""), "kind": st.pending["kind"],
-                                   "options": st.pending["options"][i]}
+                options = list(st.pending["options"][i])
+                from interpreter.game import _hidden_options
+                for k in _hidden_options(st, st.pending, i, p):
+                    options[k] = {"hidden": True, "index": k}  # no identity for what p cannot see
+                prompts = st.pending.get("prompts")
+                out["decision"] = {"prompt": prompts[i] if prompts else st.pending.get("prompt", ""),
+                                   "kind": st.pending["kind"], "options": options}
                 break
     return out
 

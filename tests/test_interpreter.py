@@ -126,17 +126,21 @@ def test_choosing_from_nothing_is_a_clear_error():
 
 
 def test_an_absurd_number_of_components_is_refused():
-    game = compile_ok("""
+    body = """
+    params:
+      many: 10
     components:
       card:
-        count: 1000000000
+        count: many
     phases:
       p:
         on_begin: |
           end game
-    """)
-    with pytest.raises(RuleError) as err:
-        game.new(players=2)
+    """
+    assert "E064" in codes(body.replace("count: many", "count: 1000000000"))  # found when loading
+    game = compile_ok(body)
+    with pytest.raises(RuleError) as err:  # and when a parameter asks for it at the start of a game
+        game.new(players=2, params={"many": 10 ** 9})
     assert err.value.code == "R107"
 
 

@@ -113,6 +113,8 @@ schema = {
                                                "legend": {"type": "object", "additionalProperties": {"type": "string"},
                                                           "description": "Glyph -> meaning, printed under the map."}}},
                               }},
+                    "back_label": {"type": "string", "description": "Template naming a face-down component to a player "
+                                   "who cannot see it; use only 'public' properties, e.g. '{self.suit} card'."},
                     "glyph": {"type": "string", "maxLength": 12,
                               "description": "How a piece is drawn on a board map: up to 3 characters; {prop} is replaced by "
                               "a property the viewer can see (e.g. 'b{owner}')."},
