@@ -289,9 +289,9 @@ class StmtCompiler:
         if s.to is None:
             def reveal(st, fr):
                 for c in what(st, fr[2]):
-                    st.face[c] = True
-                    if st.record:
+                    if st.record and not st.face[c]:
                         st.events.append(("reveal", c, None))
+                    st.face[c] = True
             em.emit(reveal, cx.where(s.pos))
             return
         to_fn, tt = self.expr(s.to, cx)

@@ -140,7 +140,8 @@ class Game:
         for i, (p, done) in enumerate(zip(pend["players"], pend["done"])):
             if p == player and not done:
                 return i
-        raise NotYourTurnError(f"{player_name(st, player)} has no decision to make now "
+        who = player_name(st, player) if isinstance(player, int) and 0 <= player < st.n else f"seat {player!r}"
+        raise NotYourTurnError(f"{who} has no decision to make now "
                                f"(waiting for {', '.join(player_name(st, q) for q in self.to_move(st))})")
 
     def legal(self, st: State, player: int) -> list[Option]:
@@ -152,13 +153,16 @@ class Game:
             out = [Option(k, v, labels[i][k]) for k, v in enumerate(pend["options"][i])]
         else:
             out = [Option(k, v, self.option_label(st, pend, v)) for k, v in enumerate(pend["options"][i])]
-        if hidden:  # a face-down component the chooser cannot see is named by its back only
+        if hidden:  # a face-down component the chooser cannot see: its back only, no identity
             for k in hidden:
-                out[k] = Option(k, out[k].value, back_name(st, out[k].value))
+                out[k] = Option(k, {"hidden": True, "index": k}, back_name(st, out[k].value))
         return out
 
     def legal_values(self, st: State, player: int) -> list:
-        return st.pending["options"][self._slot(st, player)]
+        """The plain option values (for replays and the engine's own tools;
+        agents get ``legal``, whose values hide what they cannot see)."""
+        i = self._slot(st, player)
+        return st.pending["options"][i]
 
     def prompt(self, st: State, player: int) -> str:
         i = self._slot(st, player)
@@ -277,9 +281,17 @@ def _hidden_options(st: State, pend: dict, i: int, player: int) -> list[int]:
     type that declares ``public`` properties (pieces whose backs show
     something) names its face-down components through its own label, which
     must use only those; other face-down components are offered unnamed."""
+    from interpreter.ops import can_see
+    if pend.get("type") == "action":
+        out = []
+        for k, (ai, args) in enumerate(pend["options"][i]):
+            types = st.prog.actions[ai].param_types
+            if any(getattr(t, "kind", None) == "comp" and isinstance(v, int) and not can_see(st, v, player)
+                   for v, t in zip(args, types)):
+                out.append(k)
+        return out
     if pend.get("type") != "comp":
         return []
-    from interpreter.ops import can_see
     return [k for k, v in enumerate(pend["options"][i])
             if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(st.face) and not can_see(st, v, player)]
 
@@ -287,12 +299,23 @@ def _hidden_options(st: State, pend: dict, i: int, player: int) -> list[int]:
 def back_name(st: State, c: int) -> str:
     """How a face-down component is named to someone who cannot see it:
     its type's ``back_label``, else its type and public properties."""
+    if isinstance(c, list):  # an action whose arguments include face-down components
+        ai, args = c
+        act = st.prog.actions[ai]
+        shown = [back_name(st, v) if getattr(t, "kind", None) == "comp" and isinstance(v, int) and not _sees(st, v)
+                 else describe(st, v, t) for v, t in zip(args, act.param_types)]
+        return act.name + " " + ", ".join(shown)
     t = st.cat.types[c] if c < st.cat.n else st.static[c].get("type")
     ct = st.prog.comp_types[t]
     if ct.back_label is not None:
         return ct.back_label(st, c)
     shown = [f"{p} {st.static[c].get(p, (st.props[c] or {}).get(p))}" for p in ct.public]
     return f"a face-down {t}" + (f" ({', '.join(shown)})" if shown else "")
+
+
+def _sees(st: State, c: int) -> bool:
+    from interpreter.ops import can_see
+    return can_see(st, c, st.pending["players"][0] if st.pending else None)
 
 
 def _overrides(prog: Program, st: State) -> dict:

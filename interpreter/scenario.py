@@ -215,6 +215,8 @@ def _decide(game, st, doc, step, path):
     elif "option" in step:
         wanted = str(step["option"])
         matches = [o.index for o in options if o.label == wanted]
+        if not matches and step.get("error") == "R012":
+            return None  # expected: the option is not legal
         if not matches:
             return doc.diag("E070", f"'{wanted}' is not a legal option; legal: {[o.label for o in options]}",
                             path + ("option",))

@@ -42,9 +42,16 @@ def view(st, p) -> dict:
     """The game as player ``p`` sees it (``p=None``: a spectator)."""
     cat = st.cat
     zones = {}
+    families = st.prog.families
     for z, zone in enumerate(st.zones):
         name = cat.zone_names[z]
-        zones[name] = {"count": len(zone), "items": [component_view(st, c, p) for c in zone]}
+        items = [component_view(st, c, p) for c in zone]
+        if not families[cat.zone_family[z]].ordered and any(i.get("hidden") for i in items):
+            # an unordered zone is kept in component order; shown as is, where a hidden
+            # component sits would tell which one it is: hidden ones first, by their backs
+            hidden = sorted((i for i in items if i.get("hidden")), key=lambda i: sorted(map(str, i.items())))
+            items = hidden + [i for i in items if not i.get("hidden")]
+        zones[name] = {"count": len(zone), "items": items}
     pvars = []
     for q in range(st.n):
         visible = {k: v for k, v in st.pvars[q].items() if q == p or k not in st.prog.secret_pvars}

@@ -179,29 +179,48 @@ def graph(game, variants, fmt):
 @click.option("--param", "params", multiple=True, help="Set a parameter: NAME=VALUE.")
 @click.option("--verbose", is_flag=True, help="Narrate every move of every component.")
 @click.option("--delay", type=float, default=0.0, help="Seconds to pause between narrated lines.")
-def play(game, variants, players, seed, humans, params, verbose, delay):
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the game to a JSON Lines log.")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), default="rulebook-save.json",
+              show_default=True, help="Where 's' at a human decision saves the game.")
+@click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False),
+              help="Resume a game saved with 's'.")
+def play(game, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path):
     """Play a game: human seats at the terminal, random bots for the rest."""
     from interpreter.agents import RandomAgent
     from interpreter.labels import player_name
     from interpreter.view import view
+    from rulebook.logs import LogWriter
     from rulebook.narrate import narrate
-    from rulebook.terminal import ask_human
-    loaded, _ = _load(game, variants)
-    n = _players(loaded, players)
+    from rulebook.terminal import SAVE, ask_human
+    saved = None
+    if resume_path:
+        saved = _read_save(resume_path)
+        variants = tuple(saved.get("variants") or ())
+        humans = tuple(saved.get("humans") or humans)
+    loaded, path = _load(game, variants)
+    if saved is not None:
+        st = loaded.load(saved)
+        n, seed = st.n, saved.get("seed", 0)
+    else:
+        n = _players(loaded, players)
+        if seed is None:
+            seed = int(time.time()) % 100000
+        st = loaded.new(players=n, seed=seed, params=_params(params))
     for h in humans:
         if not 1 <= h <= n:
             raise click.UsageError(f"--human {h}: seats are 1 to {n}")
-    if seed is None:
-        seed = int(time.time()) % 100000
-    st = loaded.new(players=n, seed=seed, params=_params(params))
     prog = loaded.program
+    log = LogWriter(log_path, loaded, st, seed, path) if log_path else None
     click.echo(f"{prog.title}{' (' + ', '.join(prog.variants) + ')' if prog.variants else ''}: "
                f"{n} players, seed {seed}. Humans: {', '.join(map(str, humans)) or 'none'}.")
     bots = {p: RandomAgent(seed * 100 + p) for p in range(n)}
     viewer = (humans[0] - 1) if len(humans) == 1 else None
 
     def flush():
-        for line in narrate(st, st.events, viewer, verbose):
+        lines = narrate(st, st.events, viewer, verbose)
+        if log:
+            log.events(narrate(st, st.events, None, verbose))
+        for line in lines:
             click.echo(line)
             if delay:
                 time.sleep(delay)
@@ -211,17 +230,82 @@ def play(game, variants, players, seed, humans, params, verbose, delay):
         for p in loaded.to_move(st):
             options = loaded.legal(st, p)
             if (p + 1) in humans:
+                if len(humans) > 1:
+                    click.clear() if sys.stdout.isatty() else None
+                    click.prompt(f"Pass the terminal to {player_name(st, p)}, then press Enter",
+                                 default="", show_default=False)
                 index = ask_human(loaded, st, p, options)
                 if index is None:
                     click.echo("Game abandoned.")
                     return
+                if index == SAVE:
+                    data = loaded.save(st)
+                    data.update(seed=seed, humans=list(humans))
+                    Path(save_path).write_text(json.dumps(data))
+                    click.echo(f"Saved to {save_path}; resume with: rulebook play {game} --resume {save_path}")
+                    return
             else:
                 index = bots[p].choose(view(st, p), options)
+            if log:
+                log.decision(p, options[index].value, options[index].label)
             loaded.apply(st, p, index)
             flush()
+    if log:
+        log.end(st)
     scores = loaded.scores(st) if prog.score else None
     if scores:
         click.echo("Scores: " + ", ".join(f"{player_name(st, p)} {s}" for p, s in enumerate(scores)))
+
+
+def _read_save(path) -> dict:
+    from interpreter.errors import SaveFileError
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise SaveFileError(f"{path} is not a saved game: {err}") from None
+    if not isinstance(data, dict):
+        raise SaveFileError(f"{path} is not a saved game")
+    return data
+
+
+@cli.command()
+@click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--game", "game", help="The ruleset (default: the one named in the log).")
+@click.option("--step", "interactive", is_flag=True, help="Step through: Enter/n forward, b back, q quit.")
+@click.option("--as", "viewer", type=int, default=None, help="Show the view of this seat (1-based).")
+def replay(log_file, game, interactive, viewer):
+    """Replay a game log and check that the ruleset still reproduces it."""
+    from interpreter.labels import player_name
+    from rulebook.logs import read
+    from rulebook.logs import replay as run_replay
+    from rulebook.terminal import render_view
+    log = read(log_file)
+    h = log.header
+    name = game or (h.get("path") if h.get("path") and Path(h["path"]).exists() else h["ruleset"])
+    loaded, _ = _load(name, tuple(h["variants"]))
+    states = run_replay(loaded, log)
+    seat = viewer - 1 if viewer else None
+    if not interactive:
+        for rec in log.decisions:
+            click.echo(f"{rec['step']:>4}. {player_name(states[0], rec['player'])}: {rec.get('label', rec['value'])}")
+        end = states[-1]
+        result = ("winners: " + ", ".join(player_name(end, p) for p in end.winners)) if end.over else "not finished"
+        click.echo(f"replay reproduces the log: {len(log.decisions)} decisions, {result}")
+        return
+    i = 0
+    while True:
+        st = states[i]
+        click.echo(render_view(st, seat if seat is not None else (loaded.to_move(st) or [0])[0]))
+        if i > 0:
+            rec = log.decisions[i - 1]
+            click.echo(f"step {i}/{len(log.decisions)}: {player_name(st, rec['player'])} chose {rec.get('label')}")
+        answer = click.prompt("n/Enter forward, b back, q quit", default="n", show_default=False).strip().lower()
+        if answer == "q":
+            return
+        if answer == "b":
+            i = max(0, i - 1)
+        else:
+            i = min(len(states) - 1, i + 1)
 
 
 @cli.command()

@@ -59,14 +59,20 @@ def run_many(game, players, n, run_seed=0, params=None, progress=False) -> list[
 def summary(game, players, results: list[Result]) -> str:
     from interpreter.labels import player_name
     ok = [r for r in results if r.error is None]
-    lines = [f"{game.program.title}: {len(results)} games, {players} players"]
+    prog = game.program
+    lines = [f"{prog.title}{' (' + ', '.join(prog.variants) + ')' if prog.variants else ''}: "
+             f"{len(results)} games, {players} players"]
     if ok:
         wins = [0.0] * players
         for r in ok:
             for w in r.winners:
                 wins[w] += 1 / len(r.winners)
         lines.append("wins by seat: " + ", ".join(
-            f"P{p + 1} {wins[p]:.1f} ({100 * wins[p] / len(ok):.1f}%)" for p in range(players)))
+            f"P{p + 1} {wins[p]:.1f} ({100 * wins[p] / len(ok):.1f}%)" for p in range(players))
+            + " (a shared win counts 1/k for each of its k winners)")
+        none = sum(1 for r in ok if not r.winners)
+        shared = sum(1 for r in ok if len(r.winners) > 1)
+        lines.append(f"games without a winner: {none}; games with a shared win: {shared}")
         lengths = [r.decisions for r in ok]
         lines.append(f"decisions per game: mean {statistics.mean(lengths):.1f}, "
                      f"min {min(lengths)}, max {max(lengths)}")

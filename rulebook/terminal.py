@@ -25,17 +25,25 @@ def render_view(st, p) -> str:
     return "\n".join(lines)
 
 
+SAVE = -1  # ask_human's answer when the player wants to save and stop
+
+
 def ask_human(game, st, p, options):
     click.echo(render_view(st, p))
     click.echo(f"{player_name(st, p)}: {game.prompt(st, p)}")
     for o in options:
         click.echo(f"  {o.index + 1:>2}. {o.label}")
     while True:
-        answer = click.prompt("choice (number, ? for help, q to quit)", default="", show_default=False).strip()
+        answer = click.prompt("choice (number, ? for help, s to save, q to quit)", default="",
+                              show_default=False).strip()
         if answer.lower() in ("q", "quit"):
             return None
+        if answer.lower() in ("s", "save"):
+            return SAVE
         if answer == "?":
-            click.echo("Type the number of an option. Only legal options are listed.")
+            click.echo("Type the number of an option. Only legal options are listed; what you see is your own "
+                       "view of the table. 's' saves the game so that 'rulebook play GAME --resume FILE' goes on "
+                       "from here; 'q' stops without saving.")
             continue
         if answer.isdigit() and 1 <= int(answer) <= len(options):
             return int(answer) - 1
