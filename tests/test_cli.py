@@ -153,3 +153,43 @@ def test_explain_summarises_phases_actions_and_variants(capsys):
         assert text in out, text
     code, out, _ = run_main(capsys, "explain", "get-bit", "-v", "play-the-shark")
     assert code == 0 and "# Get Bit! (play-the-shark)" in out and "× shark_card" in out
+
+
+def test_log_and_replay_reproduce_a_game(tmp_path, capsys):
+    log = tmp_path / "game.jsonl"
+    code, out, _ = run_main(capsys, "play", "get-bit", "--seed", "6", "--log", str(log))
+    assert code == 0
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["ruleset"] == "get-bit" and header["seed"] == 6 and header["digest"]
+    code, out, _ = run_main(capsys, "replay", str(log))
+    assert code == 0 and "replay reproduces the log" in out and "winners: P" in out
+
+
+def test_a_tampered_log_is_refused_with_one_line(tmp_path, capsys):
+    log = tmp_path / "game.jsonl"
+    run_main(capsys, "play", "get-bit", "--seed", "6", "--log", str(log))
+    lines = log.read_text().splitlines()
+    first = next(i for i, line in enumerate(lines) if '"step"' in line)
+    record = json.loads(lines[first])
+    record["value"] = 999  # a decision the game never offered
+    lines[first] = json.dumps(record)
+    log.write_text("\n".join(lines))
+    code, _, err = run_main(capsys, "replay", str(log))
+    assert code == 1 and "step 1:" in err and "Traceback" not in err
+    (tmp_path / "junk.jsonl").write_text("not json\n")
+    code, _, err = run_main(capsys, "replay", str(tmp_path / "junk.jsonl"))
+    assert code == 1 and "not JSON" in err
+
+
+def test_save_at_a_decision_and_resume(tmp_path, capsys, monkeypatch):
+    import io
+    save = tmp_path / "save.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\ns\n"))
+    code, out, _ = run_main(capsys, "play", "get-bit", "--seed", "8", "--human", "1", "--save", str(save))
+    assert code == 0 and "Saved to" in out and save.exists()
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 300))
+    code, out, _ = run_main(capsys, "play", "get-bit", "--resume", str(save))
+    assert code == 0 and "Game over" in out
+    save.write_text(save.read_text().replace('"digest": "', '"digest": "x'))
+    code, _, err = run_main(capsys, "play", "get-bit", "--resume", str(save))
+    assert code == 1 and "changed since this game was saved" in err
