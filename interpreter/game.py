@@ -8,6 +8,7 @@ and ``save``/``load``.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,7 @@ class Game:
 
     def __init__(self, program: Program):
         self.program = program
+        self._catalogs: dict = {}
 
     # ------------------------------------------------------------ new game
     def new(self, players: int | None = None, seed: int = 0, params: dict | None = None,
@@ -74,7 +76,13 @@ class Game:
                 merged[name] = fn(st, [None] * prog.define_locals)
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as err:
             raise RuleError("R104", f"a definition failed with these parameters ({type(err).__name__}: {err})") from None
-        st.cat = build_catalog(st)
+        key = (n, json.dumps(merged, sort_keys=True, default=str))
+        cat = self._catalogs.get(key)
+        if cat is None:  # immutable, so shared by every game with the same settings
+            cat = self._catalogs[key] = build_catalog(st)
+            if len(self._catalogs) > 64:
+                self._catalogs.pop(next(iter(self._catalogs)))
+        st.cat = cat
         st.static = st.cat.static
         cat = st.cat
         st.zones = [[] for _ in cat.zone_family]
