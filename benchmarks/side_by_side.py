@@ -8,6 +8,7 @@ hand-written baselines in ../shared/bench, and prints games per second for
 both and their ratio. Only ratios measured together mean anything on a
 noisy machine.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,6 +49,7 @@ def rulebook_game(ruleset: str, players: int):
     from interpreter.game import Game
     from rulebook.simulate import game_seed, play_one
     from validator.pipeline import compile_path
+
     path = ROOT / "rulesets" / ruleset / "ruleset.yaml"
     if not path.exists():
         return None
@@ -63,10 +65,14 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     lines = []
     for label, ruleset, module, players, run_hand in [
-        ("Get Bit!", "get-bit", "handcoded_getbit", 4,
-         lambda m, rng: m.run_one(4, rng)),
-        ("Dead Man's Draw", "dead-mans-draw", "handcoded_deadmansdraw", 2,
-         lambda m, rng: m.run_one(2, rng) if hasattr(m, "run_one") else m.play_game(2, rng)),
+        ("Get Bit!", "get-bit", "handcoded_getbit", 4, lambda m, rng: m.run_one(4, rng)),
+        (
+            "Dead Man's Draw",
+            "dead-mans-draw",
+            "handcoded_deadmansdraw",
+            2,
+            lambda m, rng: m.run_one(2, rng) if hasattr(m, "run_one") else m.play_game(2, rng),
+        ),
     ]:
         ours = rulebook_game(ruleset, players)
         base = load_baseline(module)
@@ -79,8 +85,9 @@ def main(argv=None) -> int:
             base_rates.append(rate(lambda i: run_hand(base, rng), args.seconds / args.rounds)[0])
             ours_rates.append(rate(ours, args.seconds / args.rounds)[0])
         o, b = sum(ours_rates) / len(ours_rates), sum(base_rates) / len(base_rates)
-        lines.append(f"{label} ({players} players): rulebook {o:,.0f} games/s, hand-written {b:,.0f} games/s, "
-                     f"ratio {o / b:.3f}")
+        lines.append(
+            f"{label} ({players} players): rulebook {o:,.0f} games/s, hand-written {b:,.0f} games/s, ratio {o / b:.3f}"
+        )
     print("\n".join(lines))
     return 0
 

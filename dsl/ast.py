@@ -6,6 +6,7 @@ transformer method carries the rule's name. Every node keeps ``pos``, its
 (line, column) inside the rule text; ``dsl.source.TextSpan`` maps it back to
 the YAML file.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -144,14 +145,33 @@ class Neg:
     pos: Pos
 
 
-Expr = Union[IntLit, StrLit, BoolLit, NoneLit, Name, ListLit, Attribute, Index,
-             Call, LambdaExpr, IfExpr, OrOp, AndOp, NotOp, Compare, InOp, Binary, Neg]
+Expr = Union[
+    IntLit,
+    StrLit,
+    BoolLit,
+    NoneLit,
+    Name,
+    ListLit,
+    Attribute,
+    Index,
+    Call,
+    LambdaExpr,
+    IfExpr,
+    OrOp,
+    AndOp,
+    NotOp,
+    Compare,
+    InOp,
+    Binary,
+    Neg,
+]
 
 
 # ----------------------------------------------------------------- statements
 @dataclass(frozen=True, slots=True)
 class Target:
     """Where ``set`` writes: a variable name, or ``obj.name``."""
+
     obj: Expr | None
     name: str
     pos: Pos
@@ -367,11 +387,37 @@ class WhileStmt:
     pos: Pos
 
 
-Stmt = Union[LetStmt, SetStmt, AppendStmt, DiscardStmt, MoveStmt, DrawStmt, DealStmt,
-             ShuffleStmt, RevealStmt, HideStmt, RemoveStmt, CreateStmt, ChooseStmt,
-             EmitStmt, EndGameStmt, EndTurnStmt, EndPhaseStmt, PassTurnStmt,
-             EliminateStmt, SayStmt, CallStmt, SwapStmt, PassStmt, ReturnStmt,
-             IfStmt, ForStmt, SimultaneousStmt, RepeatStmt, WhileStmt]
+Stmt = Union[
+    LetStmt,
+    SetStmt,
+    AppendStmt,
+    DiscardStmt,
+    MoveStmt,
+    DrawStmt,
+    DealStmt,
+    ShuffleStmt,
+    RevealStmt,
+    HideStmt,
+    RemoveStmt,
+    CreateStmt,
+    ChooseStmt,
+    EmitStmt,
+    EndGameStmt,
+    EndTurnStmt,
+    EndPhaseStmt,
+    PassTurnStmt,
+    EliminateStmt,
+    SayStmt,
+    CallStmt,
+    SwapStmt,
+    PassStmt,
+    ReturnStmt,
+    IfStmt,
+    ForStmt,
+    SimultaneousStmt,
+    RepeatStmt,
+    WhileStmt,
+]
 
 
 @dataclass(frozen=True, slots=True)

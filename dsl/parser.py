@@ -6,6 +6,7 @@ it builds. Syntax errors become ``ParseError`` values with a position inside
 the rule text, a stable code and a hint; they never escape as Lark
 exceptions.
 """
+
 from __future__ import annotations
 
 import ast as _pyast
@@ -34,6 +35,7 @@ KEYWORDS = frozenset(
 @dataclass(frozen=True)
 class ParseError(Exception):
     """A syntax error inside one piece of rule text."""
+
     code: str
     message: str
     line: int
@@ -52,9 +54,15 @@ class _RuleIndenter(Indenter):
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    return Lark(GRAMMAR.read_text(), parser="lalr", postlex=_RuleIndenter(),
-                start=["block", "expression"], propagate_positions=True,
-                maybe_placeholders=False, cache=False)
+    return Lark(
+        GRAMMAR.read_text(),
+        parser="lalr",
+        postlex=_RuleIndenter(),
+        start=["block", "expression"],
+        propagate_positions=True,
+        maybe_placeholders=False,
+        cache=False,
+    )
 
 
 def _pos(meta_or_token) -> A.Pos:
@@ -305,10 +313,22 @@ class _ToAst(Transformer):
 _TRANSFORMER = _ToAst()
 
 _TOKEN_NAMES = {
-    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
-    "$END": "end of text", "NAME": "a name", "INT": "a number", "STRING": "a string",
-    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COLON": "':'",
-    "COMMA": "','", "DOT": "'.'", "ASSIGN_OP": "'='", "COMP_OP": "a comparison",
+    "_NL": "end of line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "end of block",
+    "$END": "end of text",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a string",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COLON": "':'",
+    "COMMA": "','",
+    "DOT": "'.'",
+    "ASSIGN_OP": "'='",
+    "COMP_OP": "a comparison",
 }
 
 
@@ -331,8 +351,13 @@ def _describe(expected) -> str:
 
 def _check_limits(text: str) -> None:
     if len(text) > MAX_TEXT:
-        raise ParseError("E024", f"rule text is {len(text)} characters long; the limit is {MAX_TEXT}",
-                         1, 1, "split it into procedures")
+        raise ParseError(
+            "E024",
+            f"rule text is {len(text)} characters long; the limit is {MAX_TEXT}",
+            1,
+            1,
+            "split it into procedures",
+        )
     depth = 0
     line, col = 1, 0
     for ch in text:
@@ -342,14 +367,18 @@ def _check_limits(text: str) -> None:
         elif ch in "([":
             depth += 1
             if depth > MAX_NESTING:
-                raise ParseError("E024", f"rule text is nested more than {MAX_NESTING} brackets deep",
-                                 line, col, "use let to name intermediate values")
+                raise ParseError(
+                    "E024",
+                    f"rule text is nested more than {MAX_NESTING} brackets deep",
+                    line,
+                    col,
+                    "use let to name intermediate values",
+                )
         elif ch in ")]":
             depth -= 1
     indents = [len(m.group(1)) for m in re.finditer(r"\n([ \t]*)\S", text)]
     if indents and max(indents) > MAX_NESTING * 4:
-        raise ParseError("E024", "rule text is indented too deeply", 1, 1,
-                         "move the inner part into a procedure")
+        raise ParseError("E024", "rule text is indented too deeply", 1, 1, "move the inner part into a procedure")
 
 
 def _parse(text: str, start: str):
@@ -380,14 +409,25 @@ def _to_parse_error(err: UnexpectedInput, text: str) -> ParseError:
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         expected = getattr(err, "expected", None) or getattr(err, "accepts", None) or []
         lines = text.rstrip("\n").split("\n")
-        return ParseError("E022", "rule text ends too early; expected " + _describe(expected),
-                          len(lines), len(lines[-1]) + 1, "is a closing bracket or a value missing?")
+        return ParseError(
+            "E022",
+            "rule text ends too early; expected " + _describe(expected),
+            len(lines),
+            len(lines[-1]) + 1,
+            "is a closing bracket or a value missing?",
+        )
     if isinstance(err, UnexpectedToken):
         tok = err.token
-        shown = "end of line" if tok.type == "_NL" else "indentation" if tok.type in ("_INDENT", "_DEDENT") else repr(str(tok))
+        shown = (
+            "end of line"
+            if tok.type == "_NL"
+            else "indentation"
+            if tok.type in ("_INDENT", "_DEDENT")
+            else repr(str(tok))
+        )
         hint = None
         tline, tcol = tok.line or line, tok.column or col
-        before = text.split("\n")[tline - 1][:tcol - 1].rstrip() if tline <= len(text.split("\n")) else ""
+        before = text.split("\n")[tline - 1][: tcol - 1].rstrip() if tline <= len(text.split("\n")) else ""
         if tok.type == "_INDENT":
             # the indent token sits at the end of the line before; point at the indented line
             lines = text.split("\n")
@@ -441,12 +481,17 @@ def parse_template(text: str) -> list:
             if literal:
                 parts.append("".join(literal))
                 literal = []
-            source = text[i + 1:end]
+            source = text[i + 1 : end]
             try:
                 parts.append((parse_expression(source), i + 2))
             except ParseError as err:
-                raise ParseError(err.code if err.code != "E022" else "E023", f"in {{{source}}}: {err.message}",
-                                 1, i + 1 + err.column, err.hint) from None
+                raise ParseError(
+                    err.code if err.code != "E022" else "E023",
+                    f"in {{{source}}}: {err.message}",
+                    1,
+                    i + 1 + err.column,
+                    err.hint,
+                ) from None
             i = end + 1
             continue
         literal.append(ch)

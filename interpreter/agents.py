@@ -4,6 +4,7 @@ An agent is any callable ``agent(view, options) -> index`` or an object with
 ``choose(view, options) -> index``; ``options`` are the ``Option`` values of
 ``Game.legal`` for the seat it plays.
 """
+
 from __future__ import annotations
 
 import random
@@ -26,6 +27,7 @@ def as_agent(agent):
 def play_out(game, st, agents, view_fn=None, max_decisions: int = 100_000) -> int:
     """Play a game to the end; returns the number of decisions made."""
     from interpreter.view import view as make_view
+
     view_fn = view_fn or make_view
     decisions = 0
     choosers = [as_agent(a) for a in agents]

@@ -14,6 +14,7 @@ the spaces. Kinds of board:
 Pieces stand on spaces through a zone kept per space (``zones: {on: {per: hex}}``).
 Everything is computed once per game, when the catalogue is built.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -83,8 +84,11 @@ def build(spec: dict, ids: list[int], static: list[dict]) -> Board:
             by_cube[cube] = c
         for c in ids:
             x, y, z = board.coord[c]
-            board.adj[c] = sorted(by_cube[(x + dx, y + dy, z + dz)] for dx, dy, dz in HEX_DIRECTIONS
-                                  if (x + dx, y + dy, z + dz) in by_cube)
+            board.adj[c] = sorted(
+                by_cube[(x + dx, y + dy, z + dz)]
+                for dx, dy, dz in HEX_DIRECTIONS
+                if (x + dx, y + dy, z + dz) in by_cube
+            )
     elif kind == "square":
         for c in ids:
             pos = (static[c]["col"], static[c]["row"])
@@ -95,8 +99,9 @@ def build(spec: dict, ids: list[int], static: list[dict]) -> Board:
             steps += [(1, 1), (1, -1), (-1, 1), (-1, -1)]
         for c in ids:
             col, row = board.coord[c]
-            board.adj[c] = sorted(board.by_key[(col + dc, row + dr)] for dc, dr in steps
-                                  if (col + dc, row + dr) in board.by_key)
+            board.adj[c] = sorted(
+                board.by_key[(col + dc, row + dr)] for dc, dr in steps if (col + dc, row + dr) in board.by_key
+            )
     else:
         key = spec.get("key", "name")
         for c in ids:

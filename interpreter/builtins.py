@@ -5,6 +5,7 @@ it checks argument types and returns ``(closure, type)``. Functions that
 take a function argument (``filter(xs, c => ...)``) bind its parameter to a
 fresh local slot of the running frame.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -53,6 +54,7 @@ def _sum(c, n, cx):
             L[slot] = x
             s += key(st, L)
         return s
+
     return total, INT
 
 
@@ -78,7 +80,9 @@ def _minmax(pick):
                 L[slot] = x
                 vals.append(key(st, L))
             return pick(vals, default=empty_key)
+
         return best, kt
+
     return handler
 
 
@@ -96,7 +100,9 @@ def _by(better):
                 if found is None or better(kv, best_key):
                     found, best_key = x, kv
             return found
+
         return best, et
+
     return handler
 
 
@@ -114,6 +120,7 @@ def _sort(c, n, cx):
             keys.append(key(st, L))
         order = sorted(range(len(items)), key=keys.__getitem__)  # stable
         return [items[i] for i in order]
+
     return sort, LIST(et)
 
 
@@ -133,6 +140,7 @@ def _filter(c, n, cx):
             if pred(st, L):
                 out.append(x)
         return out
+
     return filt, LIST(et)
 
 
@@ -146,6 +154,7 @@ def _map(c, n, cx):
             L[slot] = x
             out.append(f(st, L))
         return out
+
     return mapped, LIST(ft)
 
 
@@ -162,7 +171,9 @@ def _quantifier(want_all):
                 if bool(pred(st, L)) != want_all:
                     return not want_all
             return want_all
+
         return quant, BOOL
+
     return handler
 
 
@@ -178,6 +189,7 @@ def _first(c, n, cx):
             if pred(st, L):
                 return x
         return None
+
     return first, et
 
 
@@ -195,8 +207,9 @@ def _end(from_top):
             return (lambda st, L: (xs(st, L) or [None])[-1]), et
         k = c.expect(n.args[1], cx, INT, f"the count of {n.func}()")
         if from_top:
-            return (lambda st, L: xs(st, L)[:max(k(st, L), 0)]), LIST(et)
-        return (lambda st, L: xs(st, L)[len(xs(st, L)) - max(min(k(st, L), len(xs(st, L))), 0):]), LIST(et)
+            return (lambda st, L: xs(st, L)[: max(k(st, L), 0)]), LIST(et)
+        return (lambda st, L: xs(st, L)[len(xs(st, L)) - max(min(k(st, L), len(xs(st, L))), 0) :]), LIST(et)
+
     return handler
 
 
@@ -226,6 +239,7 @@ def _random(c, n, cx):
         if not items:
             return None
         return items[ops.random_index(st, len(items))]
+
     return pick, et
 
 
@@ -238,6 +252,7 @@ def _roll(c, n, cx):
         if k < 1:
             raise RuleError(BAD_VALUE, f"roll({k}): a die needs at least one side", where)
         return 1 + ops.random_index(st, k)
+
     return roll, INT
 
 
@@ -249,6 +264,7 @@ def _index_of(c, n, cx):
         items = xs(st, L)
         v = x(st, L)
         return items.index(v) if v in items else -1
+
     return index_of, INT
 
 
@@ -292,8 +308,13 @@ def _seat_order(c, n, cx):
 
 def _opponents(c, n, cx):
     p = _player_arg(c, n, cx)
-    return (lambda st, L: ops.seat_order(st, p(st, L))[1:] if not st.eliminated[p(st, L)]
-            else [q for q in ops.seat_order(st, p(st, L)) if q != p(st, L)]), LIST(PLAYER)
+    return (
+        lambda st, L: (
+            ops.seat_order(st, p(st, L))[1:]
+            if not st.eliminated[p(st, L)]
+            else [q for q in ops.seat_order(st, p(st, L)) if q != p(st, L)]
+        )
+    ), LIST(PLAYER)
 
 
 def _alive(c, n, cx):
@@ -306,13 +327,15 @@ def _components(c, n, cx):
     name = getattr(arg, "id", None)
     if name not in c.comp_types:
         from validator.diagnostics import did_you_mean
-        cx.error("E039", f"unknown component type '{name or '?'}'", arg.pos,
-                 did_you_mean(str(name), c.comp_types))
+
+        cx.error("E039", f"unknown component type '{name or '?'}'", arg.pos, did_you_mean(str(name), c.comp_types))
+
     def of_type(st, L):
         ids = st.cat.by_type[name]
         if len(st.static) == st.cat.n:
             return list(ids)
         return list(ids) + [c for c in range(st.cat.n, len(st.static)) if st.static[c].get("type") == name]
+
     return of_type, LIST(COMP(name))
 
 
@@ -332,6 +355,7 @@ def _subsets(c, n, cx):
                 if len(out) > MAX_SUBSETS:
                     raise RuleError(BAD_VALUE, f"subsets() would give more than {MAX_SUBSETS} options", where)
         return out
+
     return subsets, LIST(LIST(et))
 
 
@@ -349,6 +373,7 @@ def _face_up(c, n, cx):
 def _name(c, n, cx):
     fn, t = c.expr(n.args[0], cx)
     from interpreter.labels import describe
+
     return (lambda st, L: describe(st, fn(st, L), t)), STR
 
 
@@ -404,8 +429,11 @@ def _space_at(c, n, cx):
     arg = n.args[0]
     name = getattr(arg, "id", None)
     if name not in c.comp_types or not c.comp_types[name].board:
-        cx.error("E039", f"space_at() needs a board type first, e.g. space_at(hex, col, row); "
-                 f"'{name or '?'}' is not one", arg.pos)
+        cx.error(
+            "E039",
+            f"space_at() needs a board type first, e.g. space_at(hex, col, row); '{name or '?'}' is not one",
+            arg.pos,
+        )
     keys = [c.expr(a, cx)[0] for a in n.args[1:]]
     if len(keys) == 1:
         k0 = keys[0]
@@ -431,11 +459,14 @@ def _within(c, n, cx):
         if pred is None:
             passable = None
         else:
+
             def passable(x):
                 L[slot] = x
                 return pred(st, L)
+
         reached = board.bfs(start, passable, k(st, L))
         return sorted(x for x, d in reached.items() if d > 0)
+
     return within, LIST(st_t)
 
 

@@ -6,22 +6,47 @@ name is resolved here, at load: a local, a built-in, a global or per-player
 variable, a parameter, a zone, a component type or a function. Nothing is
 looked up by name while a game runs except dictionary keys of variables.
 """
+
 from __future__ import annotations
 
 import operator
-from typing import Callable
+from collections.abc import Callable
 
 from dsl import ast as A
 from interpreter.errors import BAD_VALUE, RuleError
-from interpreter.program import (ANY, BOOL, COMP, INT, LIST, MAP, NONE, PLAYER, STR, ZONE, Type,
-                                 compatible, elem_type, is_listy, join)
+from interpreter.program import (
+    ANY,
+    BOOL,
+    COMP,
+    INT,
+    LIST,
+    MAP,
+    NONE,
+    PLAYER,
+    STR,
+    ZONE,
+    Type,
+    compatible,
+    elem_type,
+    is_listy,
+    join,
+)
 from interpreter.scope import Scope
 from validator.diagnostics import did_you_mean
 
 Fn = Callable
 
-BUILTIN_NAMES = {"player", "players", "live_players", "player_count", "current", "phase", "event",
-                 "direction", "turn_number"}
+BUILTIN_NAMES = {
+    "player",
+    "players",
+    "live_players",
+    "player_count",
+    "current",
+    "phase",
+    "event",
+    "direction",
+    "turn_number",
+}
 
 
 class CompileError(Exception):
@@ -94,15 +119,23 @@ def as_list_fn(fn: Fn, t: Type) -> Fn:
     if t.kind == "zone":
         return lambda st, L: st.zones[fn(st, L)]
     if t.kind == "any":
+
         def anylist(st, L):
             v = fn(st, L)
             return v if isinstance(v, list) else ([] if v is None else [v])
+
         return anylist
     return fn
 
 
-_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-            ">": operator.gt, ">=": operator.ge}
+_COMPARE = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
 
 
 class ExprCompiler:
@@ -191,8 +224,13 @@ class ExprCompiler:
             return const(name), Type("family", name)
         if name in self.comp_types:
             return const(name), Type("ctype", name)
-        known = list(cx.scope.names) + list(self.var_types) + list(self.param_types) + list(self.families) \
+        known = (
+            list(cx.scope.names)
+            + list(self.var_types)
+            + list(self.param_types)
+            + list(self.families)
             + sorted(BUILTIN_NAMES)
+        )
         hint = did_you_mean(name, known)
         if name in (self.data.get("define") or {}):
             hint = f"'{name}' is defined further down; a definition can only use the ones above it"
@@ -213,33 +251,51 @@ class ExprCompiler:
         if t.kind == "player":
             if attr in self.pvar_types:
                 return (lambda st, L: st.pvars[obj(st, L)][attr]), self.pvar_types[attr]
-            cx.error("E032", f"players have no variable '{attr}'", n.pos,
-                     did_you_mean(attr, self.pvar_types) or "declare it under player_vars", len(attr))
+            cx.error(
+                "E032",
+                f"players have no variable '{attr}'",
+                n.pos,
+                did_you_mean(attr, self.pvar_types) or "declare it under player_vars",
+                len(attr),
+            )
         if t.kind == "map":
             fields = self.events.get(cx.scope.event or "", {})
             if fields and attr not in fields:
-                cx.error("E032", f"event '{cx.scope.event}' has no field '{attr}'", n.pos,
-                         did_you_mean(attr, fields), len(attr))
+                cx.error(
+                    "E032",
+                    f"event '{cx.scope.event}' has no field '{attr}'",
+                    n.pos,
+                    did_you_mean(attr, fields),
+                    len(attr),
+                )
             ft = fields.get(attr, ANY)
             return (lambda st, L: obj(st, L)[attr]), ft
         if t.kind in ("any", "error", "none"):
-            in_comps = any(attr in ct.static or attr in ct.dynamic for ct in self.comp_types.values()) \
-                or attr in ("owner", "type", "id")
+            in_comps = any(attr in ct.static or attr in ct.dynamic for ct in self.comp_types.values()) or attr in (
+                "owner",
+                "type",
+                "id",
+            )
             in_players = attr in self.pvar_types
             if in_comps and not in_players:
                 return self.comp_attr(obj, COMP(None), attr, n, cx)
             if in_players and not in_comps:
                 return (lambda st, L: st.pvars[obj(st, L)][attr]), self.pvar_types[attr]
-            cx.error("E041", f"cannot tell what kind of value '.{attr}' is read from", n.pos,
-                     "give the value a known type, e.g. through a typed zone ('of:') or a procedure parameter")
+            cx.error(
+                "E041",
+                f"cannot tell what kind of value '.{attr}' is read from",
+                n.pos,
+                "give the value a known type, e.g. through a typed zone ('of:') or a procedure parameter",
+            )
         cx.error("E041", f"a {t} has no properties ('.{attr}')", n.pos)
 
     def comp_attr(self, obj: Fn, t: Type, attr: str, n, cx):
         if attr == "owner":
             return (lambda st, L: st.owner[obj(st, L)]), PLAYER
         if attr == "type":
-            return (lambda st, L: st.cat.types[obj(st, L)] if obj(st, L) < st.cat.n
-                    else st.static[obj(st, L)]["type"]), STR
+            return (
+                lambda st, L: st.cat.types[obj(st, L)] if obj(st, L) < st.cat.n else st.static[obj(st, L)]["type"]
+            ), STR
         if attr == "id":
             return obj, INT
         types = [self.comp_types[t.arg]] if t.arg else list(self.comp_types.values())
@@ -275,8 +331,10 @@ class ExprCompiler:
                 try:
                     return xs[i]
                 except (IndexError, TypeError):
-                    raise RuleError(BAD_VALUE, f"index {i} is outside a list of {len(xs) if isinstance(xs, list) else 0}",
-                                    where) from None
+                    raise RuleError(
+                        BAD_VALUE, f"index {i} is outside a list of {len(xs) if isinstance(xs, list) else 0}", where
+                    ) from None
+
             return item, elem_type(t)
         if t.kind == "zone":
             where = cx.where(n.pos)
@@ -287,6 +345,7 @@ class ExprCompiler:
                 if not -len(z) <= i < len(z):
                     raise RuleError(BAD_VALUE, f"position {i} is outside a zone of {len(z)}", where)
                 return z[i]
+
             return zitem, COMP(t.arg)
         cx.error("E041", f"a {t} cannot be indexed with [...]", n.pos)
 
@@ -301,12 +360,19 @@ class ExprCompiler:
             def player_zone(st, L):
                 p = key(st, L)
                 if p is None or not 0 <= p < st.n:
-                    raise RuleError(BAD_VALUE, f"{name}[{'none' if p is None else p}]: there is no player "
-                                    f"{'none' if p is None else p} in a game of {st.n}", where)
+                    raise RuleError(
+                        BAD_VALUE,
+                        f"{name}[{'none' if p is None else p}]: there is no player "
+                        f"{'none' if p is None else p} in a game of {st.n}",
+                        where,
+                    )
                 return st.cat.zone_base[name] + p
+
             return player_zone, ZONE(fam.of)
         if not compatible(COMP(fam.per), kt):
-            cx.error("E041", f"zone '{name}' is one per {fam.per}; its index must be a {fam.per}, not {kt}", key_node.pos)
+            cx.error(
+                "E041", f"zone '{name}' is one per {fam.per}; its index must be a {fam.per}, not {kt}", key_node.pos
+            )
         per = fam.per
 
         def comp_zone(st, L):
@@ -314,6 +380,7 @@ class ExprCompiler:
                 return st.cat.zone_of_comp[name][key(st, L)]
             except (KeyError, TypeError):
                 raise RuleError(BAD_VALUE, f"{name}[...]: the index is not a {per}", where) from None
+
         return comp_zone, ZONE(fam.of)
 
     # ----------------------------------------------------------- operators
@@ -350,8 +417,12 @@ class ExprCompiler:
                     cx.error("E041", f"'{n.op}' compares numbers, not {t}", side.pos)
         elif not {ta.kind, tb.kind} & {"any", "none", "error"}:
             if ta.kind != tb.kind and {ta.kind, tb.kind} != {"int", "player"}:
-                cx.error("E041", f"comparing {ta} with {tb} is always {n.op == '!='}", n.pos,
-                         "compare values of the same kind")
+                cx.error(
+                    "E041",
+                    f"comparing {ta} with {tb} is always {n.op == '!='}",
+                    n.pos,
+                    "compare values of the same kind",
+                )
         if ta.kind == "zone" or tb.kind == "zone":
             pass  # zones compare by identity (their instance number)
         return (lambda st, L: op(a(st, L), b(st, L))), BOOL
@@ -371,19 +442,25 @@ class ExprCompiler:
             la, lb = as_list_fn(a, ta), as_list_fn(b, tb)
             et = join(elem_type(ta) if is_listy(ta) else ta, elem_type(tb) if is_listy(tb) else tb)
             if not is_listy(ta):
-                cx.error("E041", f"'{op}' with a list needs the list on the left, not {ta}", n.left.pos,
-                         "write [x] + xs to put a value before a list")
+                cx.error(
+                    "E041",
+                    f"'{op}' with a list needs the list on the left, not {ta}",
+                    n.left.pos,
+                    "write [x] + xs to put a value before a list",
+                )
             if op == "+":
                 if not is_listy(tb):
                     return (lambda st, L: la(st, L) + [b(st, L)]), LIST(et)
                 return (lambda st, L: la(st, L) + lb(st, L)), LIST(et)
             if not is_listy(tb):
+
                 def minus_one(st, L):
                     xs = list(la(st, L))
                     v = b(st, L)
                     if v in xs:
                         xs.remove(v)
                     return xs
+
                 return minus_one, LIST(et)
 
             def minus(st, L):
@@ -392,6 +469,7 @@ class ExprCompiler:
                     if v in xs:
                         xs.remove(v)
                 return xs
+
             return minus, LIST(et)
         if op == "+" and ta.kind == "str" and tb.kind == "str":
             return (lambda st, L: a(st, L) + b(st, L)), STR
@@ -411,6 +489,7 @@ class ExprCompiler:
             if d == 0:
                 raise RuleError(BAD_VALUE, "division by zero", where)
             return _f(a(st, L), d)
+
         return divide, INT
 
     def _x_Neg(self, n, cx):
@@ -426,11 +505,11 @@ class ExprCompiler:
         """Compile a text template whose first character is at (line, col) of
         ``cx``'s text; returns pieces (literal, None) or (fn, type)."""
         from dsl.parser import ParseError, parse_template
+
         try:
             parts = parse_template(text)
         except ParseError as err:
-            self.report("E023", f"in {what}: {err.message}", cx.path,
-                        cx.inner(line, col).at((1, err.column)), err.hint)
+            self.report("E023", f"in {what}: {err.message}", cx.path, cx.inner(line, col).at((1, err.column)), err.hint)
             raise CompileError(err.message) from None
         pieces = []
         for part in parts:
@@ -460,13 +539,18 @@ class ExprCompiler:
     # ----------------------------------------------------------- calls
     def _x_Call(self, n, cx):
         from interpreter.builtins import BUILTINS
+
         spec = BUILTINS.get(n.func)
         if spec is not None:
             lo, hi, handler = spec
             if not lo <= len(n.args) <= hi:
                 want = str(lo) if lo == hi else f"{lo} to {hi}"
-                cx.error("E040", f"{n.func}() takes {want} argument{'s' if hi != 1 else ''}, "
-                         f"{len(n.args)} given", n.pos, length=len(n.func))
+                cx.error(
+                    "E040",
+                    f"{n.func}() takes {want} argument{'s' if hi != 1 else ''}, {len(n.args)} given",
+                    n.pos,
+                    length=len(n.func),
+                )
             if n.kwargs:
                 cx.error("E046", f"{n.func}() takes no keyword arguments", n.kwargs[0].pos)
             return handler(self, n, cx)
@@ -483,8 +567,12 @@ class ExprCompiler:
         with their parameters bound to fresh locals of the caller."""
         params, body_node, fpath, fspan = fdef
         if len(n.args) != len(params):
-            cx.error("E040", f"{n.func}() takes {len(params)} argument{'s' if len(params) != 1 else ''}, "
-                     f"{len(n.args)} given", n.pos, length=len(n.func))
+            cx.error(
+                "E040",
+                f"{n.func}() takes {len(params)} argument{'s' if len(params) != 1 else ''}, {len(n.args)} given",
+                n.pos,
+                length=len(n.func),
+            )
         if cx.depth > 16:
             cx.error("E044", f"function '{n.func}' calls itself (directly or through others)", n.pos)
         args = []
@@ -503,11 +591,12 @@ class ExprCompiler:
             raise CompileError("function body did not parse")
         body, t = self.expr(body_node, body_cx)
         if len(slots) == 1:
-            (s0, f0), = slots
+            ((s0, f0),) = slots
 
             def call1(st, L):
                 L[s0] = f0(st, L)
                 return body(st, L)
+
             return call1, t
 
         def call(st, L):
@@ -515,4 +604,5 @@ class ExprCompiler:
             for (s, _), v in zip(slots, values):
                 L[s] = v
             return body(st, L)
+
         return call, t

@@ -7,6 +7,7 @@ program), triggers, end rules and scoring. Every problem is a diagnostic at
 its place in the file; compilation goes on after an error so that one run
 reports them all.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -14,14 +15,31 @@ import itertools
 import json
 
 from dsl import ast as A
-from dsl.parser import ParseError, parse_block, parse_expression, parse_template
+from dsl.parser import ParseError, parse_block, parse_expression
 from interpreter import ops
-from interpreter.compile_expr import CompileError, Cx, ExprCompiler, const
+from interpreter.compile_expr import CompileError, Cx, ExprCompiler
 from interpreter.compile_stmt import SUSPEND, Emitter, StmtCompiler, jump
 from interpreter.errors import NO_OPTIONS, NO_TRANSITION, PHASE_LOOP, RuleError
 from interpreter.labels import describe
-from interpreter.program import (ANY, BOOL, COMP, INT, LIST, NONE, PLAYER, STR, ActionDef, Code,
-                                 ComponentType, Program, TriggerDef, Type, ZoneFamily, compatible, join)
+from interpreter.program import (
+    ANY,
+    BOOL,
+    COMP,
+    INT,
+    LIST,
+    NONE,
+    PLAYER,
+    STR,
+    ActionDef,
+    Code,
+    ComponentType,
+    Program,
+    TriggerDef,
+    Type,
+    ZoneFamily,
+    compatible,
+    join,
+)
 from interpreter.scope import Scope
 from validator.diagnostics import Diagnostic, did_you_mean
 
@@ -45,8 +63,17 @@ def parse_type(text, comp_types) -> Type | None:
     if text.startswith("list of "):
         inner = parse_type(text[8:], comp_types)
         return LIST(inner) if inner else None
-    simple = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER, "any": ANY, "zone": Type("zone"),
-              "component": COMP(None), "none": NONE, "list": LIST(ANY)}
+    simple = {
+        "int": INT,
+        "bool": BOOL,
+        "str": STR,
+        "player": PLAYER,
+        "any": ANY,
+        "zone": Type("zone"),
+        "component": COMP(None),
+        "none": NONE,
+        "list": LIST(ANY),
+    }
     if text in simple:
         return simple[text]
     if text in comp_types:
@@ -79,11 +106,18 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         self.limits = dict(DEFAULT_LIMITS, **(limits or {}))
         players = data.get("players", {})
         digest = hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
-        self.prog = Program(id=str(data.get("id", "")), title=str(data.get("title", data.get("id", ""))),
-                            version=str(data.get("version", "")), digest=digest, variants=tuple(variants),
-                            min_players=int(players.get("min", 2)), max_players=int(players.get("max", 2)),
-                            source_file=doc.file, limits=self.limits,
-                            default_players=int(players.get("default") or players.get("min", 2)))
+        self.prog = Program(
+            id=str(data.get("id", "")),
+            title=str(data.get("title", data.get("id", ""))),
+            version=str(data.get("version", "")),
+            digest=digest,
+            variants=tuple(variants),
+            min_players=int(players.get("min", 2)),
+            max_players=int(players.get("max", 2)),
+            source_file=doc.file,
+            limits=self.limits,
+            default_players=int(players.get("default") or players.get("min", 2)),
+        )
         self.var_types: dict[str, Type] = {"direction": INT}
         self.pvar_types: dict[str, Type] = {}
         self.param_types: dict[str, Type] = {}
@@ -158,13 +192,24 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
     def compile(self) -> Program:
         d = self.data
         players = d.get("players") or {}
-        if isinstance(players.get("min"), int) and isinstance(players.get("max"), int) and players["min"] > players["max"]:
+        if (
+            isinstance(players.get("min"), int)
+            and isinstance(players.get("max"), int)
+            and players["min"] > players["max"]
+        ):
             self.report("E062", f"players: min {players['min']} is more than max {players['max']}", ("players", "min"))
         default = players.get("default")
-        if isinstance(default, int) and isinstance(players.get("min"), int) and isinstance(players.get("max"), int) \
-                and not players["min"] <= default <= players["max"]:
-            self.report("E062", f"players: default {default} is outside {players['min']}-{players['max']}",
-                        ("players", "default"))
+        if (
+            isinstance(default, int)
+            and isinstance(players.get("min"), int)
+            and isinstance(players.get("max"), int)
+            and not players["min"] <= default <= players["max"]
+        ):
+            self.report(
+                "E062",
+                f"players: default {default} is outside {players['min']}-{players['max']}",
+                ("players", "default"),
+            )
         self.declare_params()
         self.declare_components()
         self.declare_zones()
@@ -232,8 +277,12 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             if isinstance(spec, dict) and "type" in spec:
                 declared = parse_type(spec["type"], {})
                 if declared is None:
-                    self.report("E041", f"unknown type '{spec['type']}'", ("params", name, "type"),
-                                hint="types: int, bool, str, player, any, 'list of ...'")
+                    self.report(
+                        "E041",
+                        f"unknown type '{spec['type']}'",
+                        ("params", name, "type"),
+                        hint="types: int, bool, str, player, any, 'list of ...'",
+                    )
                 elif default is not None and not compatible(declared, _literal_type(default)):
                     self.report("E063", f"default {default!r} is not a {declared}", ("params", name, "default"))
                 t = declared or t
@@ -243,7 +292,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 self.report("E063", f"default {default!r} is not one of the choices", ("params", name, "default"))
             self.param_types[name] = t
         scope = self.scratch("define")
-        for name in (self.data.get("define") or {}):  # each definition sees the ones before it
+        for name in self.data.get("define") or {}:  # each definition sees the ones before it
             if name in self.param_types:
                 self.report("E043", f"'{name}' is already a parameter", ("define", name), key=True)
             fn, t = self.compile_expr_at(("define", name), scope)
@@ -255,13 +304,13 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
     def declare_components(self):
         for name, spec in (self.data.get("components") or {}).items():
             ct = ComponentType(name)
-            for key in (spec.get("for_each") or {}):
+            for key in spec.get("for_each") or {}:
                 ct.static[key] = ANY
-            for row in (spec.get("items") or []):
+            for row in spec.get("items") or []:
                 if isinstance(row, dict):
                     for key, value in row.items():
                         ct.static[key] = join(ct.static.get(key, NONE), _literal_type(value))
-            for key in (spec.get("props") or {}):
+            for key in spec.get("props") or {}:
                 ct.static[key] = ANY
             for key in ct.static:
                 if ct.static[key] == NONE:
@@ -277,35 +326,57 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 if isinstance(init, dict) and "type" in init:
                     t = parse_type(init["type"], self.comp_types)
                     if t is None:
-                        self.report("E041", f"unknown type '{init['type']}'", ("components", name, "state", key, "type"))
+                        self.report(
+                            "E041", f"unknown type '{init['type']}'", ("components", name, "state", key, "type")
+                        )
                 ct.dynamic[key] = t or ANY
                 if key in ct.static:
-                    self.report("E043", f"'{key}' is both a fixed and a changing property of '{name}'",
-                                ("components", name, "state", key), key=True)
+                    self.report(
+                        "E043",
+                        f"'{key}' is both a fixed and a changing property of '{name}'",
+                        ("components", name, "state", key),
+                        key=True,
+                    )
             if ct.board:
                 needed = ("col", "row") if ct.board.get("grid") in ("hex", "square") else (ct.board.get("key", "name"),)
                 for prop in needed:
                     if prop not in ct.static:
-                        self.report("E032", f"a {ct.board.get('grid')} board needs the fixed property '{prop}' "
-                                    f"on its spaces ('{name}')", ("components", name, "board"),
-                                    hint="for_each: {col: range(w), row: range(h)}" if prop in ("col", "row") else None)
+                        self.report(
+                            "E032",
+                            f"a {ct.board.get('grid')} board needs the fixed property '{prop}' "
+                            f"on its spaces ('{name}')",
+                            ("components", name, "board"),
+                            hint="for_each: {col: range(w), row: range(h)}" if prop in ("col", "row") else None,
+                        )
             for prop in ct.public:
                 if prop not in ct.static and prop not in ct.dynamic:
-                    self.report("E032", f"'{name}' has no property '{prop}' to show on its back",
-                                ("components", name, "public"), hint=did_you_mean(prop, list(ct.static) + list(ct.dynamic)))
+                    self.report(
+                        "E032",
+                        f"'{name}' has no property '{prop}' to show on its back",
+                        ("components", name, "public"),
+                        hint=did_you_mean(prop, list(ct.static) + list(ct.dynamic)),
+                    )
 
     def declare_zones(self):
         for name, spec in (self.data.get("zones") or {}).items():
             spec = spec or {}
             per = spec.get("per")
             if per not in (None, "player") and per not in self.comp_types:
-                self.report("E039", f"zones can be kept one per player or one per component type; "
-                            f"'{per}' is neither", ("zones", name, "per"), hint=did_you_mean(str(per), list(self.comp_types) + ["player"]))
+                self.report(
+                    "E039",
+                    f"zones can be kept one per player or one per component type; '{per}' is neither",
+                    ("zones", name, "per"),
+                    hint=did_you_mean(str(per), list(self.comp_types) + ["player"]),
+                )
                 per = "player"
             of = spec.get("of")
             if of is not None and of not in self.comp_types:
-                self.report("E039", f"unknown component type '{of}'", ("zones", name, "of"),
-                            hint=did_you_mean(str(of), self.comp_types))
+                self.report(
+                    "E039",
+                    f"unknown component type '{of}'",
+                    ("zones", name, "of"),
+                    hint=did_you_mean(str(of), self.comp_types),
+                )
                 of = None
             if name in self.comp_types:
                 self.report("E043", f"'{name}' is already a component type", ("zones", name), key=True)
@@ -323,15 +394,22 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                     if "type" in spec:
                         t = parse_type(spec["type"], self.comp_types)
                         if t is None:
-                            self.report("E041", f"unknown type '{spec['type']}'", (section, name, "type"),
-                                        hint="types: int, bool, str, player, any, zone, a component type, 'list of ...'")
+                            self.report(
+                                "E041",
+                                f"unknown type '{spec['type']}'",
+                                (section, name, "type"),
+                                hint="types: int, bool, str, player, any, zone, a component type, 'list of ...'",
+                            )
                 elif not isinstance(spec, str):
                     t = _literal_type(spec)
                     if t.kind == "none":
                         t = ANY
                 table[name] = t or ANY  # refined when the initial value compiles
-        self.secret_pvars = frozenset(n for n, s in (self.data.get("player_vars") or {}).items()
-                                      if isinstance(s, dict) and s.get("visibility") == "owner")
+        self.secret_pvars = frozenset(
+            n
+            for n, s in (self.data.get("player_vars") or {}).items()
+            if isinstance(s, dict) and s.get("visibility") == "owner"
+        )
 
     def declare_events(self):
         for name, fields in (self.data.get("events") or {}).items():
@@ -352,8 +430,14 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         for pname, ptype in ((spec or {}).get("params") or {}).items():
             t = parse_type(ptype, self.comp_types)
             if t is None:
-                self.report("E041", f"unknown type '{ptype}'", (section, name, "params", pname),
-                            hint=did_you_mean(str(ptype), ["int", "bool", "str", "player", "zone", "any"] + list(self.comp_types)))
+                self.report(
+                    "E041",
+                    f"unknown type '{ptype}'",
+                    (section, name, "params", pname),
+                    hint=did_you_mean(
+                        str(ptype), ["int", "bool", "str", "player", "zone", "any"] + list(self.comp_types)
+                    ),
+                )
                 t = ANY
             params.append((pname, t))
         return params
@@ -371,7 +455,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
 
     # ------------------------------------------------------------ bodies
     def compile_procedures(self):
-        for name, spec in (self.data.get("procedures") or {}).items():
+        for name in self.data.get("procedures") or {}:
             code, params = self.procedures[name]
             scope = Scope(code)
             for pname, ptype in params:
@@ -384,11 +468,14 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             base = ("components", name)
             scope = self.scratch(f"components {name}")
             loops = []
-            for var in (spec.get("for_each") or {}):
+            for var in spec.get("for_each") or {}:
                 fn, t = self.compile_expr_at(base + ("for_each", var), scope)
                 if fn is not None and t.kind not in ("list", "any", "zone"):
-                    self.report("E041", f"for_each needs a list of values for '{var}', e.g. range(1, 8)",
-                                base + ("for_each", var))
+                    self.report(
+                        "E041",
+                        f"for_each needs a list of values for '{var}', e.g. range(1, 8)",
+                        base + ("for_each", var),
+                    )
                     fn = None
                 et = t.arg if t.kind == "list" else ANY
                 ct.static[var] = et
@@ -396,11 +483,11 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             items = spec.get("items") or []
             item_keys = []
             for row in items:
-                for key in (row if isinstance(row, dict) else {}):
+                for key in row if isinstance(row, dict) else {}:
                     if key not in [k for k, _ in item_keys]:
                         item_keys.append((key, scope.fresh(key, ct.static.get(key, ANY))))
             props = []
-            for pname in (spec.get("props") or {}):
+            for pname in spec.get("props") or {}:
                 fn, t = self.compile_expr_at(base + ("props", pname), scope)
                 ct.static[pname] = t
                 props.append((pname, scope.fresh(pname, t), fn))
@@ -414,8 +501,18 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             nlocals = scope.code.nlocals
             limit = self.limits["max_components"]
 
-            def generate(st, loops=loops, props=props, items=items, copies_fn=copies_fn,
-                         count_fn=count_fn, nlocals=nlocals, limit=limit, item_keys=item_keys, type_name=name):
+            def generate(
+                st,
+                loops=loops,
+                props=props,
+                items=items,
+                copies_fn=copies_fn,
+                count_fn=count_fn,
+                nlocals=nlocals,
+                limit=limit,
+                item_keys=item_keys,
+                type_name=name,
+            ):
                 L = [None] * nlocals
                 rows = []
                 if items:
@@ -426,8 +523,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                     for _, _, vs in values:
                         total *= max(len(vs), 1)
                     if total > limit:
-                        raise RuleError("R107", f"'{type_name}' would make {total} components; "
-                                        f"the limit is {limit}")
+                        raise RuleError("R107", f"'{type_name}' would make {total} components; the limit is {limit}")
                     base_rows = []
                     for combo in itertools.product(*[vs for _, _, vs in values]):
                         base_rows.append({var: v for (var, _, _), v in zip(values, combo)})
@@ -449,10 +545,13 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                         row[pname] = v
                     k = copies_fn(st, L) if copies_fn else 1
                     if k * len(base_rows) > limit:
-                        raise RuleError("R107", f"'{type_name}': {k} copies of {len(base_rows)} components "
-                                        f"is over the limit of {limit}")
+                        raise RuleError(
+                            "R107",
+                            f"'{type_name}': {k} copies of {len(base_rows)} components is over the limit of {limit}",
+                        )
                     rows.extend(dict(row) for _ in range(k))
                 return rows
+
             ct.generate = generate
             # changing properties: initial values may read the fixed ones by name
             iscope = self.scratch(f"components {name} state")
@@ -475,6 +574,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                     for k, s in slots.items():
                         L[s] = props.get(k)
                     return fn(st, L)
+
                 initial[key] = init_fn
             ct.initial = initial
             if "label" in spec:
@@ -500,11 +600,14 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             for s, v in zip(slots, values):
                 L[s] = v
             return "".join(p if t is None else describe(st, p(st, L), t) for p, t in pieces)
+
         return render
 
     def compile_vars(self):
-        for section, table, target in (("vars", self.var_types, self.prog.vars),
-                                       ("player_vars", self.pvar_types, self.prog.pvars)):
+        for section, table, target in (
+            ("vars", self.var_types, self.prog.vars),
+            ("player_vars", self.pvar_types, self.prog.pvars),
+        ):
             for name, spec in (self.data.get(section) or {}).items():
                 scope = self.scratch(f"{section} {name}")
                 if isinstance(spec, dict):
@@ -515,7 +618,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 elif isinstance(spec, str):
                     path = (section, name)
                 else:
-                    target[name] = (lambda st, v=spec: v)
+                    target[name] = lambda st, v=spec: v
                     continue
                 fn, t = self.compile_expr_at(path, scope)
                 if fn is None:
@@ -525,7 +628,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 elif not compatible(table[name], t) and t.kind != "none":
                     self.report("E041", f"initial value is {t}, but '{name}' is declared {table[name]}", path)
                 n_locals = scope.code.nlocals
-                target[name] = (lambda st, fn=fn, n_locals=n_locals: fn(st, [st.current] + [None] * n_locals))
+                target[name] = lambda st, fn=fn, n_locals=n_locals: fn(st, [st.current] + [None] * n_locals)
         self.prog.secret_pvars = self.secret_pvars
 
     # ------------------------------------------------------------ actions
@@ -539,16 +642,19 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             cond = None
             if "if" in spec:
                 cond, _ = self.compile_expr_at(base + ("if",), scope, BOOL)
-            for pname in (spec.get("params") or {}):
+            for pname in spec.get("params") or {}:
                 fn, t = self.compile_expr_at(base + ("params", pname), scope)
                 if fn is not None and t.kind not in ("list", "zone", "any"):
-                    self.report("E041", f"parameter '{pname}' needs a list of possible values, not {t}",
-                                base + ("params", pname))
+                    self.report(
+                        "E041",
+                        f"parameter '{pname}' needs a list of possible values, not {t}",
+                        base + ("params", pname),
+                    )
                     fn = None
                 et = t.arg if t.kind == "list" else COMP(t.arg) if t.kind == "zone" else ANY
                 if t.kind == "zone":
                     zfn = fn
-                    fn = (lambda st, L, zfn=zfn: st.zones[zfn(st, L)])
+                    fn = lambda st, L, zfn=zfn: st.zones[zfn(st, L)]
                 params.append((pname, scope.fresh(pname, et), fn))
             require = None
             if "require" in spec:
@@ -557,8 +663,18 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             label = None
             if "label" in spec:
                 label = self.action_label(base + ("label",), scope, params)
-            self.prog.actions.append(ActionDef(name, i, code, [(p, s, f) for p, s, f in params], cond, require, label,
-                                               param_types=[scope.names[p][1] for p, _, _ in params]))
+            self.prog.actions.append(
+                ActionDef(
+                    name,
+                    i,
+                    code,
+                    [(p, s, f) for p, s, f in params],
+                    cond,
+                    require,
+                    label,
+                    param_types=[scope.names[p][1] for p, _, _ in params],
+                )
+            )
             self.prog.action_index[name] = i
         self.offered_actions: set[str] = set()
 
@@ -585,11 +701,14 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         if start in labels:
             em.emit(jump(labels[start]), f"{file}:start")
         elif phases:
-            self.report("E053", f"start phase '{start}' is not a phase", ("start",),
-                        hint=did_you_mean(str(start), phases))
+            self.report(
+                "E053", f"start phase '{start}' is not a phase", ("start",), hint=did_you_mean(str(start), phases)
+            )
         else:
+
             def no_phases(st, fr):
                 raise RuleError(NO_TRANSITION, "the ruleset has no phases")
+
             em.emit(no_phases, f"{file}:phases")
         for name, spec in phases.items():
             spec = spec or {}
@@ -630,9 +749,13 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         on_end = self.hook(base + ("on_end",), f"phase {name} on_end")
         end_if = self.cond_at(base + ("end_if",), f"phase {name} end_if")
         if end_if is not None and spec.get("turn") is None:
-            self.report("E044", f"phase '{name}' has end_if but no turn: end_if is checked before each turn",
-                        base + ("end_if",), hint="without turns a phase ends after on_begin; use 'next' with 'if'",
-                        key=True)
+            self.report(
+                "E044",
+                f"phase '{name}' has end_if but no turn: end_if is checked before each turn",
+                base + ("end_if",),
+                hint="without turns a phase ends after on_begin; use 'next' with 'if'",
+                key=True,
+            )
         self.prog.hooks[(name, "on_begin")] = on_begin
         self.prog.hooks[(name, "on_end")] = on_end
         max_entries = self.limits["max_phase_entries"]
@@ -643,13 +766,17 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             st.end_turn = False
             st.since_decision += 1
             if st.since_decision > max_entries:
-                raise RuleError(PHASE_LOOP, f"{max_entries} phases entered without any decision: "
-                                f"the phases loop (last: '{name}')", where("next"),
-                                "a transition condition never changes")
+                raise RuleError(
+                    PHASE_LOOP,
+                    f"{max_entries} phases entered without any decision: the phases loop (last: '{name}')",
+                    where("next"),
+                    "a transition condition never changes",
+                )
             if st.record:
                 st.events.append(("phase", name))
             if "phase_begin" in st.prog.triggers:
                 ops.fire(st, "phase_begin", {"phase": name})
+
         em.emit(enter, "{}:{}:{}".format(self.doc.file, *self.doc.where(base, key=True)))
         if on_begin is not None:
             em.emit(_call_hook(on_begin.id), where("on_begin"))
@@ -679,8 +806,12 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         action_ids = []
         for i, aname in enumerate(turn.get("actions") or []):
             if aname not in self.prog.action_index:
-                self.report("E034", f"unknown action '{aname}'", base + ("actions", i),
-                            hint=did_you_mean(str(aname), self.prog.action_index))
+                self.report(
+                    "E034",
+                    f"unknown action '{aname}'",
+                    base + ("actions", i),
+                    hint=did_you_mean(str(aname), self.prog.action_index),
+                )
                 continue
             action_ids.append(self.prog.action_index[aname])
             self.offered_actions.add(aname)
@@ -693,19 +824,25 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             elif st.current is None:
                 st.current = ops.seat_order(st, 0)[0] if not all(st.eliminated) else None
             st.pass_to = None
+
         em.emit(start, where("first") if "first" in turn else "{}:{}:{}".format(file, *self.doc.where(base)))
         loop = em.here
 
         def turn_head(st, fr):
             L = fr[2]
             L[0] = st.current
-            if st.end_phase or st.current is None or (phase_end_if is not None and phase_end_if(st, [st.current] + [None] * 16)):
+            if (
+                st.end_phase
+                or st.current is None
+                or (phase_end_if is not None and phase_end_if(st, [st.current] + [None] * 16))
+            ):
                 fr[1] = end_label[0]
                 return
             st.end_turn = False
             st.turn += 1
             if st.record:
                 st.events.append(("turn", st.current))
+
         em.emit(turn_head, "{}:{}:{}".format(file, *self.doc.where(("phases", phase, "end_if"))))
         if t_begin is not None:
             em.emit(_call_hook(t_begin.id), where("on_begin"))
@@ -719,11 +856,24 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             p = st.current
             options = legal_actions(st, actions, p)
             if not options:
-                raise RuleError(NO_OPTIONS, f"{describe(st, p, PLAYER)} has no legal action in phase '{phase}'",
-                                where("actions"), "make sure one action is always possible, e.g. pass")
-            st.pending = {"kind": "action", "players": [p], "options": [options], "answers": [None],
-                          "done": [False], "slot": answer, "prompt": f"{phase}: your move", "type": "action"}
+                raise RuleError(
+                    NO_OPTIONS,
+                    f"{describe(st, p, PLAYER)} has no legal action in phase '{phase}'",
+                    where("actions"),
+                    "make sure one action is always possible, e.g. pass",
+                )
+            st.pending = {
+                "kind": "action",
+                "players": [p],
+                "options": [options],
+                "answers": [None],
+                "done": [False],
+                "slot": answer,
+                "prompt": f"{phase}: your move",
+                "type": "action",
+            }
             return SUSPEND
+
         em.emit(decide, where("actions"))
 
         def run_action(st, fr):
@@ -735,14 +885,20 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             if st.record:
                 st.events.append(("action", st.current, act.name, args))
             st.stack.append([act.code.id, 0, L])
+
         em.emit(run_action, where("actions"))
 
         def after_action(st, fr):
-            if st.end_turn or st.end_phase or not repeat or (
-                    t_end_if is not None and t_end_if(st, [st.current] + [None] * 16)):
+            if (
+                st.end_turn
+                or st.end_phase
+                or not repeat
+                or (t_end_if is not None and t_end_if(st, [st.current] + [None] * 16))
+            ):
                 fr[1] = turn_end[0]
             else:
                 fr[1] = action_loop
+
         em.emit(after_action, where("repeat") if "repeat" in turn else where("actions"))
         turn_end[0] = em.here
         if t_end is not None:
@@ -758,6 +914,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             st.pass_to = None
             st.end_turn = False
             fr[1] = loop
+
         em.emit(advance, where("next") if "next" in turn else where("actions"))
 
     def compile_transitions(self, name, spec, em, labels):
@@ -781,8 +938,9 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             if plain:
                 epath = base
             if target not in labels:
-                self.report("E050", f"transition to unknown phase '{target}'", epath,
-                            hint=did_you_mean(str(target), labels))
+                self.report(
+                    "E050", f"transition to unknown phase '{target}'", epath, hint=did_you_mean(str(target), labels)
+                )
                 continue
             cond = None
             if "if" in edge and not plain:
@@ -797,8 +955,13 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                     if "phase_end" in st.prog.triggers:
                         ops.fire(st, "phase_end", {"phase": name})
                     return
-            raise RuleError(NO_TRANSITION, f"phase '{name}' ended and none of its transitions applies", where,
-                            "add a transition without a condition, or end the game")
+            raise RuleError(
+                NO_TRANSITION,
+                f"phase '{name}' ended and none of its transitions applies",
+                where,
+                "add a transition without a condition, or end the game",
+            )
+
         em.emit(transition, where)
 
     # ------------------------------------------------------------ triggers, end
@@ -807,8 +970,12 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             base = ("triggers", i)
             event = spec.get("on")
             if event not in self.events and event not in ("phase_begin", "phase_end"):
-                self.report("E038", f"unknown event '{event}'", base + ("on",),
-                            hint=did_you_mean(str(event), list(self.events) + ["phase_begin", "phase_end"]))
+                self.report(
+                    "E038",
+                    f"unknown event '{event}'",
+                    base + ("on",),
+                    hint=did_you_mean(str(event), list(self.events) + ["phase_begin", "phase_end"]),
+                )
                 continue
             if event in ("phase_begin", "phase_end"):
                 self.events.setdefault(event, {"phase": STR})
@@ -855,6 +1022,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         if any(d.is_error for d in self.diags):
             return  # a failed block hides its uses: unused-warnings would be noise
         import re
+
         variant_text = json.dumps(self.data.get("variants") or {})
         for name in self.prog.params:
             if name not in self.used_params and not re.search(rf"\b{re.escape(name)}\b", variant_text):
@@ -864,14 +1032,19 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 self.report("W101", f"zone '{name}' is never used", ("zones", name), key=True)
         for act in self.prog.actions:
             if act.name not in self.offered_actions:
-                self.report("W102", f"action '{act.name}' is never offered (no phase turn lists it)",
-                            ("actions", act.name), key=True)
-        for event, trigs in self.prog.triggers.items():
+                self.report(
+                    "W102",
+                    f"action '{act.name}' is never offered (no phase turn lists it)",
+                    ("actions", act.name),
+                    key=True,
+                )
+        for event in self.prog.triggers:
             if event not in self.emitted:
                 for i, spec in (self.data.get("triggers") or {}).items():
                     if spec.get("on") == event:
-                        self.report("W103", f"no rule emits event '{event}', so this trigger never runs",
-                                    ("triggers", i, "on"))
+                        self.report(
+                            "W103", f"no rule emits event '{event}', so this trigger never runs", ("triggers", i, "on")
+                        )
         for name in self.procedures:
             if name not in self.used_procs:
                 self.report("W104", f"procedure '{name}' is never called", ("procedures", name), key=True)
@@ -880,6 +1053,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
 def _call_hook(code_id: int):
     def call(st, fr):
         st.stack.append([code_id, 0, [st.current] + [None] * (st.prog.codes[code_id].nlocals - 1)])
+
     return call
 
 

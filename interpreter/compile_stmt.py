@@ -4,6 +4,7 @@ Control flow becomes jumps; ``choose`` and ``simultaneous for`` become
 instructions that suspend the VM with a pending decision. Every instruction
 remembers its source position so that a runtime error names its rule.
 """
+
 from __future__ import annotations
 
 from dsl import ast as A
@@ -11,8 +12,23 @@ from interpreter import ops
 from interpreter.compile_expr import CompileError, Cx, as_list_fn
 from interpreter.errors import BAD_VALUE, EMPTY_ZONE, NO_OPTIONS, RuleError
 from interpreter.labels import describe
+from interpreter.program import (
+    ANY,
+    BOOL,
+    COMP,
+    ERR,
+    INT,
+    LIST,
+    PLAYER,
+    STR,
+    Code,
+    Type,
+    compatible,
+    elem_type,
+    is_listy,
+    join,
+)
 from interpreter.program import NONE as NONE_T
-from interpreter.program import ERR, ANY, BOOL, COMP, INT, LIST, PLAYER, STR, Code, Type, compatible, elem_type, is_listy, join
 
 SUSPEND = 1
 STOP = 2
@@ -36,6 +52,7 @@ class Emitter:
 def jump(cell):
     def ins(st, fr):
         fr[1] = cell[0]
+
     return ins
 
 
@@ -43,6 +60,7 @@ def jump_if_not(cond, cell):
     def ins(st, fr):
         if not cond(st, fr[2]):
             fr[1] = cell[0]
+
     return ins
 
 
@@ -75,6 +93,7 @@ class StmtCompiler:
 
         def let(st, fr):
             fr[2][slot] = fn(st, fr[2])
+
         em.emit(let, cx.where(s.pos))
 
     def _s_SetStmt(self, s, cx, em):
@@ -86,20 +105,25 @@ class StmtCompiler:
         if op == "=" and not compatible(tt, vt) and vt.kind != "none":
             cx.error("E041", f"cannot set {tt} to {vt}", s.value.pos)
         if op == "=":
+
             def setter(st, fr):
                 put(st, fr[2], value(st, fr[2]))
         elif op == "+=":
+
             def setter(st, fr):
                 L = fr[2]
                 put(st, L, get(st, L) + value(st, L))
         elif op == "-=":
+
             def setter(st, fr):
                 L = fr[2]
                 put(st, L, get(st, L) - value(st, L))
         else:
+
             def setter(st, fr):
                 L = fr[2]
                 put(st, L, get(st, L) * value(st, L))
+
         em.emit(setter, cx.where(s.pos))
 
     def target(self, t: A.Target, cx: Cx):
@@ -112,43 +136,70 @@ class StmtCompiler:
 
                 def put_local(st, L, v):
                     L[slot] = v
+
                 return (lambda st, L: L[slot]), put_local, lt
             if name in self.var_types:
+
                 def put_var(st, L, v):
                     st.vars[name] = v
+
                 return (lambda st, L: st.vars[name]), put_var, self.var_types[name]
             if name in self.param_types:
-                cx.error("E042", f"'{name}' is a parameter and cannot change during a game", t.pos,
-                         "declare a variable under vars instead")
+                cx.error(
+                    "E042",
+                    f"'{name}' is a parameter and cannot change during a game",
+                    t.pos,
+                    "declare a variable under vars instead",
+                )
             from validator.diagnostics import did_you_mean
-            cx.error("E030", f"unknown variable '{name}'", t.pos,
-                     did_you_mean(name, list(self.var_types) + list(cx.scope.names)) or "declare it under vars",
-                     len(name))
+
+            cx.error(
+                "E030",
+                f"unknown variable '{name}'",
+                t.pos,
+                did_you_mean(name, list(self.var_types) + list(cx.scope.names)) or "declare it under vars",
+                len(name),
+            )
         obj, ot = self.expr(t.obj, cx)
         if ot.kind == "player":
             if name not in self.pvar_types:
                 from validator.diagnostics import did_you_mean
-                cx.error("E032", f"players have no variable '{name}'", t.pos,
-                         did_you_mean(name, self.pvar_types) or "declare it under player_vars", len(name))
+
+                cx.error(
+                    "E032",
+                    f"players have no variable '{name}'",
+                    t.pos,
+                    did_you_mean(name, self.pvar_types) or "declare it under player_vars",
+                    len(name),
+                )
 
             def put_pvar(st, L, v):
                 st.pvars[obj(st, L)][name] = v
+
             return (lambda st, L: st.pvars[obj(st, L)][name]), put_pvar, self.pvar_types[name]
         if ot.kind == "comp":
             types = [self.comp_types[ot.arg]] if ot.arg else list(self.comp_types.values())
             if name == "owner":
+
                 def put_owner(st, L, v):
                     st.owner[obj(st, L)] = v
+
                 return (lambda st, L: st.owner[obj(st, L)]), put_owner, PLAYER
             for ct in types:
                 if name in ct.dynamic:
+
                     def put_prop(st, L, v):
                         st.props[obj(st, L)][name] = v
+
                     return (lambda st, L: st.props[obj(st, L)][name]), put_prop, ct.dynamic[name]
             for ct in types:
                 if name in ct.static:
-                    cx.error("E042", f"'{name}' is a fixed property of '{ct.name}'", t.pos,
-                             "properties that change during a game are declared under the type's 'state'")
+                    cx.error(
+                        "E042",
+                        f"'{name}' is a fixed property of '{ct.name}'",
+                        t.pos,
+                        "properties that change during a game are declared under the type's 'state'",
+                    )
             cx.error("E032", f"'{ot.arg or 'component'}' has no property '{name}'", t.pos)
         cx.error("E042", f"cannot assign to a property of {ot}", t.pos)
 
@@ -161,6 +212,7 @@ class StmtCompiler:
         def append(st, fr):
             L = fr[2]
             put(st, L, get(st, L) + [value(st, L)])  # a new list: stored lists are never mutated
+
         em.emit(append, cx.where(s.pos))
 
     def _s_DiscardStmt(self, s, cx, em):
@@ -176,6 +228,7 @@ class StmtCompiler:
             if v in items:
                 items.remove(v)
             put(st, L, items)
+
         em.emit(discard, cx.where(s.pos))
 
     # ------------------------------------------------------------ components
@@ -194,8 +247,11 @@ class StmtCompiler:
     def zone_arg(self, node, cx, what):
         fn, t = self.expr(node, cx)
         if t.kind == "family":
-            cx.error("E045", f"zone '{t.arg}' is one per {self.families[t.arg].per}: say whose, e.g. {t.arg}[player]",
-                     node.pos)
+            cx.error(
+                "E045",
+                f"zone '{t.arg}' is one per {self.families[t.arg].per}: say whose, e.g. {t.arg}[player]",
+                node.pos,
+            )
         if t.kind not in ("zone", "any", "error"):
             cx.error("E041", f"{what} must be a zone, not {t}", node.pos)
         return fn, t
@@ -216,6 +272,7 @@ class StmtCompiler:
             moved = [ops.move(st, c, z, position, face, fire_now=False) for c in items if c is not None]
             if "moved" in st.prog.triggers:
                 ops.fire_in_order(st, moved)
+
         em.emit(move, cx.where(s.pos))
 
     def _s_DrawStmt(self, s, cx, em):
@@ -237,6 +294,7 @@ class StmtCompiler:
                 moved.append(ops.move(st, zone[0], d, "top" if d != z else "bottom", face, fire_now=False))
             if moved and "moved" in st.prog.triggers:
                 ops.fire_in_order(st, moved)
+
         em.emit(draw, cx.where(s.pos))
 
     def _s_DealStmt(self, s, cx, em):
@@ -245,15 +303,25 @@ class StmtCompiler:
         fam = self.families.get(s.family)
         if fam is None:
             from validator.diagnostics import did_you_mean
-            cx.error("E031", f"unknown zone '{s.family}'", s.family_pos, did_you_mean(s.family, self.families),
-                     len(s.family))
+
+            cx.error(
+                "E031", f"unknown zone '{s.family}'", s.family_pos, did_you_mean(s.family, self.families), len(s.family)
+            )
         self.used_zones.add(s.family)
         if fam.per is None:
-            cx.error("E041", f"deal gives each player (or component) a share; '{s.family}' is one shared zone",
-                     s.family_pos, f"to put cards in '{s.family}', write: draw N from ... to {s.family}")
+            cx.error(
+                "E041",
+                f"deal gives each player (or component) a share; '{s.family}' is one shared zone",
+                s.family_pos,
+                f"to put cards in '{s.family}', write: draw N from ... to {s.family}",
+            )
         if fam.per != "player" and s.recipients is None:
-            cx.error("E041", f"deal goes to a zone kept one per player; '{s.family}' is not", s.family_pos,
-                     "add 'for <list of components>' to deal to one zone per component")
+            cx.error(
+                "E041",
+                f"deal goes to a zone kept one per player; '{s.family}' is not",
+                s.family_pos,
+                "add 'for <list of components>' to deal to one zone per component",
+            )
         if s.recipients is not None:
             recips, rt = self.listy(s.recipients, cx, "deal ... for")
         else:
@@ -275,6 +343,7 @@ class StmtCompiler:
                     moved.append(ops.move(st, zone[0], base + (r if per_player else st.cat.ordinal[r]), fire_now=False))
             if moved and "moved" in st.prog.triggers:
                 ops.fire_in_order(st, moved)
+
         em.emit(deal, cx.where(s.pos))
 
     def _s_ShuffleStmt(self, s, cx, em):
@@ -282,16 +351,19 @@ class StmtCompiler:
 
         def shuffle(st, fr):
             ops.shuffle(st, z(st, fr[2]))
+
         em.emit(shuffle, cx.where(s.pos))
 
     def _s_RevealStmt(self, s, cx, em):
         what, _ = self.comps(s.what, cx, "reveal")
         if s.to is None:
+
             def reveal(st, fr):
                 for c in what(st, fr[2]):
                     if st.record and not st.face[c]:
                         st.events.append(("reveal", c, None))
                     st.face[c] = True
+
             em.emit(reveal, cx.where(s.pos))
             return
         to_fn, tt = self.expr(s.to, cx)
@@ -310,6 +382,7 @@ class StmtCompiler:
                 st.known[c] = known + [p for p in who if p not in known]
                 if st.record:
                     st.events.append(("reveal", c, list(who)))
+
         em.emit(reveal_to, cx.where(s.pos))
 
     def _s_HideStmt(self, s, cx, em):
@@ -319,6 +392,7 @@ class StmtCompiler:
             for c in what(st, fr[2]):
                 st.face[c] = False
                 st.known.pop(c, None)
+
         em.emit(hide, cx.where(s.pos))
 
     def _s_RemoveStmt(self, s, cx, em):
@@ -328,14 +402,21 @@ class StmtCompiler:
             moved = [ops.move(st, c, ops.BOX, fire_now=False) for c in what(st, fr[2]) if c is not None]
             if moved and "moved" in st.prog.triggers:
                 ops.fire_in_order(st, moved)
+
         em.emit(remove, cx.where(s.pos))
 
     def _s_CreateStmt(self, s, cx, em):
         ct = self.comp_types.get(s.type_name)
         if ct is None:
             from validator.diagnostics import did_you_mean
-            cx.error("E039", f"unknown component type '{s.type_name}'", s.type_pos,
-                     did_you_mean(s.type_name, self.comp_types), len(s.type_name))
+
+            cx.error(
+                "E039",
+                f"unknown component type '{s.type_name}'",
+                s.type_pos,
+                did_you_mean(s.type_name, self.comp_types),
+                len(s.type_name),
+            )
         zone, _ = self.zone_arg(s.zone, cx, "create ... in")
         props = []
         for kw in s.props:
@@ -366,6 +447,7 @@ class StmtCompiler:
             ops.move(st, c, zone(st, L))
             if slot is not None:
                 L[slot] = c
+
         em.emit(create, cx.where(s.pos))
 
     def _s_SwapStmt(self, s, cx, em):
@@ -382,6 +464,7 @@ class StmtCompiler:
             ix, iy = st.zones[zx].index(x), st.zones[zy].index(y)
             st.zones[zx][ix], st.zones[zy][iy] = y, x
             st.loc[x], st.loc[y] = zy, zx
+
         em.emit(swap, cx.where(s.pos))
 
     # ------------------------------------------------------------ decisions
@@ -406,18 +489,33 @@ class StmtCompiler:
             if optional:
                 options.append(None)
             if not options:
-                raise RuleError(NO_OPTIONS, f"nothing to choose from for '{s.name}'", where,
-                                "guard the choice with an if, or add 'optional'")
+                raise RuleError(
+                    NO_OPTIONS,
+                    f"nothing to choose from for '{s.name}'",
+                    where,
+                    "guard the choice with an if, or add 'optional'",
+                )
             who = chooser(st, L)
             if who is None or not 0 <= who < st.n:
-                raise RuleError(NO_OPTIONS, f"no player to make the choice '{s.name}' (by {who})", where,
-                                "say who chooses: choose ... by <player>")
+                raise RuleError(
+                    NO_OPTIONS,
+                    f"no player to make the choice '{s.name}' (by {who})",
+                    where,
+                    "say who chooses: choose ... by <player>",
+                )
             text = prompt
             if prompt_parts is not None:
                 text = "".join(p if t is None else describe(st, p(st, L), t) for p, t in prompt_parts)
-            pend = {"kind": "choose", "players": [who], "options": [options],
-                    "answers": [None], "done": [False], "slot": slot, "prompt": text,
-                    "type": _type_tag(etype)}
+            pend = {
+                "kind": "choose",
+                "players": [who],
+                "options": [options],
+                "answers": [None],
+                "done": [False],
+                "slot": slot,
+                "prompt": text,
+                "type": _type_tag(etype),
+            }
             if label is not None:
                 labels = []
                 for v in options:
@@ -429,12 +527,17 @@ class StmtCompiler:
                 pend["labels"] = [labels]
             st.pending = pend
             return SUSPEND
+
         em.emit(choose, where)
 
     def _s_SimultaneousStmt(self, s, cx, em):
         if not s.body or not isinstance(s.body[0], A.ChooseStmt):
-            cx.error("E044", "the body of 'simultaneous for' must start with a choose", s.pos,
-                     "simultaneous for p in players:\n    choose c from hand[p] by p")
+            cx.error(
+                "E044",
+                "the body of 'simultaneous for' must start with a choose",
+                s.pos,
+                "simultaneous for p in players:\n    choose c from hand[p] by p",
+            )
         items, it = self.listy(s.iterable, cx, "simultaneous for ... in")
         var = cx.scope.declare(s.var, it)
         first: A.ChooseStmt = s.body[0]
@@ -447,9 +550,13 @@ class StmtCompiler:
         where = cx.where(s.pos)
         label = prompt_parts = None
         if first.label is not None:
-            label = self.template_parts(first.label, cx, first.label_pos[0], first.label_pos[1] + 1, "the label of choose")
+            label = self.template_parts(
+                first.label, cx, first.label_pos[0], first.label_pos[1] + 1, "the label of choose"
+            )
         if first.prompt is not None and "{" in first.prompt:
-            prompt_parts = self.template_parts(first.prompt, cx, first.prompt_pos[0], first.prompt_pos[1] + 1, "the prompt")
+            prompt_parts = self.template_parts(
+                first.prompt, cx, first.prompt_pos[0], first.prompt_pos[1] + 1, "the prompt"
+            )
 
         def collect(st, fr):
             L = fr[2]
@@ -468,8 +575,12 @@ class StmtCompiler:
                     raise RuleError(NO_OPTIONS, f"nothing to choose from for '{first.name}'", where)
                 who = chooser(st, L)
                 if who is None or not 0 <= who < st.n:
-                    raise RuleError(NO_OPTIONS, f"no player to make the choice '{first.name}' (by {who})", where,
-                                    "say who chooses: choose ... by <player>")
+                    raise RuleError(
+                        NO_OPTIONS,
+                        f"no player to make the choice '{first.name}' (by {who})",
+                        where,
+                        "say who chooses: choose ... by <player>",
+                    )
                 players.append(who)
                 options.append(o)
                 if label is not None:
@@ -484,15 +595,23 @@ class StmtCompiler:
             if not values:
                 L[answers] = []
                 return None
-            pend = {"kind": "simul", "players": players, "options": options,
-                    "answers": [None] * len(values), "done": [False] * len(values),
-                    "slot": answers, "prompt": prompt, "type": _type_tag(et)}
+            pend = {
+                "kind": "simul",
+                "players": players,
+                "options": options,
+                "answers": [None] * len(values),
+                "done": [False] * len(values),
+                "slot": answers,
+                "prompt": prompt,
+                "type": _type_tag(et),
+            }
             if labels:
                 pend["labels"] = labels
             if prompts:
                 pend["prompts"] = prompts
             st.pending = pend
             return SUSPEND
+
         em.emit(collect, where)
         end = [0]
         head = em.here
@@ -506,6 +625,7 @@ class StmtCompiler:
             L[var] = L[list_slot][i]
             L[choice] = L[answers][i]
             L[idx] = i + 1
+
         em.emit(next_item, where)
         self.block(s.body[1:], cx, em)
         em.emit(jump([head]), where)
@@ -537,6 +657,7 @@ class StmtCompiler:
             L = fr[2]
             L[list_slot] = list(items(st, L))  # a snapshot: the loop is not disturbed by moves
             L[idx] = 0
+
         em.emit(init, where)
         end = [0]
         head = em.here
@@ -550,6 +671,7 @@ class StmtCompiler:
                 return
             L[var] = values[i]
             L[idx] = i + 1
+
         em.emit(step, where)
         self.block(s.body, cx, em)
         em.emit(jump([head]), where)
@@ -562,6 +684,7 @@ class StmtCompiler:
 
         def init(st, fr):
             fr[2][left] = count(st, fr[2])
+
         em.emit(init, where)
         end = [0]
         head = em.here
@@ -572,6 +695,7 @@ class StmtCompiler:
                 fr[1] = end[0]
                 return
             L[left] -= 1
+
         em.emit(step, where)
         self.block(s.body, cx, em)
         em.emit(jump([head]), where)
@@ -589,6 +713,7 @@ class StmtCompiler:
     def _s_ReturnStmt(self, s, cx, em):
         def ret(st, fr):
             fr[1] = 1 << 30
+
         em.emit(ret, cx.where(s.pos))
 
     def _s_CallStmt(self, s, cx, em):
@@ -598,15 +723,26 @@ class StmtCompiler:
                 cx.error("E044", f"'{s.func}' is a function: use its value, e.g. let x = {s.func}(...)", s.pos)
             from interpreter.builtins import BUILTINS
             from validator.diagnostics import did_you_mean
-            cx.error("E037", f"unknown procedure '{s.func}'", s.pos,
-                     did_you_mean(s.func, self.procedures) if s.func not in BUILTINS else
-                     f"'{s.func}' is a function and gives a value; use it inside an expression", len(s.func))
+
+            cx.error(
+                "E037",
+                f"unknown procedure '{s.func}'",
+                s.pos,
+                did_you_mean(s.func, self.procedures)
+                if s.func not in BUILTINS
+                else f"'{s.func}' is a function and gives a value; use it inside an expression",
+                len(s.func),
+            )
         self.used_procs.add(s.func)
         code, params = proc
         self.unit_calls.setdefault(cx.scope.code.name, set()).add(code.name)
         if len(s.args) != len(params):
-            cx.error("E040", f"{s.func}() takes {len(params)} argument{'s' if len(params) != 1 else ''}, "
-                     f"{len(s.args)} given", s.pos, length=len(s.func))
+            cx.error(
+                "E040",
+                f"{s.func}() takes {len(params)} argument{'s' if len(params) != 1 else ''}, {len(s.args)} given",
+                s.pos,
+                length=len(s.func),
+            )
         args = [self.expect(a, cx, pt, f"argument '{pn}' of {s.func}()") for (pn, pt), a in zip(params, s.args)]
         where = cx.where(s.pos)
         limit = self.limits["max_stack"]
@@ -614,24 +750,36 @@ class StmtCompiler:
         def call(st, fr):
             L = fr[2]
             if len(st.stack) >= limit:
-                raise RuleError("R105", f"procedures nested more than {limit} deep", where,
-                                "a procedure probably calls itself without end")
+                raise RuleError(
+                    "R105",
+                    f"procedures nested more than {limit} deep",
+                    where,
+                    "a procedure probably calls itself without end",
+                )
             new = [L[0]] + [f(st, L) for f in args] + [None] * (code.nlocals - 1 - len(args))
             st.stack.append([code.id, 0, new])
+
         em.emit(call, where)
 
     def _s_EmitStmt(self, s, cx, em):
         fields = self.events.get(s.event)
         if fields is None:
             from validator.diagnostics import did_you_mean
-            cx.error("E038", f"unknown event '{s.event}'", s.event_pos,
-                     did_you_mean(s.event, self.events) or "declare it under events", len(s.event))
+
+            cx.error(
+                "E038",
+                f"unknown event '{s.event}'",
+                s.event_pos,
+                did_you_mean(s.event, self.events) or "declare it under events",
+                len(s.event),
+            )
         self.emitted.add(s.event)
         args = []
         given = set()
         for kw in s.args:
             if kw.name not in fields:
                 from validator.diagnostics import did_you_mean
+
                 cx.error("E046", f"event '{s.event}' has no field '{kw.name}'", kw.pos, did_you_mean(kw.name, fields))
             args.append((kw.name, self.expect(kw.value, cx, fields[kw.name], f"field '{kw.name}'")))
             given.add(kw.name)
@@ -643,6 +791,7 @@ class StmtCompiler:
         def emit(st, fr):
             L = fr[2]
             ops.fire(st, name, {k: f(st, L) for k, f in args})
+
         em.emit(emit, cx.where(s.pos))
 
     def _s_EndGameStmt(self, s, cx, em):
@@ -651,19 +800,23 @@ class StmtCompiler:
 
         def end_game(st, fr):
             from interpreter.vm import finish
+
             finish(st, winners(st, fr[2]) if winners else None)
             return STOP
+
         em.emit(end_game, cx.where(s.pos))
 
     def _s_EndTurnStmt(self, s, cx, em):
         def end_turn(st, fr):
             st.end_turn = True
+
         em.emit(end_turn, cx.where(s.pos))
 
     def _s_EndPhaseStmt(self, s, cx, em):
         def end_phase(st, fr):
             st.end_phase = True
             st.end_turn = True
+
         em.emit(end_phase, cx.where(s.pos))
 
     def _s_PassTurnStmt(self, s, cx, em):
@@ -672,6 +825,7 @@ class StmtCompiler:
         def pass_turn(st, fr):
             st.pass_to = p(st, fr[2])
             st.end_turn = True
+
         em.emit(pass_turn, cx.where(s.pos))
 
     def _s_EliminateStmt(self, s, cx, em):
@@ -683,6 +837,7 @@ class StmtCompiler:
                 st.eliminated[q] = True
                 if st.record:
                     st.events.append(("eliminate", q))
+
         em.emit(eliminate, cx.where(s.pos))
 
     def _s_SayStmt(self, s, cx, em):
@@ -693,6 +848,7 @@ class StmtCompiler:
                 L = fr[2]
                 text = "".join(p if t is None else describe(st, p(st, L), t, public=True) for p, t in pieces)
                 st.events.append(("say", text))
+
         em.emit(say, cx.where(s.pos))
 
 
@@ -703,5 +859,20 @@ def _type_tag(t: Type) -> str:
     return t.kind
 
 
-__all__ = ["StmtCompiler", "Emitter", "SUSPEND", "STOP", "jump", "jump_if_not", "ANY", "BOOL", "STR",
-           "is_listy", "as_list_fn", "join", "EMPTY_ZONE", "BAD_VALUE", "Type"]
+__all__ = [
+    "StmtCompiler",
+    "Emitter",
+    "SUSPEND",
+    "STOP",
+    "jump",
+    "jump_if_not",
+    "ANY",
+    "BOOL",
+    "STR",
+    "is_listy",
+    "as_list_fn",
+    "join",
+    "EMPTY_ZONE",
+    "BAD_VALUE",
+    "Type",
+]

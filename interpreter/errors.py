@@ -4,11 +4,13 @@ An illegal option, a player who is not to move and a finished game are
 different errors (as in python-chess and boardgame.io), so that callers can
 tell a bug in an agent from a bug in a ruleset.
 """
+
 from __future__ import annotations
 
 
 class RulebookError(Exception):
     """Base of every error this package raises on purpose."""
+
     code = "R000"
 
 
@@ -38,6 +40,7 @@ class RuleError(RulebookError):
 
 class SaveFileError(RulebookError):
     """A saved game or scenario file that cannot be used as it is."""
+
     code = "R020"
 
     def __init__(self, message: str, code: str = "R020"):

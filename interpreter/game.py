@@ -6,6 +6,7 @@ it. Modelled on OpenSpiel's state API: ``to_move``, ``legal``, ``apply``,
 ``is_over``, ``returns``, ``view`` (the per-player observation), ``clone``
 and ``save``/``load``.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter import ops, rng
-from interpreter.errors import (GameOverError, IllegalOptionError, NotYourTurnError, RuleError,
-                                SaveFileError)
+from interpreter.errors import GameOverError, IllegalOptionError, NotYourTurnError, RuleError, SaveFileError
 from interpreter.labels import describe, player_name
 from interpreter.program import ANY, COMP, LIST, PLAYER, Catalog, Program, Type
 from interpreter.state import State
@@ -26,6 +26,7 @@ SAVE_FORMAT = 1
 @dataclass(frozen=True)
 class Option:
     """One legal option: its index in the list, its plain value and a label."""
+
     index: int
     value: Any
     label: str
@@ -39,13 +40,26 @@ class Game:
         self._catalogs: dict = {}
 
     # ------------------------------------------------------------ new game
-    def new(self, players: int | None = None, seed: int = 0, params: dict | None = None,
-            record: bool = True, after_setup: tuple = ()) -> State:
+    def new(
+        self,
+        players: int | None = None,
+        seed: int = 0,
+        params: dict | None = None,
+        record: bool = True,
+        after_setup: tuple = (),
+    ) -> State:
         """A new game, run up to its first decision. ``after_setup``: extra
         compiled blocks (a scenario's own setup) run after the ruleset's."""
         prog = self.program
-        n = players if players is not None else (
-            prog.default_players if prog.min_players <= prog.default_players <= prog.max_players else prog.min_players)
+        n = (
+            players
+            if players is not None
+            else (
+                prog.default_players
+                if prog.min_players <= prog.default_players <= prog.max_players
+                else prog.min_players
+            )
+        )
         if not prog.min_players <= n <= prog.max_players:
             raise RuleError("E062", f"{prog.title} plays with {prog.min_players}-{prog.max_players} players, not {n}")
         st = State.__new__(State)
@@ -58,6 +72,7 @@ class Game:
             want = prog.param_types.get(k)
             from interpreter.compile_ruleset import _literal_type
             from interpreter.program import compatible
+
             if want is not None and v is not None and not compatible(want, _literal_type(v)):
                 raise RuleError("E063", f"parameter '{k}' is {want}, not {v!r}")
             choices = prog.param_choices.get(k)
@@ -75,7 +90,9 @@ class Game:
             for name, fn in prog.defines:
                 merged[name] = fn(st, [None] * prog.define_locals)
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as err:
-            raise RuleError("R104", f"a definition failed with these parameters ({type(err).__name__}: {err})") from None
+            raise RuleError(
+                "R104", f"a definition failed with these parameters ({type(err).__name__}: {err})"
+            ) from None
         key = (n, json.dumps(merged, sort_keys=True, default=str))
         cat = self._catalogs.get(key)
         if cat is None:  # immutable, so shared by every game with the same settings
@@ -149,8 +166,9 @@ class Game:
             if p == player and not done:
                 return i
         who = player_name(st, player) if isinstance(player, int) and 0 <= player < st.n else f"seat {player!r}"
-        raise NotYourTurnError(f"{who} has no decision to make now "
-                               f"(waiting for {', '.join(player_name(st, q) for q in self.to_move(st))})")
+        raise NotYourTurnError(
+            f"{who} has no decision to make now (waiting for {', '.join(player_name(st, q) for q in self.to_move(st))})"
+        )
 
     def legal(self, st: State, player: int) -> list[Option]:
         i = self._slot(st, player)
@@ -252,14 +270,23 @@ class Game:
                 pass
         if not args:
             return act.name
-        return act.name + " " + ", ".join(describe(st, v, t) for v, t in zip(args, act.param_types or [None] * len(args)))
+        return (
+            act.name + " " + ", ".join(describe(st, v, t) for v, t in zip(args, act.param_types or [None] * len(args)))
+        )
 
     # ------------------------------------------------------------ save / load
     def save(self, st: State) -> dict:
         prog = self.program
-        return {"format": SAVE_FORMAT, "ruleset": prog.id, "version": prog.version, "digest": prog.digest,
-                "variants": list(prog.variants), "players": st.n, "params": st.params_overrides
-                if hasattr(st, "params_overrides") else _overrides(prog, st), "state": st.to_data()}
+        return {
+            "format": SAVE_FORMAT,
+            "ruleset": prog.id,
+            "version": prog.version,
+            "digest": prog.digest,
+            "variants": list(prog.variants),
+            "players": st.n,
+            "params": st.params_overrides if hasattr(st, "params_overrides") else _overrides(prog, st),
+            "state": st.to_data(),
+        }
 
     def load(self, data: dict) -> State:
         prog = self.program
@@ -268,11 +295,14 @@ class Game:
         if data.get("ruleset") != prog.id:
             raise SaveFileError(f"this save is for ruleset '{data.get('ruleset')}', not '{prog.id}'", "R021")
         if list(data.get("variants", [])) != list(prog.variants):
-            raise SaveFileError(f"this save was made with variants {data.get('variants')}, "
-                                f"not {list(prog.variants)}", "R021")
+            raise SaveFileError(
+                f"this save was made with variants {data.get('variants')}, not {list(prog.variants)}", "R021"
+            )
         if data.get("digest") != prog.digest:
-            raise SaveFileError("the ruleset has changed since this game was saved "
-                                f"(digest {data.get('digest')} != {prog.digest})", "R022")
+            raise SaveFileError(
+                f"the ruleset has changed since this game was saved (digest {data.get('digest')} != {prog.digest})",
+                "R022",
+            )
         try:
             st = self.new(players=data["players"], seed=0, params=data.get("params") or {}, record=True)
             st.load_data(data["state"])
@@ -290,18 +320,24 @@ def _hidden_options(st: State, pend: dict, i: int, player: int) -> list[int]:
     something) names its face-down components through its own label, which
     must use only those; other face-down components are offered unnamed."""
     from interpreter.ops import can_see
+
     if pend.get("type") == "action":
         out = []
         for k, (ai, args) in enumerate(pend["options"][i]):
             types = st.prog.actions[ai].param_types
-            if any(getattr(t, "kind", None) == "comp" and isinstance(v, int) and not can_see(st, v, player)
-                   for v, t in zip(args, types)):
+            if any(
+                getattr(t, "kind", None) == "comp" and isinstance(v, int) and not can_see(st, v, player)
+                for v, t in zip(args, types)
+            ):
                 out.append(k)
         return out
     if pend.get("type") != "comp":
         return []
-    return [k for k, v in enumerate(pend["options"][i])
-            if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(st.face) and not can_see(st, v, player)]
+    return [
+        k
+        for k, v in enumerate(pend["options"][i])
+        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(st.face) and not can_see(st, v, player)
+    ]
 
 
 def back_name(st: State, c: int) -> str:
@@ -310,8 +346,12 @@ def back_name(st: State, c: int) -> str:
     if isinstance(c, list):  # an action whose arguments include face-down components
         ai, args = c
         act = st.prog.actions[ai]
-        shown = [back_name(st, v) if getattr(t, "kind", None) == "comp" and isinstance(v, int) and not _sees(st, v)
-                 else describe(st, v, t) for v, t in zip(args, act.param_types)]
+        shown = [
+            back_name(st, v)
+            if getattr(t, "kind", None) == "comp" and isinstance(v, int) and not _sees(st, v)
+            else describe(st, v, t)
+            for v, t in zip(args, act.param_types)
+        ]
         return act.name + " " + ", ".join(shown)
     t = st.cat.types[c] if c < st.cat.n else st.static[c].get("type")
     ct = st.prog.comp_types[t]
@@ -323,6 +363,7 @@ def back_name(st: State, c: int) -> str:
 
 def _sees(st: State, c: int) -> bool:
     from interpreter.ops import can_see
+
     return can_see(st, c, st.pending["players"][0] if st.pending else None)
 
 
@@ -393,6 +434,7 @@ def build_catalog(st: State) -> Catalog:
         if len(zone_family) > prog.limits["max_zones"]:
             raise RuleError("R107", f"more than {prog.limits['max_zones']} zones")
     from interpreter import boards
+
     cat = Catalog(len(types), types, static, by_type, ordinal, zone_base, zone_family, zone_key, zone_names)
     for name, fam in prog.families.items():
         if fam.per not in (None, "player"):

@@ -1,4 +1,5 @@
 """Human-readable names for values: components, players, zones, options."""
+
 from __future__ import annotations
 
 
@@ -51,8 +52,9 @@ def describe(st, value, t=None, public: bool = False) -> str:
     if kind == "comp":
         return comp_name(st, value)
     if kind == "zone":  # a zone reads as its contents, as players see them on the table
-        return "[" + ", ".join(comp_name(st, c) if st.face[c] else "a face-down component"
-                               for c in st.zones[value]) + "]"
+        return (
+            "[" + ", ".join(comp_name(st, c) if st.face[c] else "a face-down component" for c in st.zones[value]) + "]"
+        )
     if isinstance(value, list):
         inner = getattr(t, "arg", None) if kind == "list" else None
         return "[" + ", ".join(describe(st, v, inner, public) for v in value) + "]"

@@ -1,6 +1,7 @@
 """Runtime operations used by compiled instructions: moving components,
 visibility, events, turn order. They work on ``State`` only and know no game.
 """
+
 from __future__ import annotations
 
 from bisect import insort
@@ -103,10 +104,13 @@ def fire(st, event: str, fields: dict) -> None:
         if trig.cond is None or trig.cond(st, L):
             frames.append([trig.code.id, 0, L])
     if len(st.stack) + len(frames) > st.prog.limits.get("max_stack", MAX_STACK):
-        raise RuleError(RECURSION, f"triggers and procedures nested more than "
-                        f"{st.prog.limits.get('max_stack', MAX_STACK)} deep (event '{event}')",
-                        triggers[0].code.where[0] if triggers[0].code.where else "",
-                        "a trigger probably causes its own event again")
+        raise RuleError(
+            RECURSION,
+            f"triggers and procedures nested more than "
+            f"{st.prog.limits.get('max_stack', MAX_STACK)} deep (event '{event}')",
+            triggers[0].code.where[0] if triggers[0].code.where else "",
+            "a trigger probably causes its own event again",
+        )
     st.stack.extend(reversed(frames))
 
 

@@ -5,10 +5,12 @@ A ``Program`` is built once per ruleset (and variant set) and shared by every
 game played with it; a ``Catalog`` is built once per game from the program,
 the player count and the parameters (component generation depends on both).
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 
 # ----------------------------------------------------------------- types
@@ -17,6 +19,7 @@ class Type:
     """A static type: kind is one of int, bool, str, none, player, comp,
     zone, family, list, map, any. ``arg`` is the component type for comp,
     zone and family (None: any type), or the element type for list."""
+
     kind: str
     arg: Any = None
 
@@ -109,6 +112,7 @@ class Code:
     on, or a control signal (see ``interpreter.vm``). ``where[pc]`` is the
     file position of instruction ``pc``, for runtime errors.
     """
+
     name: str
     ins: list[Callable] = field(default_factory=list)
     where: list[str] = field(default_factory=list)
@@ -166,6 +170,7 @@ class TriggerDef:
 @dataclass
 class Catalog:
     """Per-game, immutable: components and zone instances."""
+
     n: int
     types: list[str]  # component id -> type name
     static: list[dict]  # component id -> static props
@@ -182,6 +187,7 @@ class Catalog:
 @dataclass
 class Program:
     """A compiled ruleset: shared by every game played with it."""
+
     id: str
     title: str
     version: str

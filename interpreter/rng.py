@@ -4,6 +4,7 @@ Python's ``random.Random`` carries 625 words of state: slow to clone and
 bulky in a saved game. SplitMix64 is tiny, fast enough in pure Python and
 fully determined by its 64-bit state, which lives inside the game state.
 """
+
 from __future__ import annotations
 
 MASK = (1 << 64) - 1

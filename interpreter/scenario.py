@@ -18,6 +18,7 @@ written in the rule language::
 Runs from ``rulebook test`` and from pytest; a failing expectation reports
 the expression, its value and its line in the scenario file.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -30,8 +31,22 @@ from validator.diagnostics import Diagnostic
 from validator.loader import Document, load_file
 
 STEP_KEYS = {"player", "option", "index", "expect", "options", "note", "error", "value"}
-TOP_KEYS = {"name", "description", "ruleset", "variants", "players", "seed", "params", "setup", "steps",
-            "expect", "winners", "over", "error", "rule"}
+TOP_KEYS = {
+    "name",
+    "description",
+    "ruleset",
+    "variants",
+    "players",
+    "seed",
+    "params",
+    "setup",
+    "steps",
+    "expect",
+    "winners",
+    "over",
+    "error",
+    "rule",
+}
 
 
 @dataclass
@@ -58,6 +73,7 @@ _programs: dict = {}
 
 def _program(ruleset: Path, variants: tuple):
     from validator.pipeline import compile_path
+
     key = (str(ruleset), variants)
     if key not in _programs:
         _programs[key] = compile_path(ruleset, variants)
@@ -74,8 +90,11 @@ def run_file(path: str | Path) -> Outcome:
     if not isinstance(data, dict):
         return Outcome(str(path), name, False, [doc.diag("E070", "a scenario is a mapping of fields", ())])
     name = str(data.get("name", name))
-    problems = [doc.diag("E070", f"unknown scenario field '{k}'", (k,), key=True,
-                         hint=f"fields: {', '.join(sorted(TOP_KEYS))}") for k in data if k not in TOP_KEYS]
+    problems = [
+        doc.diag("E070", f"unknown scenario field '{k}'", (k,), key=True, hint=f"fields: {', '.join(sorted(TOP_KEYS))}")
+        for k in data
+        if k not in TOP_KEYS
+    ]
     variants = data.get("variants") or []
     if isinstance(variants, str):
         variants = [variants]
@@ -89,8 +108,15 @@ def run_file(path: str | Path) -> Outcome:
             continue
         for k in step:
             if k not in STEP_KEYS:
-                problems.append(doc.diag("E070", f"unknown step field '{k}'", ("steps", i, k), key=True,
-                                         hint=f"fields: {', '.join(sorted(STEP_KEYS))}"))
+                problems.append(
+                    doc.diag(
+                        "E070",
+                        f"unknown step field '{k}'",
+                        ("steps", i, k),
+                        key=True,
+                        hint=f"fields: {', '.join(sorted(STEP_KEYS))}",
+                    )
+                )
     if problems:
         return Outcome(str(path), name, False, problems)
     ruleset = find_ruleset(path, data.get("ruleset"))
@@ -117,8 +143,12 @@ def run_file(path: str | Path) -> Outcome:
     expected_error = data.get("error")
     decisions = 0
     try:
-        st = game.new(players=data.get("players"), seed=int(data.get("seed", 0)), params=data.get("params"),
-                      after_setup=tuple(after))
+        st = game.new(
+            players=data.get("players"),
+            seed=int(data.get("seed", 0)),
+            params=data.get("params"),
+            after_setup=tuple(after),
+        )
         for i, step in enumerate(steps):
             if "expect" in step:
                 failures += _check(st, doc, checks[i])
@@ -132,17 +162,25 @@ def run_file(path: str | Path) -> Outcome:
                 decisions += 1
         failures += _check(st, doc, final)
         if "winners" in data and sorted(st.winners) != sorted(data["winners"] or []):
-            failures.append(doc.diag("E070", f"expected winners {data['winners']}, got "
-                                     f"{st.winners if st.over else 'none (the game is not over)'}", ("winners",)))
+            failures.append(
+                doc.diag(
+                    "E070",
+                    f"expected winners {data['winners']}, got "
+                    f"{st.winners if st.over else 'none (the game is not over)'}",
+                    ("winners",),
+                )
+            )
         if "over" in data and bool(st.over) != bool(data["over"]):
-            failures.append(doc.diag("E070", f"expected the game {'to be' if data['over'] else 'not to be'} over",
-                                     ("over",)))
+            failures.append(
+                doc.diag("E070", f"expected the game {'to be' if data['over'] else 'not to be'} over", ("over",))
+            )
     except RulebookError as err:
         code = getattr(err, "code", "R000")
         if expected_error and code == expected_error:
             return Outcome(str(path), name, not failures, failures, decisions)
-        failures.append(doc.diag(code if code.startswith(("E", "W")) else "E070",
-                                 f"the game stopped with {err}", ("steps",)))
+        failures.append(
+            doc.diag(code if code.startswith(("E", "W")) else "E070", f"the game stopped with {err}", ("steps",))
+        )
         return Outcome(str(path), name, False, failures, decisions)
     if expected_error:
         failures.append(doc.diag("E070", f"expected error {expected_error}, but none happened", ("error",)))
@@ -218,8 +256,9 @@ def _decide(game, st, doc, step, path):
         if not matches and step.get("error") == "R012":
             return None  # expected: the option is not legal
         if not matches:
-            return doc.diag("E070", f"'{wanted}' is not a legal option; legal: {[o.label for o in options]}",
-                            path + ("option",))
+            return doc.diag(
+                "E070", f"'{wanted}' is not a legal option; legal: {[o.label for o in options]}", path + ("option",)
+            )
         index = matches[0]
     else:
         return doc.diag("E070", "a decision step needs option: <label> or index: <n>", path)
@@ -228,8 +267,9 @@ def _decide(game, st, doc, step, path):
     except RulebookError as err:
         if step.get("error") == getattr(err, "code", None):
             return None
-        return doc.diag(getattr(err, "code", "E070") if str(getattr(err, "code", "")).startswith("E") else "E070",
-                        f"{err}", path)
+        return doc.diag(
+            getattr(err, "code", "E070") if str(getattr(err, "code", "")).startswith("E") else "E070", f"{err}", path
+        )
     return None
 
 

@@ -1,5 +1,6 @@
 """Compile-time scopes: which names are local to a code block, in which
 frame slot they live and what type they have."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

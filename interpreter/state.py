@@ -10,16 +10,45 @@ Invariant that makes cloning cheap: list values stored in variables,
 properties and frame locals are never mutated in place (statements build
 new lists); zones, the only lists mutated in place, are copied on clone.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 
 class State:
-    __slots__ = ("prog", "cat", "n", "params", "vars", "pvars", "props", "static", "owner",
-                 "zones", "loc", "face", "known", "rng", "eliminated", "current", "phase",
-                 "end_turn", "end_phase", "pass_to", "stack", "pending", "over", "winners",
-                 "history", "steps", "turn", "events", "record", "since_decision")
+    __slots__ = (
+        "prog",
+        "cat",
+        "n",
+        "params",
+        "vars",
+        "pvars",
+        "props",
+        "static",
+        "owner",
+        "zones",
+        "loc",
+        "face",
+        "known",
+        "rng",
+        "eliminated",
+        "current",
+        "phase",
+        "end_turn",
+        "end_phase",
+        "pass_to",
+        "stack",
+        "pending",
+        "over",
+        "winners",
+        "history",
+        "steps",
+        "turn",
+        "events",
+        "record",
+        "since_decision",
+    )
 
     def clone(self) -> State:
         s = State.__new__(State)
@@ -62,7 +91,7 @@ class State:
             "vars": self.vars,
             "pvars": self.pvars,
             "props": self.props,
-            "created": self.static[len(self.cat.static):],
+            "created": self.static[len(self.cat.static) :],
             "owner": self.owner,
             "zones": self.zones,
             "loc": self.loc,

@@ -6,6 +6,7 @@ identity, only with the properties its type declares ``public`` (its back).
 Two states that differ only in what a player cannot see give that player
 equal views; agents and the terminal UI only ever get views.
 """
+
 from __future__ import annotations
 
 from interpreter.labels import comp_name, player_name
@@ -73,11 +74,15 @@ def view(st, p) -> dict:
             if q == p and not done:
                 options = list(st.pending["options"][i])
                 from interpreter.game import _hidden_options
+
                 for k in _hidden_options(st, st.pending, i, p):
                     options[k] = {"hidden": True, "index": k}  # no identity for what p cannot see
                 prompts = st.pending.get("prompts")
-                out["decision"] = {"prompt": prompts[i] if prompts else st.pending.get("prompt", ""),
-                                   "kind": st.pending["kind"], "options": options}
+                out["decision"] = {
+                    "prompt": prompts[i] if prompts else st.pending.get("prompt", ""),
+                    "kind": st.pending["kind"],
+                    "options": options,
+                }
                 break
     return out
 

@@ -4,10 +4,11 @@ decision (a pending choice) or ends.
 The continuation is data: ``st.stack`` holds frames ``[code id, pc, locals]``,
 so a suspended game can be cloned, saved and resumed at any decision.
 """
+
 from __future__ import annotations
 
-from interpreter.compile_stmt import STOP, SUSPEND
-from interpreter.errors import BAD_VALUE, STEP_LIMIT, RuleError, RulebookError
+from interpreter.compile_stmt import SUSPEND
+from interpreter.errors import BAD_VALUE, STEP_LIMIT, RulebookError, RuleError
 
 
 def run(st) -> None:
@@ -40,16 +41,23 @@ def run(st) -> None:
                     break
             if steps > limit:
                 code = codes[fr[0]]
-                raise RuleError(STEP_LIMIT, f"more than {limit} steps without a decision: "
-                                f"the rules loop in '{code.name}'", code.where[min(pc, len(code.where) - 1)],
-                                "a while loop or a cycle of phases never stops")
+                raise RuleError(
+                    STEP_LIMIT,
+                    f"more than {limit} steps without a decision: the rules loop in '{code.name}'",
+                    code.where[min(pc, len(code.where) - 1)],
+                    "a while loop or a cycle of phases never stops",
+                )
     except RulebookError:
         raise
     except RecursionError:
         raise RuleError(BAD_VALUE, "rule evaluation nested too deeply", _where(st, fr, pc)) from None
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as err:
-        raise RuleError(BAD_VALUE, f"a rule met a value it cannot use ({type(err).__name__}: {err})",
-                        _where(st, fr, pc), "a value may be 'none' here (an empty zone, a missing choice)") from None
+        raise RuleError(
+            BAD_VALUE,
+            f"a rule met a value it cannot use ({type(err).__name__}: {err})",
+            _where(st, fr, pc),
+            "a value may be 'none' here (an empty zone, a missing choice)",
+        ) from None
     finally:
         st.steps += steps
 
@@ -62,7 +70,7 @@ def _where(st, fr, pc) -> str:
 
 
 def check_end(st) -> bool:
-    for cond, winners, _where_ in st.prog.end_rules:
+    for cond, winners, _ in st.prog.end_rules:
         L = [st.current]
         if cond(st, L):
             finish(st, winners(st, L) if winners else None)
@@ -89,10 +97,12 @@ def finish(st, winners=None) -> None:
         if prog.score is None:
             winners = candidates
         else:
+
             def key(p):
                 L = [p] + [None] * prog.score_locals
                 k = [prog.score(st, L)] + [tb(st, L) for tb in prog.tie_breaks]
                 return tuple(-v for v in k) if prog.lowest_wins else tuple(k)
+
             best = max(key(p) for p in candidates)
             winners = [p for p in candidates if key(p) == best]
     st.winners = sorted({w for w in winners if w is not None})

@@ -3,6 +3,7 @@
 ``rulebook.load(path_or_id, variants)`` compiles a ruleset and returns a
 ``Game`` (see ``interpreter.game``); the ``rulebook`` command is ``rulebook.cli``.
 """
+
 from __future__ import annotations
 
 __version__ = "0.1.0"
@@ -12,6 +13,7 @@ def load(game: str, variants=()):
     from interpreter.game import Game
     from rulebook.locate import locate
     from validator.pipeline import compile_path
+
     compiled = compile_path(locate(game), tuple(variants))
     if compiled.program is None:
         raise ValueError("\n".join(d.render() for d in compiled.report.errors))

@@ -5,6 +5,7 @@ by definition); pieces come from the viewer's view of the zone kept per
 space, so a hidden piece shows only what its back shows. Glyph templates are
 filled by plain substitution of visible properties: no Python formatting.
 """
+
 from __future__ import annotations
 
 import re
@@ -45,7 +46,11 @@ def render(st, view: dict) -> list[str]:
         out.append(f"{tname} map")
         out.append(header)
         for r in rows:
-            indent = "  " if board.kind == "hex" and layout in ("odd-r", "even-r") and (r % 2 == (1 if layout == "odd-r" else 0)) else ""
+            indent = (
+                "  "
+                if board.kind == "hex" and layout in ("odd-r", "even-r") and (r % 2 == (1 if layout == "odd-r" else 0))
+                else ""
+            )
             line = "".join(f"{cells.get((c, r), ' '):<4}" for c in cols)
             out.append(f"{r:>3}  {indent}{line}".rstrip())
         legend = show.get("legend") or {}

@@ -6,6 +6,7 @@ failing scenarios, a ruleset that breaks while running); 2 usage error;
 Every failure is one clear line on stderr; nobody sees a traceback unless
 they ask for it.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,6 +26,7 @@ class Failure(click.ClickException):
 def _load(game: str, variants=(), show_warnings: bool = False):
     from rulebook.locate import locate
     from validator.pipeline import compile_path
+
     try:
         path = locate(game)
     except FileNotFoundError as err:
@@ -39,16 +41,20 @@ def _load(game: str, variants=(), show_warnings: bool = False):
             click.echo(d.render(source), err=True)
         raise Failure(f"{path}: {len(compiled.report.errors)} error(s); fix them first")
     from interpreter.game import Game
+
     return Game(compiled.program), path
 
 
 def _players(game, players):
     prog = game.program
-    n = players or (prog.default_players if prog.min_players <= prog.default_players <= prog.max_players
-                    else prog.min_players)
+    n = players or (
+        prog.default_players if prog.min_players <= prog.default_players <= prog.max_players else prog.min_players
+    )
     if not prog.min_players <= n <= prog.max_players:
-        raise click.UsageError(f"{prog.title}{' with ' + ', '.join(prog.variants) if prog.variants else ''} "
-                               f"plays with {prog.min_players}-{prog.max_players} players, not {n}")
+        raise click.UsageError(
+            f"{prog.title}{' with ' + ', '.join(prog.variants) if prog.variants else ''} "
+            f"plays with {prog.min_players}-{prog.max_players} players, not {n}"
+        )
     return n
 
 
@@ -79,14 +85,17 @@ def list_cmd():
     """List the rulesets Rulebook can find."""
     from rulebook.locate import all_rulesets
     from validator.loader import load_file
+
     for path in all_rulesets():
         doc, _ = load_file(path)
         data = doc.data if isinstance(doc.data, dict) else {}
         players = data.get("players") or {}
         variants = ", ".join((data.get("variants") or {}).keys())
-        click.echo(f"{data.get('id', path.parent.name):<22} {data.get('title', ''):<34} "
-                   f"{players.get('min', '?')}-{players.get('max', '?')} players"
-                   + (f"   variants: {variants}" if variants else ""))
+        click.echo(
+            f"{data.get('id', path.parent.name):<22} {data.get('title', ''):<34} "
+            f"{players.get('min', '?')}-{players.get('max', '?')} players"
+            + (f"   variants: {variants}" if variants else "")
+        )
 
 
 @cli.command()
@@ -96,6 +105,7 @@ def validate(paths, fmt):
     """Validate ruleset files (the base game and each variant)."""
     from rulebook.locate import locate
     from validator.pipeline import validate_path
+
     all_diags = []
     errors = 0
     for p in paths:
@@ -128,6 +138,7 @@ def explain(game, variants):
     from rulebook.explain import explain as make
     from validator.loader import load_file
     from validator.variants import apply
+
     loaded, path = _load(game, variants)
     doc, _ = load_file(path)
     merged = apply(doc, tuple(variants))
@@ -139,6 +150,7 @@ def explain(game, variants):
 def new(name):
     """Create a ruleset folder NAME (ruleset, one scenario, a README)."""
     from rulebook.scaffold import scaffold
+
     try:
         files = scaffold(Path(name))
     except FileExistsError as err:
@@ -152,6 +164,7 @@ def new(name):
 def schema():
     """Print the JSON Schema of the ruleset format (for editors)."""
     from validator.schema_check import SCHEMA_PATH
+
     click.echo(SCHEMA_PATH.read_text(), nl=False)
 
 
@@ -162,6 +175,7 @@ def schema():
 def graph(game, variants, fmt):
     """Print the phase graph as DOT or Mermaid text."""
     from rulebook import graphs as g
+
     loaded, _ = _load(game, variants)
     prog = loaded.program
     if fmt == "dot":
@@ -180,10 +194,17 @@ def graph(game, variants, fmt):
 @click.option("--verbose", is_flag=True, help="Narrate every move of every component.")
 @click.option("--delay", type=float, default=0.0, help="Seconds to pause between narrated lines.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the game to a JSON Lines log.")
-@click.option("--save", "save_path", type=click.Path(dir_okay=False), default="rulebook-save.json",
-              show_default=True, help="Where 's' at a human decision saves the game.")
-@click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False),
-              help="Resume a game saved with 's'.")
+@click.option(
+    "--save",
+    "save_path",
+    type=click.Path(dir_okay=False),
+    default="rulebook-save.json",
+    show_default=True,
+    help="Where 's' at a human decision saves the game.",
+)
+@click.option(
+    "--resume", "resume_path", type=click.Path(exists=True, dir_okay=False), help="Resume a game saved with 's'."
+)
 def play(game, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path):
     """Play a game: human seats at the terminal, random bots for the rest."""
     from interpreter.agents import RandomAgent
@@ -192,6 +213,7 @@ def play(game, variants, players, seed, humans, params, verbose, delay, log_path
     from rulebook.logs import LogWriter
     from rulebook.narrate import narrate
     from rulebook.terminal import SAVE, ask_human
+
     saved = None
     if resume_path:
         saved = _read_save(resume_path)
@@ -211,8 +233,10 @@ def play(game, variants, players, seed, humans, params, verbose, delay, log_path
             raise click.UsageError(f"--human {h}: seats are 1 to {n}")
     prog = loaded.program
     log = LogWriter(log_path, loaded, st, seed, path) if log_path else None
-    click.echo(f"{prog.title}{' (' + ', '.join(prog.variants) + ')' if prog.variants else ''}: "
-               f"{n} players, seed {seed}. Humans: {', '.join(map(str, humans)) or 'none'}.")
+    click.echo(
+        f"{prog.title}{' (' + ', '.join(prog.variants) + ')' if prog.variants else ''}: "
+        f"{n} players, seed {seed}. Humans: {', '.join(map(str, humans)) or 'none'}."
+    )
     bots = {p: RandomAgent(seed * 100 + p) for p in range(n)}
     viewer = (humans[0] - 1) if len(humans) == 1 else None
 
@@ -225,6 +249,7 @@ def play(game, variants, players, seed, humans, params, verbose, delay, log_path
             if delay:
                 time.sleep(delay)
         st.events.clear()
+
     flush()
     while not st.over:
         for p in loaded.to_move(st):
@@ -232,8 +257,9 @@ def play(game, variants, players, seed, humans, params, verbose, delay, log_path
             if (p + 1) in humans:
                 if len(humans) > 1:
                     click.clear() if sys.stdout.isatty() else None
-                    click.prompt(f"Pass the terminal to {player_name(st, p)}, then press Enter",
-                                 default="", show_default=False)
+                    click.prompt(
+                        f"Pass the terminal to {player_name(st, p)}, then press Enter", default="", show_default=False
+                    )
                 index = ask_human(loaded, st, p, options)
                 if index is None:
                     click.echo("Game abandoned.")
@@ -259,6 +285,7 @@ def play(game, variants, players, seed, humans, params, verbose, delay, log_path
 
 def _read_save(path) -> dict:
     from interpreter.errors import SaveFileError
+
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
@@ -279,6 +306,7 @@ def replay(log_file, game, interactive, viewer):
     from rulebook.logs import read
     from rulebook.logs import replay as run_replay
     from rulebook.terminal import render_view
+
     log = read(log_file)
     h = log.header
     name = game or (h.get("path") if h.get("path") and Path(h["path"]).exists() else h["ruleset"])
@@ -319,6 +347,7 @@ def replay(log_file, game, interactive, viewer):
 def simulate(game, variants, players, games, seed, params, quiet):
     """Play many games between random bots and summarise them."""
     from rulebook.simulate import run_many, summary
+
     loaded, _ = _load(game, variants)
     n = _players(loaded, players)
     results = run_many(loaded, n, games, seed, _params(params), progress=not quiet)
@@ -334,6 +363,7 @@ def test(paths, verbose):
     """Run scenario files (default: every ruleset's scenarios)."""
     from interpreter.scenario import discover, run_file
     from rulebook.locate import all_rulesets
+
     if not paths:
         paths = [str(p.parent) for p in all_rulesets()]
     files = discover(paths)
@@ -364,12 +394,15 @@ def test(paths, verbose):
 def bench(game, variants, players, seconds, seed):
     """Play random games for a while; print games and decisions per second."""
     from rulebook.simulate import bench as run_bench
+
     loaded, _ = _load(game, variants)
     n = _players(loaded, players)
     r = run_bench(loaded, n, seconds, seed)
-    click.echo(f"impl=rulebook game={loaded.program.id} players={n} games={r['games']} "
-               f"games_per_s={r['games_per_s']:.1f} decisions_per_s={r['decisions_per_s']:.0f} "
-               f"decisions_per_game={r['decisions_per_game']:.1f}")
+    click.echo(
+        f"impl=rulebook game={loaded.program.id} players={n} games={r['games']} "
+        f"games_per_s={r['games_per_s']:.1f} decisions_per_s={r['decisions_per_s']:.0f} "
+        f"decisions_per_game={r['decisions_per_game']:.1f}"
+    )
 
 
 def main(argv=None):
@@ -390,6 +423,7 @@ def main(argv=None):
         raise
     except Exception as err:  # noqa: BLE001 - the one place that turns any failure into a message
         from interpreter.errors import RulebookError
+
         if debug:
             raise
         if isinstance(err, RulebookError):

@@ -1,5 +1,6 @@
 """``rulebook explain``: a readable summary of a ruleset, generated from its
 data, so that a reader can check it against the printed rulebook."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -23,25 +24,30 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
         for name, default in prog.params.items():
             desc = specs[name].get("description", "") if isinstance(specs.get(name), dict) else ""
             out.append(f"- {name} = {default!r}" + (f": {' '.join(str(desc).split())}" if desc else ""))
-    st_cat = game.catalog_only(prog.default_players if prog.min_players <= prog.default_players <= prog.max_players
-                               else prog.min_players)
+    st_cat = game.catalog_only(
+        prog.default_players if prog.min_players <= prog.default_players <= prog.max_players else prog.min_players
+    )
     out += ["", f"## Components (with {prog.default_players or prog.min_players} players)"]
     for name, ids in st_cat.by_type.items():
         ct = prog.comp_types[name]
         fixed = ", ".join(ct.static) or "none"
         changing = ", ".join(ct.dynamic) or "none"
-        out.append(f"- {len(ids)} × {name}: fixed properties {fixed}; changing {changing}"
-                   + (f"; board ({ct.board.get('grid')})" if ct.board else ""))
+        out.append(
+            f"- {len(ids)} × {name}: fixed properties {fixed}; changing {changing}"
+            + (f"; board ({ct.board.get('grid')})" if ct.board else "")
+        )
         if ids and len(ids) <= 60:
-            kinds = Counter(" ".join(f"{k}={v}" for k, v in st_cat.static[c].items() if k != "type")
-                            for c in ids)
+            kinds = Counter(" ".join(f"{k}={v}" for k, v in st_cat.static[c].items() if k != "type") for c in ids)
             sample = ", ".join(f"{k}" + (f" ×{n}" if n > 1 else "") for k, n in list(kinds.items())[:12])
             out.append(f"  {sample}{' ...' if len(kinds) > 12 else ''}")
     out += ["", "## Zones"]
     for name, fam in prog.families.items():
         per = "one shared" if fam.per is None else f"one per {fam.per}"
-        out.append(f"- {name}: {per}; {fam.visibility}; cards enter face {fam.face}"
-                   + ("" if fam.ordered else "; unordered") + (f"; holds {fam.of}" if fam.of else ""))
+        out.append(
+            f"- {name}: {per}; {fam.visibility}; cards enter face {fam.face}"
+            + ("" if fam.ordered else "; unordered")
+            + (f"; holds {fam.of}" if fam.of else "")
+        )
     if data.get("setup"):
         out += ["", "## Setup", *_block(data["setup"])]
     out += ["", "## Phases", f"The game starts in '{prog.start_phase}'."]
@@ -55,10 +61,12 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
                 out += [f"- {hook}:", *_block(spec[hook], "      ")]
         turn = spec.get("turn")
         if turn:
-            out.append(f"- turns: actions {', '.join(turn.get('actions') or [])}"
-                       + ("; a player keeps acting until 'end turn'" if turn.get("repeat") else "; one action a turn")
-                       + (f"; first: {turn['first']}" if "first" in turn else "")
-                       + (f"; next: {turn['next']}" if "next" in turn else "; next: the next player in play order"))
+            out.append(
+                f"- turns: actions {', '.join(turn.get('actions') or [])}"
+                + ("; a player keeps acting until 'end turn'" if turn.get("repeat") else "; one action a turn")
+                + (f"; first: {turn['first']}" if "first" in turn else "")
+                + (f"; next: {turn['next']}" if "next" in turn else "; next: the next player in play order")
+            )
         nxt = spec.get("next")
         if isinstance(nxt, str):
             out.append(f"- then: {nxt}")
@@ -86,13 +94,18 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
             out.append(f"- {name}: on {spec['on']}" + (f" if {spec['if']}" if spec.get("if") else ""))
     out += ["", "## End and scoring"]
     for name, spec in (data.get("end") or {}).items():
-        out.append(f"- {name}: the game ends when {spec['if']}" + (f"; winners {spec['winners']}" if spec.get("winners") else ""))
+        out.append(
+            f"- {name}: the game ends when {spec['if']}"
+            + (f"; winners {spec['winners']}" if spec.get("winners") else "")
+        )
     ends = sorted(u for u in prog.compiler.unit_ends)
     if ends:
         out.append("- 'end game' appears in: " + ", ".join(ends))
     scoring = data.get("scoring")
     if scoring:
-        out.append(f"- score: {scoring['score']}" + (" (lowest wins)" if scoring.get("lowest_wins") else " (highest wins)"))
+        out.append(
+            f"- score: {scoring['score']}" + (" (lowest wins)" if scoring.get("lowest_wins") else " (highest wins)")
+        )
         for tb in scoring.get("tie_breaks") or []:
             out.append(f"- tie-break: {tb}")
         out.append("- remaining ties are shared")
@@ -111,8 +124,11 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
             if spec.get("requires"):
                 bits.append("needs " + ", ".join(spec["requires"]))
             title = spec.get("title", name)
-            out.append(f"- {name} ({title}): " + "; ".join(bits) + (f". {' '.join(str(spec['description']).split())}"
-                                                                    if spec.get("description") else ""))
+            out.append(
+                f"- {name} ({title}): "
+                + "; ".join(bits)
+                + (f". {' '.join(str(spec['description']).split())}" if spec.get("description") else "")
+            )
     notes = data.get("notes") or []
     if notes:
         out += ["", "## Notes"] + [f"- {n}" for n in notes]

@@ -1,4 +1,5 @@
 """Phase graphs as text: DOT for Graphviz and Mermaid flowcharts."""
+
 from __future__ import annotations
 
 import networkx as nx
@@ -7,8 +8,12 @@ from validator.graph import END
 
 
 def to_dot(g: nx.DiGraph, title: str = "phases") -> str:
-    lines = [f'digraph "{title}" {{', "  rankdir=LR;", '  node [shape=box, style=rounded];',
-             f'  "{END}" [shape=doublecircle, label="end"];']
+    lines = [
+        f'digraph "{title}" {{',
+        "  rankdir=LR;",
+        "  node [shape=box, style=rounded];",
+        f'  "{END}" [shape=doublecircle, label="end"];',
+    ]
     for a, b, d in g.edges(data=True):
         label = d.get("condition")
         attr = f' [label="{_esc(label)}"]' if label else ""

@@ -1,4 +1,5 @@
 """Find a ruleset from what a user typed: a file, a folder or a game id."""
+
 from __future__ import annotations
 
 import os
@@ -26,12 +27,15 @@ def locate(game: str) -> Path:
     for candidate in all_rulesets():  # the id written in a ruleset may differ from its folder's name
         if _declared_id(candidate) == game:
             return candidate
-    raise FileNotFoundError(f"no ruleset '{game}': not a file, and not a ruleset id or folder in "
-                            f"{', '.join(str(d) for d in search_dirs() if d.is_dir())}")
+    raise FileNotFoundError(
+        f"no ruleset '{game}': not a file, and not a ruleset id or folder in "
+        f"{', '.join(str(d) for d in search_dirs() if d.is_dir())}"
+    )
 
 
 def _declared_id(path: Path):
     import re
+
     head = path.read_text(encoding="utf-8", errors="replace")[:4000]
     m = re.search(r"^id:\s*['\"]?([A-Za-z0-9_-]+)", head, re.M)
     return m.group(1) if m else None

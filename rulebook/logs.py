@@ -6,6 +6,7 @@ per decision (player, plain option value, its label) and the narrated
 events; the last line gives the winners. ``replay`` plays the decisions
 again and checks, step by step, that the ruleset still reproduces them.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,10 +22,19 @@ class LogWriter:
     def __init__(self, path: str | Path, game, st, seed: int, ruleset_path: str):
         self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
         prog = game.program
-        self.write({"rulebook_log": LOG_FORMAT, "ruleset": prog.id, "path": str(ruleset_path),
-                    "version": prog.version, "digest": prog.digest, "variants": list(prog.variants),
-                    "players": st.n, "seed": seed, "params": {k: v for k, v in st.params.items()
-                                                              if k in prog.params and prog.params[k] != v}})
+        self.write(
+            {
+                "rulebook_log": LOG_FORMAT,
+                "ruleset": prog.id,
+                "path": str(ruleset_path),
+                "version": prog.version,
+                "digest": prog.digest,
+                "variants": list(prog.variants),
+                "players": st.n,
+                "seed": seed,
+                "params": {k: v for k, v in st.params.items() if k in prog.params and prog.params[k] != v},
+            }
+        )
         self.step = 0
 
     def write(self, obj) -> None:
@@ -94,8 +104,11 @@ def replay(game, log: Log) -> list:
     if h["ruleset"] != prog.id:
         raise SaveFileError(f"this log is of ruleset '{h['ruleset']}', not '{prog.id}'", "R021")
     if h.get("digest") != prog.digest:
-        raise SaveFileError(f"the ruleset changed since the log was written (digest {h.get('digest')} != "
-                            f"{prog.digest}); use --force to try anyway", "R022")
+        raise SaveFileError(
+            f"the ruleset changed since the log was written (digest {h.get('digest')} != "
+            f"{prog.digest}); use --force to try anyway",
+            "R022",
+        )
     st = game.new(players=h["players"], seed=h["seed"], params=h["params"])
     states = [st.clone()]
     for rec in log.decisions:

@@ -4,6 +4,7 @@ A spectator (viewer None) learns only public things; a player also learns
 what is visible to them. Secret simultaneous choices are narrated as
 "has chosen" until they are revealed by the rules.
 """
+
 from __future__ import annotations
 
 from interpreter.labels import comp_name, player_name, zone_name
@@ -44,7 +45,11 @@ def narrate(st, events, viewer=None, verbose: bool = False) -> list[str]:
                 out.append(f"You see {comp_name(st, c)}.")
         elif kind == "move" and verbose:
             _, c, src, dest, face_up = ev
-            what = comp_name(st, c) if (face_up or can_see(st, c, viewer)) else f"a {st.cat.types[c] if c < st.cat.n else 'component'}"
+            what = (
+                comp_name(st, c)
+                if (face_up or can_see(st, c, viewer))
+                else f"a {st.cat.types[c] if c < st.cat.n else 'component'}"
+            )
             out.append(f"  {what}: {zone_name(st, src)} -> {zone_name(st, dest)}")
         elif kind == "shuffle" and verbose:
             out.append(f"  {zone_name(st, ev[1])} is shuffled.")

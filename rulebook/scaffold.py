@@ -1,4 +1,5 @@
 """``rulebook new NAME``: a ruleset folder that validates and plays at once."""
+
 from __future__ import annotations
 
 import re
@@ -15,13 +16,19 @@ def scaffold(target: Path) -> list[Path]:
         raise FileExistsError(f"{target} exists and is not empty")
     (target / "scenarios").mkdir(parents=True, exist_ok=True)
     from validator.schema_check import SCHEMA_PATH
-    values = {"id": game_id, "title": title, "path": target / "ruleset.yaml", "folder": target,
-              "schema": SCHEMA_PATH.resolve()}
+
+    values = {
+        "id": game_id,
+        "title": title,
+        "path": target / "ruleset.yaml",
+        "folder": target,
+        "schema": SCHEMA_PATH.resolve(),
+    }
     files = {
         target / "ruleset.yaml": (TEMPLATES / "ruleset.yaml.tmpl").read_text().format(**values),
         target / "scenarios" / "stop-keeps-cards.yaml": (TEMPLATES / "scenario.yaml.tmpl").read_text().format(**values),
         target / "README.md": f"# {title}\n\nA Rulebook ruleset.\n\n```sh\nrulebook validate {target}\n"
-                              f"rulebook test {target}\nrulebook play {target} --human 1\n```\n",
+        f"rulebook test {target}\nrulebook play {target} --human 1\n```\n",
     }
     for path, text in files.items():
         path.write_text(text)

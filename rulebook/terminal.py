@@ -1,4 +1,5 @@
 """The terminal seat: shows a human their view and asks for a numbered option."""
+
 from __future__ import annotations
 
 import click
@@ -11,6 +12,7 @@ def render_view(st, p) -> str:
     v = view(st, p)
     lines = [f"== {player_name(st, p)} to decide | phase {v['phase']} =="]
     from rulebook.boardmap import render as render_map
+
     board_lines = render_map(st, v)
     lines += board_lines
     board_zones = {(ct.board or {}).get("show", {}).get("pieces") for ct in st.prog.comp_types.values() if ct.board}
@@ -34,16 +36,19 @@ def ask_human(game, st, p, options):
     for o in options:
         click.echo(f"  {o.index + 1:>2}. {o.label}")
     while True:
-        answer = click.prompt("choice (number, ? for help, s to save, q to quit)", default="",
-                              show_default=False).strip()
+        answer = click.prompt(
+            "choice (number, ? for help, s to save, q to quit)", default="", show_default=False
+        ).strip()
         if answer.lower() in ("q", "quit"):
             return None
         if answer.lower() in ("s", "save"):
             return SAVE
         if answer == "?":
-            click.echo("Type the number of an option. Only legal options are listed; what you see is your own "
-                       "view of the table. 's' saves the game so that 'rulebook play GAME --resume FILE' goes on "
-                       "from here; 'q' stops without saving.")
+            click.echo(
+                "Type the number of an option. Only legal options are listed; what you see is your own "
+                "view of the table. 's' saves the game so that 'rulebook play GAME --resume FILE' goes on "
+                "from here; 'q' stops without saving."
+            )
             continue
         if answer.isdigit() and 1 <= int(answer) <= len(options):
             return int(answer) - 1

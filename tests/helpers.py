@@ -1,4 +1,5 @@
 """Small helpers for unit tests: compile a ruleset from text and play it."""
+
 from __future__ import annotations
 
 import textwrap

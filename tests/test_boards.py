@@ -1,5 +1,6 @@
 """Boards: hex (every offset layout), square (with and without diagonals)
 and graph spaces, with neighbours, distance, space_at and within."""
+
 from __future__ import annotations
 
 from pathlib import Path

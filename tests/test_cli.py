@@ -1,4 +1,5 @@
 """The command line: every command, its exit codes, and no tracebacks."""
+
 from __future__ import annotations
 
 import json
@@ -39,7 +40,9 @@ def test_validate_clean_ruleset(capsys):
 
 def test_validate_reports_errors_with_exit_1_and_json(tmp_path, capsys):
     bad = tmp_path / "bad.yaml"
-    bad.write_text("rulebook: 1\nid: bad\nplayers: {min: 2, max: 2}\nphases:\n  p:\n    on_begin: |\n      move x to deck\n")
+    bad.write_text(
+        "rulebook: 1\nid: bad\nplayers: {min: 2, max: 2}\nphases:\n  p:\n    on_begin: |\n      move x to deck\n"
+    )
     code, out, _ = run_main(capsys, "validate", str(bad))
     assert code == 1 and "bad.yaml:7:12: error[E030]: unknown name 'x'" in out and "^" in out
     code, out, _ = run_main(capsys, "validate", "--format", "json", str(bad))
@@ -73,6 +76,7 @@ def test_variant_play_and_unknown_variant(capsys):
 
 def test_a_scripted_human_sees_only_their_view_and_plays(capsys, monkeypatch):
     import io
+
     answers = io.StringIO("?\n9\n1\n" + "1\n" * 400)
     monkeypatch.setattr("sys.stdin", answers)
     code, out, _ = run_main(capsys, "play", "get-bit", "--players", "4", "--seed", "2", "--human", "1")
@@ -112,7 +116,7 @@ def test_failing_scenario_shows_expression_value_and_line(tmp_path, capsys):
     folder = tmp_path / "scenarios"
     folder.mkdir()
     (tmp_path / "ruleset.yaml").write_text((ROOT / "rulesets" / "get-bit" / "ruleset.yaml").read_text())
-    (folder / "wrong.yaml").write_text("name: wrong\nplayers: 4\nexpect:\n  - \"count(line) == 5\"\n")
+    (folder / "wrong.yaml").write_text('name: wrong\nplayers: 4\nexpect:\n  - "count(line) == 5"\n')
     code, out, _ = run_main(capsys, "test", str(folder / "wrong.yaml"))
     assert code == 1
     assert "wrong.yaml:4:5: error[E070]: expectation failed: count(line) == 5 (left side is 4, right side is 5)" in out
@@ -127,6 +131,7 @@ def test_board_map_from_the_view():
     from interpreter.game import Game
     from rulebook.terminal import render_view
     from validator.pipeline import compile_path
+
     st = Game(compile_path(HERE / "data" / "map.yaml").program).new(players=2)
     text = render_view(st, 0)
     assert "hex map" in text and "b1+" in text and "legend: # land" in text
@@ -148,8 +153,14 @@ def test_new_scaffold_validates_tests_and_plays(tmp_path, capsys, monkeypatch):
 def test_explain_summarises_phases_actions_and_variants(capsys):
     code, out, _ = run_main(capsys, "explain", "get-bit")
     assert code == 0
-    for text in ("# Get Bit!", "## Components (with 4 players)", "- 20 × card", "### swim", "- then: bite if round > 1",
-                 "- two-players (2 players): players 2-2; sets robots_per_player=2"):
+    for text in (
+        "# Get Bit!",
+        "## Components (with 4 players)",
+        "- 20 × card",
+        "### swim",
+        "- then: bite if round > 1",
+        "- two-players (2 players): players 2-2; sets robots_per_player=2",
+    ):
         assert text in out, text
     code, out, _ = run_main(capsys, "explain", "get-bit", "-v", "play-the-shark")
     assert code == 0 and "# Get Bit! (play-the-shark)" in out and "× shark_card" in out
@@ -183,6 +194,7 @@ def test_a_tampered_log_is_refused_with_one_line(tmp_path, capsys):
 
 def test_save_at_a_decision_and_resume(tmp_path, capsys, monkeypatch):
     import io
+
     save = tmp_path / "save.json"
     monkeypatch.setattr("sys.stdin", io.StringIO("1\ns\n"))
     code, out, _ = run_main(capsys, "play", "get-bit", "--seed", "8", "--human", "1", "--save", str(save))

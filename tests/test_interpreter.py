@@ -4,6 +4,7 @@ A runaway ruleset stops with a clear error naming its rule; rule text can do
 nothing the language does not offer; illegal options, players who are not
 to move and finished games are different errors.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -140,19 +141,22 @@ def test_an_absurd_number_of_components_is_refused():
     assert "E064" in codes(body.replace("count: many", "count: 1000000000"))  # found when loading
     game = compile_ok(body)
     with pytest.raises(RuleError) as err:  # and when a parameter asks for it at the start of a game
-        game.new(players=2, params={"many": 10 ** 9})
+        game.new(players=2, params={"many": 10**9})
     assert err.value.code == "R107"
 
 
-@pytest.mark.parametrize("text, code", [
-    ("let x = __import__('os')", "E037"),
-    ("let x = eval('1 + 1')", "E037"),
-    ("let x = open('/etc/passwd')", "E037"),
-    ("let x = players.__class__", "E032"),
-    ("let x = exec", "E030"),
-    ("say \"{players.__class__.__mro__}\"", "E032"),
-    ("say \"{0.__class__}\"", "E032"),
-])
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ("let x = __import__('os')", "E037"),
+        ("let x = eval('1 + 1')", "E037"),
+        ("let x = open('/etc/passwd')", "E037"),
+        ("let x = players.__class__", "E032"),
+        ("let x = exec", "E030"),
+        ('say "{players.__class__.__mro__}"', "E032"),
+        ('say "{0.__class__}"', "E032"),
+    ],
+)
 def test_rule_text_cannot_reach_python(text, code):
     assert code in codes(f"""
     phases:

@@ -1,5 +1,6 @@
 """Game-specific secrets, checked through ``view`` during random games:
 what each seed game's rulebook hides must never reach another player."""
+
 from __future__ import annotations
 
 import random
@@ -32,7 +33,7 @@ def zone_items(v, family):
 @pytest.mark.parametrize("players", [2, 4])
 def test_oracle_card_is_seen_by_the_active_player_only(players):
     seen_by_active = 0
-    for g, st in random_states("rulesets/dead-mans-draw/ruleset.yaml", players, 6):
+    for _g, st in random_states("rulesets/dead-mans-draw/ruleset.yaml", players, 6):
         if not st.zones[st.cat.zone_base["deck"]]:
             continue
         top = st.zones[st.cat.zone_base["deck"]][0]

@@ -86,6 +86,7 @@ def run_fuzzer(job) -> dict:
     known: collections.Counter = collections.Counter()
     count = [0]
     started = time.monotonic()
+    last = [started]
 
     def record(inp, err: BaseException) -> None:
         sig = _signature(err)
@@ -120,7 +121,8 @@ def run_fuzzer(job) -> dict:
             raise
         except BaseException as err:  # noqa: BLE001 - every failure is recorded, and the run goes on
             record(inp, err)
-        if count[0] % 1000 == 0:
+        if count[0] % 1000 == 0 or time.monotonic() - last[0] > 600:
+            last[0] = time.monotonic()
             print(f"  {name}: {count[0]} examples, {len(failures)} failure kinds, "
                   f"{time.monotonic() - started:.0f}s", file=sys.stderr, flush=True)
 
@@ -136,6 +138,21 @@ def run_fuzzer(job) -> dict:
     return {"fuzzer": name, "examples": count[0], "seconds": round(time.monotonic() - started, 1), "seed": seed,
             "stopped": stopped, "outcomes": dict(tags.most_common()), "known_crashes": dict(known),
             "failures": sorted(failures.values(), key=lambda f: -f["count"])}
+
+
+def write(out: Path, began, seed: int, examples: int, results: list[dict]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    summary = {"started": began.isoformat(timespec="seconds"),
+               "written": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"), "seed": seed,
+               "examples_per_fuzzer": examples, "python": sys.version.split()[0], "pid": os.getpid(),
+               "results": results}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
+    for r in results:
+        for i, f in enumerate(r["failures"]):
+            safe = r["fuzzer"].replace(":", "-")
+            (out / f"{safe}-{i + 1}.txt").write_text(
+                f"# {f['signature']} (x{f['count']})\n# {f['message'][:500]}\n# input: {f['input']}\n"
+                f"{f['traceback']}\n--- input text ---\n{f['text'] or ''}\n")
 
 
 def main(argv=None) -> int:
@@ -172,11 +189,22 @@ def main(argv=None) -> int:
             return fz.RULESETS[fz.RULESET_IDS.index(name.split(":", 1)[1])].stat().st_size
         return {"rule_program": 5_000, "yaml": 2_000, "rule_text": 1_000}.get(name, 0)
     jobs = [(n, args.examples, seed, args.time_budget) for n in sorted(names, key=cost, reverse=True)]
+    results: list[dict] = []
+
+    def done(result: dict) -> None:  # each fuzzer's result as soon as it ends, so a long run can be cut short
+        results.append(result)
+        print(f"  {result['fuzzer']}: finished, {result['examples']} examples, "
+              f"{sum(f['count'] for f in result['failures'])} failures, {result['seconds']}s",
+              file=sys.stderr, flush=True)
+        if args.out:
+            write(args.out, began, seed, args.examples, results)
     if args.jobs > 1:
         with multiprocessing.get_context("fork").Pool(args.jobs, maxtasksperchild=1) as pool:
-            results = list(pool.imap_unordered(run_fuzzer, jobs))
+            for result in pool.imap_unordered(run_fuzzer, jobs):
+                done(result)
     else:
-        results = [run_fuzzer(j) for j in jobs]
+        for job in jobs:
+            done(run_fuzzer(job))
     results.sort(key=lambda r: names.index(r["fuzzer"]))
 
     total = sum(r["examples"] for r in results)
@@ -194,16 +222,7 @@ def main(argv=None) -> int:
             print(f"\n[{r['fuzzer']}] {f['signature']} (x{f['count']})\n  {f['message'][:500]}\n  "
                   f"shortest input: {f['input'][:1000]}")
     if args.out:
-        args.out.mkdir(parents=True, exist_ok=True)
-        summary = {"started": began.isoformat(timespec="seconds"), "seed": seed, "examples_per_fuzzer": args.examples,
-                   "python": sys.version.split()[0], "pid": os.getpid(), "results": results}
-        (args.out / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
-        for r in results:
-            for i, f in enumerate(r["failures"]):
-                safe = r["fuzzer"].replace(":", "-")
-                (args.out / f"{safe}-{i + 1}.txt").write_text(
-                    f"# {f['signature']} (x{f['count']})\n# {f['message'][:500]}\n# input: {f['input']}\n"
-                    f"{f['traceback']}\n--- input text ---\n{f['text'] or ''}\n")
+        write(args.out, began, seed, args.examples, results)
         print(f"\nwrote {args.out}/summary.json", file=sys.stderr)
     return 1 if new else 0
 

@@ -5,6 +5,7 @@ A diagnostic has a file, a line and a column (1-based), a stable code from
 compiler does: ``file:line:col: error[E031]: message``, the source line, a
 caret under the column and the hint.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -105,6 +106,7 @@ class Diagnostic:
 @dataclass
 class Report:
     """All diagnostics of one run, in source order."""
+
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def add(self, d: Diagnostic) -> None:

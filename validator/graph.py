@@ -5,6 +5,7 @@ their conditions as labels) and, for every phase whose rules can end the
 game, an edge to ``END``. Checks: phases unreachable from the start, and
 phases from which no end can be reached (the game could never finish).
 """
+
 from __future__ import annotations
 
 import networkx as nx
@@ -44,14 +45,19 @@ def build(data: dict, ends: set[str] = frozenset(), calls: dict | None = None) -
     phases = data.get("phases") or {}
     g.add_node(END)
     anywhere = bool(data.get("end")) or any(
-        _can_end(u, ends, calls) for u in list(ends) + list(calls) if u.startswith("trigger"))
+        _can_end(u, ends, calls) for u in list(ends) + list(calls) if u.startswith("trigger")
+    )
     for name, spec in phases.items():
         g.add_node(name)
         spec = spec or {}
         for target, cond in edges_of(spec):
             g.add_edge(name, target, condition=cond)
-        units = [f"phase {name} on_begin", f"phase {name} on_end",
-                 f"phase {name} turn on_begin", f"phase {name} turn on_end"]
+        units = [
+            f"phase {name} on_begin",
+            f"phase {name} on_end",
+            f"phase {name} turn on_begin",
+            f"phase {name} turn on_end",
+        ]
         units += [f"action {a}" for a in ((spec.get("turn") or {}).get("actions") or [])]
         if anywhere or any(_can_end(u, ends, calls) for u in units):
             g.add_edge(name, END, condition="game ends")
@@ -69,16 +75,35 @@ def check(doc: Document, ends: set[str], calls: dict) -> tuple[nx.DiGraph, list[
     reachable = nx.descendants(g, start) | {start}
     for name in phases:
         if name not in reachable:
-            out.append(doc.diag("E051", f"phase '{name}' can never be reached from the start phase '{start}'",
-                                ("phases", name), "add a transition to it, or remove it", key=True))
+            out.append(
+                doc.diag(
+                    "E051",
+                    f"phase '{name}' can never be reached from the start phase '{start}'",
+                    ("phases", name),
+                    "add a transition to it, or remove it",
+                    key=True,
+                )
+            )
     can_finish = nx.ancestors(g, END)
     for name in phases:
         if name in reachable and g.out_degree(name) == 0:
-            out.append(doc.diag("E054", f"phase '{name}' has no transition and its rules never end the game",
-                                ("phases", name), "add 'next: <phase>' or an 'end game' effect", key=True))
+            out.append(
+                doc.diag(
+                    "E054",
+                    f"phase '{name}' has no transition and its rules never end the game",
+                    ("phases", name),
+                    "add 'next: <phase>' or an 'end game' effect",
+                    key=True,
+                )
+            )
         elif name in reachable and name not in can_finish:
-            out.append(doc.diag("E052", f"once in phase '{name}' the game can never end",
-                                ("phases", name),
-                                "add a transition towards a phase that ends the game, or an 'end game' effect",
-                                key=True))
+            out.append(
+                doc.diag(
+                    "E052",
+                    f"once in phase '{name}' the game can never end",
+                    ("phases", name),
+                    "add a transition towards a phase that ends the game, or an 'end game' effect",
+                    key=True,
+                )
+            )
     return g, out

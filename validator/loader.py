@@ -7,6 +7,7 @@ column (``positions``) and, for strings, how to map a position inside the
 string back to the file (``spans``). Duplicate keys, alias bombs and
 documents nested too deeply are diagnostics, not crashes.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ class TextSpan:
     Literal blocks (``|``) map by formula. Other styles (plain, quoted,
     folded ``>``) may fold lines and unescape quotes, so each character of
     the string carries its own file position (``chars``)."""
+
     line: int  # 1-based file line of the string's first character
     column: int  # 1-based file column of the string's first character
     block: bool  # a literal block scalar: text line i is file line ``line + i - 1``
@@ -77,8 +79,16 @@ class Document:
             path = path[:-1]
         return self.positions.get((), (1, 1))
 
-    def diag(self, code: str, message: str, path: Path_ = (), hint: str | None = None,
-             key: bool = False, at: tuple[int, int] | None = None, length: int = 1) -> Diagnostic:
+    def diag(
+        self,
+        code: str,
+        message: str,
+        path: Path_ = (),
+        hint: str | None = None,
+        key: bool = False,
+        at: tuple[int, int] | None = None,
+        length: int = 1,
+    ) -> Diagnostic:
         line, col = at if at else self.where(path, key=key)
         return Diagnostic(code, message, self.file, line, col, hint, path_str(path), length)
 
@@ -110,20 +120,32 @@ class _Builder:
     def build(self, node, path: Path_, depth: int):
         self.count += 1
         if self.count > MAX_NODES:
-            raise _TooLarge(f"the document expands to more than {MAX_NODES} values (an alias bomb?)", None,
-                            "aliases (*name) that refer to each other repeatedly multiply the document")
+            raise _TooLarge(
+                f"the document expands to more than {MAX_NODES} values (an alias bomb?)",
+                None,
+                "aliases (*name) that refer to each other repeatedly multiply the document",
+            )
         if depth > MAX_DEPTH:
-            raise _TooLarge(f"the document is nested more than {MAX_DEPTH} levels deep", node.start_mark,
-                            "flatten the data: split it into named parts")
+            raise _TooLarge(
+                f"the document is nested more than {MAX_DEPTH} levels deep",
+                node.start_mark,
+                "flatten the data: split it into named parts",
+            )
         mark = node.start_mark
         self.doc.positions[path] = (mark.line + 1, mark.column + 1)
         if isinstance(node, yaml.MappingNode):
             out = {}
             for key_node, value_node in node.value:
                 if not isinstance(key_node, yaml.ScalarNode):
-                    self.diags.append(Diagnostic("E010", "mapping keys must be plain names",
-                                                 self.doc.file, key_node.start_mark.line + 1,
-                                                 key_node.start_mark.column + 1))
+                    self.diags.append(
+                        Diagnostic(
+                            "E010",
+                            "mapping keys must be plain names",
+                            self.doc.file,
+                            key_node.start_mark.line + 1,
+                            key_node.start_mark.column + 1,
+                        )
+                    )
                     continue
                 key = _scalar(key_node)
                 if not isinstance(key, (str, int)) or isinstance(key, bool):
@@ -131,10 +153,18 @@ class _Builder:
                 kpos = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
                 if key in out:
                     first = self.doc.key_positions.get(path + (key,), kpos)
-                    self.diags.append(Diagnostic("E002", f"duplicate key '{key}' (first defined on line {first[0]})",
-                                                 self.doc.file, kpos[0], kpos[1],
-                                                 "YAML keeps only the last one; remove or rename one of them",
-                                                 path_str(path + (key,)), len(str(key))))
+                    self.diags.append(
+                        Diagnostic(
+                            "E002",
+                            f"duplicate key '{key}' (first defined on line {first[0]})",
+                            self.doc.file,
+                            kpos[0],
+                            kpos[1],
+                            "YAML keeps only the last one; remove or rename one of them",
+                            path_str(path + (key,)),
+                            len(str(key)),
+                        )
+                    )
                     continue
                 self.doc.key_positions[path + (key,)] = kpos
                 out[key] = self.build(value_node, path + (key,), depth + 1)
@@ -189,6 +219,7 @@ def _aligned(node, source: str, text: str, line_starts) -> TextSpan:
     from, walking the value and its source text side by side: folded line
     breaks, indentation and doubled quotes are skipped in the source."""
     import bisect
+
     mark = node.start_mark
     j = mark.index
     end = node.end_mark.index if node.end_mark is not None else len(source)
@@ -227,7 +258,7 @@ def load_text(source: str, file: str = "<ruleset>") -> tuple[Document, list[Diag
             message = f"{message} ({err.context.strip()})"
         hint = None
         lines = source.splitlines()
-        if "tab" in message or (0 < line <= len(lines) and "\t" in lines[line - 1][:max(col, 1)]):
+        if "tab" in message or (0 < line <= len(lines) and "\t" in lines[line - 1][: max(col, 1)]):
             hint = "indent with spaces, not tabs"
         elif "mapping values are not allowed" in message:
             hint = "a value containing ': ' must be quoted, or written as a block with '|'"

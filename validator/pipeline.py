@@ -4,6 +4,7 @@ stage that found errors (as jlox's ``Lox.run`` does):
 load YAML -> JSON Schema -> variants -> parse rule text, resolve names and
 types, compile -> phase graph.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ class Compiled:
 
 def compile_document(doc: Document, load_diags, selected: tuple[str, ...] = (), limits=None) -> Compiled:
     from interpreter.compile_ruleset import RulesetCompiler
+
     report = Report()
     report.extend(load_diags)
     if not report.ok:
@@ -69,6 +71,7 @@ def _dry_run(program, doc: Document) -> list[Diagnostic]:
     at load, not when somebody starts a game."""
     from interpreter.errors import RuleError
     from interpreter.game import Game
+
     out = []
     counts = sorted({program.min_players, program.max_players})
     for n in counts:
@@ -80,10 +83,19 @@ def _dry_run(program, doc: Document) -> list[Diagnostic]:
             if err.code != "R107":
                 continue  # other failures show up when the game runs, with their own codes
             kind = err.message.split("'")[1] if err.message.count("'") >= 2 else None
-            path = ("components", kind, "count") if kind and ("components", kind, "count") in doc.positions else (
-                ("components", kind) if kind else ("components",))
-            out.append(doc.diag("E064", f"{err.message} (with {n} players)", path,
-                                "use fewer components; limits are listed in docs/security.md"))
+            path = (
+                ("components", kind, "count")
+                if kind and ("components", kind, "count") in doc.positions
+                else (("components", kind) if kind else ("components",))
+            )
+            out.append(
+                doc.diag(
+                    "E064",
+                    f"{err.message} (with {n} players)",
+                    path,
+                    "use fewer components; limits are listed in docs/security.md",
+                )
+            )
             break
     return out
 
@@ -92,6 +104,7 @@ def _in_variant(d: Diagnostic, doc: Document, selected) -> Diagnostic:
     """A diagnostic found only with variants applied: say which, and put a
     missing field at the patch entry that removed it."""
     from dataclasses import replace
+
     label = ", ".join(selected)
     if d.code == "E011":
         missing = d.message.split("'")[-2] if d.message.count("'") >= 2 else ""
@@ -100,8 +113,7 @@ def _in_variant(d: Diagnostic, doc: Document, selected) -> Diagnostic:
             key = ("variants", name, "patch") + parent + (missing,)
             if key in doc.key_positions:
                 line, col = doc.key_positions[key]
-                return replace(d, line=line, column=col,
-                               message=f"{d.message} (variant '{name}' removes it)")
+                return replace(d, line=line, column=col, message=f"{d.message} (variant '{name}' removes it)")
     return replace(d, message=f"{d.message} (with variant {label})")
 
 
@@ -121,8 +133,12 @@ def validate_path(path: str | Path) -> Report:
     doc, diags = load_file(path)
     result = compile_document(doc, diags, ())
     report = result.report
-    if result.doc is not None and isinstance(result.doc.data, dict) and report.ok or (
-            result.program is None and not any(d.code.startswith("E0") and d.code < "E020" for d in report.errors)):
+    if (
+        result.doc is not None
+        and isinstance(result.doc.data, dict)
+        and report.ok
+        or (result.program is None and not any(d.code.startswith("E0") and d.code < "E020" for d in report.errors))
+    ):
         for name in ((doc.data or {}).get("variants") or {}) if isinstance(doc.data, dict) else ():
             spec = doc.data["variants"][name]
             combo = tuple(spec.get("requires") or ()) + (name,)

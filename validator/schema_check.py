@@ -4,6 +4,7 @@ Each schema error becomes one diagnostic at the place of the offending value
 (or key), with a stable code by kind of error. For ``oneOf`` failures the
 most relevant sub-error is shown (jsonschema's ``best_match``).
 """
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,15 @@ def _validator() -> Draft202012Validator:
 
 
 def _type_name(v) -> str:
-    return {dict: "a mapping", list: "a list", str: "text", bool: "true/false", int: "a number",
-            float: "a number", type(None): "nothing (null)"}.get(type(v), type(v).__name__)
+    return {
+        dict: "a mapping",
+        list: "a list",
+        str: "text",
+        bool: "true/false",
+        int: "a number",
+        float: "a number",
+        type(None): "nothing (null)",
+    }.get(type(v), type(v).__name__)
 
 
 def _to_diag(doc: Document, err) -> Diagnostic:
@@ -47,14 +55,24 @@ def _to_diag(doc: Document, err) -> Diagnostic:
             if e.validator == "type":
                 wanted += [e.validator_value] if isinstance(e.validator_value, str) else list(e.validator_value)
         if wanted:
-            names = {"string": "text", "array": "a list", "object": "a mapping", "integer": "a number",
-                     "boolean": "true/false", "null": "nothing"}
+            names = {
+                "string": "text",
+                "array": "a list",
+                "object": "a mapping",
+                "integer": "a number",
+                "boolean": "true/false",
+                "null": "nothing",
+            }
             want = " or ".join(dict.fromkeys(names.get(w, w) for w in wanted))
             return doc.diag("E010", f"expected {want}, found {_type_name(err.instance)}", tuple(err.absolute_path))
     path = tuple(err.absolute_path)
     v = err.validator
     if v == "additionalProperties":
-        extra = [k for k in err.instance if k not in err.schema.get("properties", {})] if isinstance(err.instance, dict) else []
+        extra = (
+            [k for k in err.instance if k not in err.schema.get("properties", {})]
+            if isinstance(err.instance, dict)
+            else []
+        )
         key = extra[0] if extra else "?"
         allowed = list(err.schema.get("properties", {}))
         hint = did_you_mean(str(key), allowed) or (f"allowed here: {', '.join(allowed)}" if allowed else None)
@@ -69,7 +87,7 @@ def _to_diag(doc: Document, err) -> Diagnostic:
         if isinstance(err.instance, bool) and "string" in want:
             line, col = doc.where(path)
             lines = doc.source.splitlines()
-            word = lines[line - 1][col - 1:].split()[0].strip(",}]") if 0 < line <= len(lines) else ""
+            word = lines[line - 1][col - 1 :].split()[0].strip(",}]") if 0 < line <= len(lines) else ""
             if word.lower() in ("on", "off", "yes", "no", "y", "n", "true", "false"):
                 hint = f"YAML reads {word} as true/false; write '{word}' in quotes"
         return doc.diag("E010", f"expected {want}, found {_type_name(err.instance)}", path, hint)
@@ -78,8 +96,12 @@ def _to_diag(doc: Document, err) -> Diagnostic:
         hint = did_you_mean(str(err.instance), [str(a) for a in allowed]) or f"allowed: {', '.join(map(str, allowed))}"
         return doc.diag("E013", f"{err.instance!r} is not allowed here", path, hint)
     if v == "pattern":
-        return doc.diag("E014", f"{err.instance!r} is not a valid name here (letters, digits, '_'; "
-                        "ids use lower case and '-')", path, key=isinstance(err.instance, str) and path and path[-1] == err.instance)
+        return doc.diag(
+            "E014",
+            f"{err.instance!r} is not a valid name here (letters, digits, '_'; ids use lower case and '-')",
+            path,
+            key=isinstance(err.instance, str) and path and path[-1] == err.instance,
+        )
     if v == "propertyNames":
         return doc.diag("E014", f"{err.instance!r} is not a valid name", path)
     return doc.diag("E014", err.message, path)

@@ -1,6 +1,7 @@
 """Variants as overlays: apply a variant's JSON Merge Patch (RFC 7396) to the
 ruleset, carrying source positions along so that diagnostics in patched
 rule text still point into the variant's own lines."""
+
 from __future__ import annotations
 
 import copy
@@ -19,22 +20,45 @@ def check_declarations(doc: Document) -> list[Diagnostic]:
         for field in ("requires", "excludes"):
             for i, other in enumerate(spec.get(field) or []):
                 if other not in variants:
-                    out.append(doc.diag("E035", f"unknown variant '{other}' in {field} of '{name}'",
-                                        ("variants", name, field, i), did_you_mean(str(other), variants)))
+                    out.append(
+                        doc.diag(
+                            "E035",
+                            f"unknown variant '{other}' in {field} of '{name}'",
+                            ("variants", name, field, i),
+                            did_you_mean(str(other), variants),
+                        )
+                    )
         for k, v in (spec.get("params") or {}).items():
             if k not in params:
-                out.append(doc.diag("E036", f"variant '{name}' sets unknown parameter '{k}'",
-                                    ("variants", name, "params", k), did_you_mean(k, params), key=True))
+                out.append(
+                    doc.diag(
+                        "E036",
+                        f"variant '{name}' sets unknown parameter '{k}'",
+                        ("variants", name, "params", k),
+                        did_you_mean(k, params),
+                        key=True,
+                    )
+                )
                 continue
             default = params[k].get("default") if isinstance(params[k], dict) else params[k]
             if default is not None and v is not None and _kind(v) != _kind(default):
-                out.append(doc.diag("E063", f"variant '{name}' sets parameter '{k}' to {v!r}, "
-                                    f"but it is {_kind(default)} (default {default!r})",
-                                    ("variants", name, "params", k)))
+                out.append(
+                    doc.diag(
+                        "E063",
+                        f"variant '{name}' sets parameter '{k}' to {v!r}, "
+                        f"but it is {_kind(default)} (default {default!r})",
+                        ("variants", name, "params", k),
+                    )
+                )
             choices = params[k].get("choices") if isinstance(params[k], dict) else None
             if choices and v not in choices:
-                out.append(doc.diag("E063", f"variant '{name}' sets parameter '{k}' to {v!r}, not one of "
-                                    f"{choices}", ("variants", name, "params", k)))
+                out.append(
+                    doc.diag(
+                        "E063",
+                        f"variant '{name}' sets parameter '{k}' to {v!r}, not one of {choices}",
+                        ("variants", name, "params", k),
+                    )
+                )
     return out
 
 
@@ -55,9 +79,17 @@ def check_selection(doc: Document, names: tuple[str, ...]) -> list[Diagnostic]:
     out = []
     for name in names:
         if name not in variants:
-            out.append(Diagnostic("E035", f"unknown variant '{name}'", doc.file, 1, 1,
-                                  did_you_mean(name, variants) or
-                                  (f"variants: {', '.join(variants)}" if variants else "this ruleset has no variants")))
+            out.append(
+                Diagnostic(
+                    "E035",
+                    f"unknown variant '{name}'",
+                    doc.file,
+                    1,
+                    1,
+                    did_you_mean(name, variants)
+                    or (f"variants: {', '.join(variants)}" if variants else "this ruleset has no variants"),
+                )
+            )
     if out:
         return out
     for name in names:
@@ -65,12 +97,22 @@ def check_selection(doc: Document, names: tuple[str, ...]) -> list[Diagnostic]:
         for i, other in enumerate(spec.get("excludes") or []):
             if other in names:
                 line, col = doc.where(("variants", name, "excludes", i))
-                out.append(Diagnostic("E061", f"variants '{name}' and '{other}' cannot be combined", doc.file, line, col))
+                out.append(
+                    Diagnostic("E061", f"variants '{name}' and '{other}' cannot be combined", doc.file, line, col)
+                )
         for i, other in enumerate(spec.get("requires") or []):
             if other not in names:
                 line, col = doc.where(("variants", name, "requires", i))
-                out.append(Diagnostic("E061", f"variant '{name}' needs variant '{other}'", doc.file, line, col,
-                                      f"add --variant {other}"))
+                out.append(
+                    Diagnostic(
+                        "E061",
+                        f"variant '{name}' needs variant '{other}'",
+                        doc.file,
+                        line,
+                        col,
+                        f"add --variant {other}",
+                    )
+                )
     return out
 
 
@@ -78,8 +120,9 @@ def apply(doc: Document, names: tuple[str, ...]) -> Document:
     """A new document: the base with each named variant applied in order."""
     if not names:
         return doc
-    out = Document(doc.file, doc.source, copy.deepcopy(doc.data), dict(doc.positions),
-                   dict(doc.key_positions), dict(doc.spans))
+    out = Document(
+        doc.file, doc.source, copy.deepcopy(doc.data), dict(doc.positions), dict(doc.key_positions), dict(doc.spans)
+    )
     for name in names:
         spec = doc.data["variants"][name]
         base = ("variants", name)
@@ -103,10 +146,17 @@ def check_params(doc: Document, names) -> list[Diagnostic]:
     params = doc.data.get("params") or {}
     out = []
     for name in names:
-        for k in ((doc.data["variants"][name].get("params")) or {}):
+        for k in (doc.data["variants"][name].get("params")) or {}:
             if k not in params:
-                out.append(doc.diag("E036", f"variant '{name}' sets unknown parameter '{k}'",
-                                    ("variants", name, "params", k), did_you_mean(k, params), key=True))
+                out.append(
+                    doc.diag(
+                        "E036",
+                        f"variant '{name}' sets unknown parameter '{k}'",
+                        ("variants", name, "params", k),
+                        did_you_mean(k, params),
+                        key=True,
+                    )
+                )
     return out
 
 
@@ -134,7 +184,7 @@ def _merge(out: Document, target, patch, tpath, ppath, src: Document):
 def _drop_positions(out: Document, tpath):
     for table_name in ("positions", "key_positions", "spans"):
         dst = getattr(out, table_name)
-        for path in [p for p in dst if p[:len(tpath)] == tpath]:
+        for path in [p for p in dst if p[: len(tpath)] == tpath]:
             del dst[path]
 
 
@@ -142,7 +192,7 @@ def _copy_positions(out: Document, src: Document, ppath, tpath):
     n = len(ppath)
     for table_name in ("positions", "key_positions", "spans"):
         dst = getattr(out, table_name)
-        for path in [p for p in dst if p[:len(tpath)] == tpath]:
+        for path in [p for p in dst if p[: len(tpath)] == tpath]:
             del dst[path]
         for path, value in getattr(src, table_name).items():
             if path[:n] == ppath:
