@@ -18,7 +18,7 @@ from dsl import ast as A
 from dsl.parser import ParseError, parse_block, parse_expression
 from interpreter import ops
 from interpreter.compile_expr import CompileError, Cx, ExprCompiler
-from interpreter.compile_stmt import SUSPEND, Emitter, StmtCompiler, jump
+from interpreter.compile_stmt import SUSPEND, Emitter, StmtCompiler, jump, render
 from interpreter.errors import NO_OPTIONS, NO_TRANSITION, PHASE_LOOP, RuleError
 from interpreter.labels import describe
 from interpreter.program import (
@@ -599,7 +599,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             L = [None] * n
             for s, v in zip(slots, values):
                 L[s] = v
-            return "".join(p if t is None else describe(st, p(st, L), t) for p, t in pieces)
+            return render(st, L, pieces)
 
         return render
 

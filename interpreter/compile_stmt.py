@@ -505,7 +505,7 @@ class StmtCompiler:
                 )
             text = prompt
             if prompt_parts is not None:
-                text = "".join(p if t is None else describe(st, p(st, L), t) for p, t in prompt_parts)
+                text = render(st, L, prompt_parts)
             pend = {
                 "kind": "choose",
                 "players": [who],
@@ -517,14 +517,7 @@ class StmtCompiler:
                 "type": _type_tag(etype),
             }
             if label is not None:
-                labels = []
-                for v in options:
-                    if v is None:
-                        labels.append("pass")
-                        continue
-                    L[slot] = v
-                    labels.append("".join(p if t is None else describe(st, p(st, L), t) for p, t in label))
-                pend["labels"] = [labels]
+                pend["labels"] = [option_labels(st, L, slot, options, label)]
             st.pending = pend
             return SUSPEND
 
@@ -568,7 +561,7 @@ class StmtCompiler:
                 L[var] = v
                 o = list(opts(st, L))
                 if prompt_parts is not None:
-                    prompts.append("".join(p if t is None else describe(st, p(st, L), t) for p, t in prompt_parts))
+                    prompts.append(render(st, L, prompt_parts))
                 if optional:
                     o.append(None)
                 if not o:
@@ -584,14 +577,7 @@ class StmtCompiler:
                 players.append(who)
                 options.append(o)
                 if label is not None:
-                    row = []
-                    for x in o:
-                        if x is None:
-                            row.append("pass")
-                            continue
-                        L[choice] = x
-                        row.append("".join(p if t is None else describe(st, p(st, L), t) for p, t in label))
-                    labels.append(row)
+                    labels.append(option_labels(st, L, choice, o, label))
             if not values:
                 L[answers] = []
                 return None
@@ -846,10 +832,27 @@ class StmtCompiler:
         def say(st, fr):
             if st.record:
                 L = fr[2]
-                text = "".join(p if t is None else describe(st, p(st, L), t, public=True) for p, t in pieces)
+                text = render(st, L, pieces, public=True)
                 st.events.append(("say", text))
 
         em.emit(say, cx.where(s.pos))
+
+
+def render(st, L, pieces, public: bool = False) -> str:
+    """A compiled text template: literal pieces and (closure, type) pairs."""
+    return "".join(p if t is None else describe(st, p(st, L), t, public) for p, t in pieces)
+
+
+def option_labels(st, L, slot: int, options: list, pieces) -> list[str]:
+    """The label of each option, the chosen name bound to each in turn."""
+    out = []
+    for v in options:
+        if v is None:
+            out.append("pass")
+            continue
+        L[slot] = v
+        out.append(render(st, L, pieces))
+    return out
 
 
 def _type_tag(t: Type) -> str:

@@ -265,7 +265,8 @@ class Game:
             for (_, slot, _), v in zip(act.params, args):
                 L[slot] = v
             try:
-                return "".join(p if t is None else describe(st, p(st, L), t) for p, t in act.label)
+                from interpreter.compile_stmt import render
+                return render(st, L, act.label)
             except Exception:  # a broken label must not hide the option
                 pass
         if not args:

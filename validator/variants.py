@@ -142,24 +142,6 @@ def apply(doc: Document, names: tuple[str, ...]) -> Document:
     return out
 
 
-def check_params(doc: Document, names) -> list[Diagnostic]:
-    params = doc.data.get("params") or {}
-    out = []
-    for name in names:
-        for k in (doc.data["variants"][name].get("params")) or {}:
-            if k not in params:
-                out.append(
-                    doc.diag(
-                        "E036",
-                        f"variant '{name}' sets unknown parameter '{k}'",
-                        ("variants", name, "params", k),
-                        did_you_mean(k, params),
-                        key=True,
-                    )
-                )
-    return out
-
-
 def _merge(out: Document, target, patch, tpath, ppath, src: Document):
     if not isinstance(patch, dict):
         _copy_positions(out, src, ppath, tpath)
