@@ -595,13 +595,13 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             return None
         n = scope.code.nlocals
 
-        def render(st, *values):
+        def render_template(st, *values):
             L = [None] * n
             for s, v in zip(slots, values):
                 L[s] = v
             return render(st, L, pieces)
 
-        return render
+        return render_template
 
     def compile_vars(self):
         for section, table, target in (
