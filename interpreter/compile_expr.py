@@ -471,7 +471,7 @@ class ExprCompiler:
                 return xs
 
             return minus, LIST(et)
-        if op == "+" and ta.kind == "str" and tb.kind == "str":
+        if op == "+" and "str" in (ta.kind, tb.kind) and {ta.kind, tb.kind} <= {"str", "any", "error"}:
             return (lambda st, L: a(st, L) + b(st, L)), STR
         for side, t in ((n.left, ta), (n.right, tb)):
             if t.kind not in ("int", "any", "error", "player"):
