@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 
 from dsl import ast as A
@@ -386,9 +386,18 @@ def _parse(text: str, start: str):
     source = text if text.endswith("\n") else text + "\n"
     try:
         tree = _lark().parse(source, start=start)
+        return _TRANSFORMER.transform(tree)
     except UnexpectedInput as err:
         raise _to_parse_error(err, source) from None
-    return _TRANSFORMER.transform(tree)
+    except RecursionError:
+        raise ParseError("E024", "rule text is nested too deeply (operators inside operators)", 1, 1,
+                         "use let to name intermediate values") from None
+    except LarkError as err:  # e.g. a dedent to a column no block started at
+        message = str(err).splitlines()[0] if str(err) else type(err).__name__
+        if "dedent" in message.lower() or "Dedent" in type(err).__name__:
+            raise ParseError("E020", "inconsistent indentation: a line goes back to a column no block "
+                             "started at", 1, 1, "indent each block by the same amount") from None
+        raise ParseError("E020", f"rule text cannot be parsed: {message}", 1, 1) from None
 
 
 def _to_parse_error(err: UnexpectedInput, text: str) -> ParseError:

@@ -220,10 +220,17 @@ def _distinct(c, n, cx):
 
 def _range(c, n, cx):
     a = c.expect(n.args[0], cx, INT, "range()")
-    if len(n.args) == 1:
-        return (lambda st, L: list(range(a(st, L)))), LIST(INT)
-    b = c.expect(n.args[1], cx, INT, "range()")
-    return (lambda st, L: list(range(a(st, L), b(st, L)))), LIST(INT)
+    b = c.expect(n.args[1], cx, INT, "range()") if len(n.args) == 2 else None
+    where = cx.where(n.pos)
+    limit = c.limits["max_value"]
+
+    def make(st, L):
+        lo, hi = (0, a(st, L)) if b is None else (a(st, L), b(st, L))
+        if hi - lo > limit:
+            raise RuleError("R107", f"range({lo}, {hi}) would hold {hi - lo} numbers; the limit is {limit}", where)
+        return list(range(lo, hi))
+
+    return make, LIST(INT)
 
 
 def _abs(c, n, cx):

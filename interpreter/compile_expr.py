@@ -449,9 +449,16 @@ class ExprCompiler:
                     "write [x] + xs to put a value before a list",
                 )
             if op == "+":
+                limit, where = self.limits["max_value"], cx.where(n.pos)
+
+                def sized(xs):
+                    if len(xs) > limit:
+                        raise RuleError("R107", f"a list of {len(xs)} items; the limit is {limit}", where)
+                    return xs
+
                 if not is_listy(tb):
-                    return (lambda st, L: la(st, L) + [b(st, L)]), LIST(et)
-                return (lambda st, L: la(st, L) + lb(st, L)), LIST(et)
+                    return (lambda st, L: sized(la(st, L) + [b(st, L)])), LIST(et)
+                return (lambda st, L: sized(la(st, L) + lb(st, L))), LIST(et)
             if not is_listy(tb):
 
                 def minus_one(st, L):
@@ -472,7 +479,15 @@ class ExprCompiler:
 
             return minus, LIST(et)
         if op == "+" and "str" in (ta.kind, tb.kind) and {ta.kind, tb.kind} <= {"str", "any", "error"}:
-            return (lambda st, L: a(st, L) + b(st, L)), STR
+            limit, where = self.limits["max_value"], cx.where(n.pos)
+
+            def join_text(st, L):
+                text = a(st, L) + b(st, L)
+                if len(text) > limit:
+                    raise RuleError("R107", f"a text of {len(text)} characters; the limit is {limit}", where)
+                return text
+
+            return join_text, STR
         for side, t in ((n.left, ta), (n.right, tb)):
             if t.kind not in ("int", "any", "error", "player"):
                 cx.error("E041", f"'{op}' needs numbers, not {t}", side.pos)
@@ -523,6 +538,8 @@ class ExprCompiler:
     def lam(self, node, cx: Cx, param_type: Type, what: str, predicate: bool = False) -> tuple[int, Fn, Type]:
         if not isinstance(node, A.LambdaExpr):
             cx.error("E041", f"{what} needs a function such as 'c => c.value', not a plain value", node.pos)
+        if node.param.startswith("_"):
+            cx.error("E014", f"'{node.param}': names starting with '_' are reserved", node.pos)
         outer = cx.scope.names.get(node.param)
         slot = cx.scope.fresh(node.param, param_type)
         try:

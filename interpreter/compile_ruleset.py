@@ -49,6 +49,7 @@ DEFAULT_LIMITS = {
     "max_stack": 200,  # nested procedure calls and triggers
     "max_components": 100_000,
     "max_zones": 100_000,
+    "max_value": 1_000_000,  # items in a list, characters in a text
 }
 
 BUILTIN_EVENTS = {
@@ -191,6 +192,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
     # ------------------------------------------------------------ top level
     def compile(self) -> Program:
         d = self.data
+        self.reserved_names()
         players = d.get("players") or {}
         if (
             isinstance(players.get("min"), int)
@@ -269,6 +271,21 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             self.doc, self.data, self.diags = saved
 
     # ------------------------------------------------------------ declarations
+    def reserved_names(self):
+        """Names starting with '_' are reserved (never readable in rule text)."""
+        sections = ("params", "define", "vars", "player_vars", "zones", "events", "functions", "procedures",
+                    "actions", "phases", "components", "triggers", "end")
+        for section in sections:
+            for name, spec in (self.data.get(section) or {}).items():
+                if str(name).startswith("_"):
+                    self.report("E014", f"'{name}': names starting with '_' are reserved", (section, name), key=True)
+                if section == "components" and isinstance(spec, dict):
+                    for part in ("for_each", "props", "state"):
+                        for prop in spec.get(part) or {}:
+                            if str(prop).startswith("_"):
+                                self.report("E014", f"'{prop}': names starting with '_' are reserved",
+                                            (section, name, part, prop), key=True)
+
     def declare_params(self):
         for name, spec in (self.data.get("params") or {}).items():
             default = spec.get("default") if isinstance(spec, dict) else spec

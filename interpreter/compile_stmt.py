@@ -69,6 +69,9 @@ class StmtCompiler:
 
     def block(self, stmts, cx: Cx, em: Emitter) -> None:
         for s in stmts:
+            for name in (getattr(s, "name", None), getattr(s, "var", None)):
+                if isinstance(name, str) and name.startswith("_"):
+                    self.report("E014", f"'{name}': names starting with '_' are reserved", cx.path, cx.at(s.pos))
             try:
                 getattr(self, "_s_" + type(s).__name__)(s, cx, em)
             except CompileError:

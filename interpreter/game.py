@@ -395,12 +395,24 @@ def _check_consistent(st: State) -> None:
     for c in range(n_comp):
         if c not in seen and st.loc[c] != ops.BOX:
             raise SaveFileError(f"component {c} is lost", "R023")
+    codes = st.prog.codes
     for f in st.stack:
-        if not (isinstance(f, list) and len(f) == 3 and 0 <= f[0] < len(st.prog.codes)):
+        if not (isinstance(f, list) and len(f) == 3 and isinstance(f[0], int) and 0 <= f[0] < len(codes)
+                and isinstance(f[1], int) and 0 <= f[1] <= len(codes[f[0]].ins)
+                and isinstance(f[2], list) and len(f[2]) == codes[f[0]].nlocals):
             raise SaveFileError("the saved continuation is damaged", "R023")
     pend = st.pending
     if not st.over and pend is None:
         raise SaveFileError("a game in progress must be waiting for a decision", "R023")
+    if pend is not None:
+        ok = (isinstance(pend, dict) and pend.get("kind") in ("choose", "action", "simul")
+              and all(isinstance(pend.get(k), list) for k in ("players", "options", "answers", "done"))
+              and len(pend["players"]) == len(pend["options"]) == len(pend["answers"]) == len(pend["done"]) > 0
+              and all(isinstance(p, int) and 0 <= p < st.n for p in pend["players"])
+              and all(isinstance(o, list) and o for o in pend["options"])
+              and st.stack and isinstance(pend.get("slot"), int) and 0 <= pend["slot"] < len(st.stack[-1][2]))
+        if not ok:
+            raise SaveFileError("the saved pending decision is damaged", "R023")
 
 
 def build_catalog(st: State) -> Catalog:

@@ -55,6 +55,8 @@ def describe(st, value, t=None, public: bool = False) -> str:
         return (
             "[" + ", ".join(comp_name(st, c) if st.face[c] else "a face-down component" for c in st.zones[value]) + "]"
         )
+    if isinstance(value, dict):  # an event's fields
+        return ", ".join(f"{k} {describe(st, v, None, public)}" for k, v in value.items())
     if isinstance(value, list):
         inner = getattr(t, "arg", None) if kind == "list" else None
         return "[" + ", ".join(describe(st, v, inner, public) for v in value) + "]"

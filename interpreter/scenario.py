@@ -81,7 +81,16 @@ def _program(ruleset: Path, variants: tuple):
 
 
 def run_file(path: str | Path) -> Outcome:
-    path = Path(path)
+    """Run one scenario file; never raises: every problem is a failure."""
+    try:
+        return _run_file(Path(path))
+    except Exception as err:  # noqa: BLE001 - a scenario file must never crash the runner
+        return Outcome(str(path), Path(path).stem, False,
+                       [Diagnostic("E070", f"the scenario could not run: {type(err).__name__}: {err}",
+                                   str(path), 1, 1)])
+
+
+def _run_file(path: Path) -> Outcome:
     doc, diags = load_file(path)
     name = path.stem
     if diags:
@@ -95,6 +104,17 @@ def run_file(path: str | Path) -> Outcome:
         for k in data
         if k not in TOP_KEYS
     ]
+    kinds = {"name": str, "description": str, "ruleset": str, "variants": (list, str), "players": int, "seed": int,
+             "params": dict, "setup": str, "steps": list, "expect": (str, list, int, bool), "winners": list,
+             "over": bool, "error": str, "rule": str}
+    for key, kind in kinds.items():
+        if key in data and data[key] is not None and (not isinstance(data[key], kind) or isinstance(data[key], bool)
+                                                      and kind is int):
+            problems.append(doc.diag("E070", f"'{key}' has the wrong type ({type(data[key]).__name__})", (key,)))
+    if isinstance(data.get("expect"), list) and not all(isinstance(e, (str, int, bool)) for e in data["expect"]):
+        problems.append(doc.diag("E070", "expect must be an expression or a list of expressions", ("expect",)))
+    if problems:
+        return Outcome(str(path), name, False, problems)
     variants = data.get("variants") or []
     if isinstance(variants, str):
         variants = [variants]

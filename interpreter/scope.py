@@ -19,6 +19,8 @@ class Scope:
     def __post_init__(self):
         self.names.setdefault("player", (0, PLAYER))
 
+    reserved: list = field(default_factory=list)  # names starting with '_' that rule text tried to bind
+
     def declare(self, name: str, type_: Type) -> int:
         if name in self.names:
             slot, _ = self.names[name]
@@ -27,6 +29,8 @@ class Scope:
         return self.fresh(name, type_)
 
     def fresh(self, name: str, type_: Type) -> int:
+        if name.startswith("_"):
+            self.reserved.append(name)
         slot = self.code.nlocals
         self.code.nlocals += 1
         self.names[name] = (slot, type_)

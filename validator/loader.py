@@ -244,10 +244,50 @@ def _aligned(node, source: str, text: str, line_starts) -> TextSpan:
     return TextSpan(first[0], first[1], False, 0, tuple(chars), tuple(text_lines))
 
 
+def _too_deep(source: str):
+    """A cheap scan for nesting far beyond MAX_DEPTH (flow brackets, or
+    '- ' markers on one line), before the YAML composer recurses on it."""
+    depth = 0
+    quote = None
+    line, col = 1, 0
+    limit = MAX_DEPTH * 2
+    for ch in source:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+            quote = None if quote == "'" or quote == '"' else quote
+            continue
+        if quote:
+            if ch == quote:
+                quote = None
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return line, col
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+    for i, text in enumerate(source.splitlines(), 1):
+        stripped = text.lstrip()
+        markers = 0
+        while stripped.startswith("- "):
+            markers += 1
+            stripped = stripped[2:].lstrip()
+        if markers > limit:
+            return i, 1
+    return None
+
+
 def load_text(source: str, file: str = "<ruleset>") -> tuple[Document, list[Diagnostic]]:
     doc = Document(file=file, source=source)
     if len(source.encode("utf-8", "replace")) > MAX_BYTES:
         return doc, [Diagnostic("E003", f"file is larger than {MAX_BYTES} bytes", file, 1, 1)]
+    deep = _too_deep(source)
+    if deep is not None:
+        return doc, [Diagnostic("E003", f"the document is nested more than {MAX_DEPTH} levels deep", file,
+                                deep[0], deep[1], "flatten the data: split it into named parts")]
     try:
         node = yaml.compose(source, Loader=_Loader)
     except yaml.MarkedYAMLError as err:
