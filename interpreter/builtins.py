@@ -18,6 +18,16 @@ from interpreter.program import ANY, BOOL, COMP, INT, LIST, PLAYER, STR, Type, e
 MAX_SUBSETS = 5000
 
 
+def charge(st, n: int) -> None:
+    """Count items visited by queries against the work budget, so that one
+    expression cannot run away where the step limit does not look."""
+    st.work += n
+    limit = st.prog.limits["max_work"]
+    if st.work > limit:
+        raise RuleError("R100", f"queries visited more than {limit} items without a decision",
+                        hint="a query inside a query over large lists; narrow the lists first")
+
+
 def _count(c, n, cx):
     fn, t = c.expr(n.args[0], cx)
     if t.kind == "zone":
@@ -50,7 +60,9 @@ def _sum(c, n, cx):
 
     def total(st, L):
         s = 0
-        for x in xs(st, L):
+        items = xs(st, L)
+        charge(st, len(items))
+        for x in items:
             L[slot] = x
             s += key(st, L)
         return s
@@ -76,7 +88,9 @@ def _minmax(pick):
 
         def best(st, L):
             vals = []
-            for x in xs(st, L):
+            items = xs(st, L)
+            charge(st, len(items))
+            for x in items:
                 L[slot] = x
                 vals.append(key(st, L))
             return pick(vals, default=empty_key)
@@ -94,7 +108,9 @@ def _by(better):
         def best(st, L):
             found = None
             best_key = None
-            for x in xs(st, L):
+            items = xs(st, L)
+            charge(st, len(items))
+            for x in items:
                 L[slot] = x
                 kv = key(st, L)
                 if found is None or better(kv, best_key):
@@ -114,6 +130,7 @@ def _sort(c, n, cx):
 
     def sort(st, L):
         items = list(xs(st, L))
+        charge(st, len(items))
         keys = []
         for x in items:
             L[slot] = x
@@ -135,7 +152,9 @@ def _filter(c, n, cx):
 
     def filt(st, L):
         out = []
-        for x in xs(st, L):
+        items = xs(st, L)
+        charge(st, len(items))
+        for x in items:
             L[slot] = x
             if pred(st, L):
                 out.append(x)
@@ -150,7 +169,9 @@ def _map(c, n, cx):
 
     def mapped(st, L):
         out = []
-        for x in xs(st, L):
+        items = xs(st, L)
+        charge(st, len(items))
+        for x in items:
             L[slot] = x
             out.append(f(st, L))
         return out
@@ -166,7 +187,9 @@ def _quantifier(want_all):
         slot, pred, _ = c.lam(n.args[1], cx, et, f"{n.func}()", predicate=True)
 
         def quant(st, L):
-            for x in xs(st, L):
+            items = xs(st, L)
+            charge(st, len(items))
+            for x in items:
                 L[slot] = x
                 if bool(pred(st, L)) != want_all:
                     return not want_all
@@ -184,7 +207,9 @@ def _first(c, n, cx):
     slot, pred, _ = c.lam(n.args[1], cx, et, "first()", predicate=True)
 
     def first(st, L):
-        for x in xs(st, L):
+        items = xs(st, L)
+        charge(st, len(items))
+        for x in items:
             L[slot] = x
             if pred(st, L):
                 return x

@@ -50,6 +50,7 @@ DEFAULT_LIMITS = {
     "max_components": 100_000,
     "max_zones": 100_000,
     "max_value": 1_000_000,  # items in a list, characters in a text
+    "max_work": 2_000_000,  # items visited by queries (filter, map, any, ...) between two decisions
 }
 
 BUILTIN_EVENTS = {

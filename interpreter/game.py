@@ -83,6 +83,7 @@ class Game:
         st.record = record
         st.events = []
         st.rng = rng.seed_state(seed)
+        st.work = 0
         st.vars = {}
         st.eliminated = [False] * n
         st.current = None
@@ -129,6 +130,7 @@ class Game:
         st.steps = 0
         st.turn = 0
         st.since_decision = 0
+        st.work = 0
         st.stack = [[prog.flow.id, 0, [None] * prog.flow.nlocals]]
         first_blocks = ([prog.setup] if prog.setup else []) + list(after_setup)
         for code in reversed(first_blocks):  # the top of the stack runs first
@@ -143,6 +145,7 @@ class Game:
         st = State.__new__(State)
         st.prog, st.n, st.params, st.record, st.events = prog, players, dict(prog.params), False, []
         st.rng, st.vars, st.eliminated, st.current = rng.seed_state(0), {}, [False] * players, None
+        st.work = 0
         for name, fn in prog.defines:
             st.params[name] = fn(st, [None] * prog.define_locals)
         return build_catalog(st)
@@ -221,6 +224,7 @@ class Game:
             st.stack[-1][2][pend["slot"]] = value
         st.pending = None
         st.since_decision = 0
+        st.work = 0
         run(st)
 
     def apply_value(self, st: State, player: int, value) -> None:

@@ -48,6 +48,7 @@ class State:
         "events",
         "record",
         "since_decision",
+        "work",
     )
 
     def clone(self) -> State:
@@ -82,6 +83,7 @@ class State:
         s.events = []
         s.record = self.record
         s.since_decision = self.since_decision
+        s.work = self.work
         return s
 
     # ------------------------------------------------------------ plain data
@@ -135,4 +137,5 @@ class State:
         self.steps = data["steps"]
         self.turn = data["turn"]
         self.since_decision = data["since_decision"]
+        self.work = 0
         self.events = []
