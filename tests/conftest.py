@@ -1,7 +1,7 @@
 """Shared fixtures: compiled rulesets are cached per (ruleset, variants)."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -9,7 +9,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@lru_cache(maxsize=None)
+@cache
 def compiled(path: str, variants: tuple = ()):
     from validator.pipeline import compile_path
     result = compile_path(ROOT / path, variants)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -95,12 +95,12 @@ def parse_header(text: str) -> Spec:
     return spec
 
 
-@lru_cache(maxsize=None)
+@cache
 def spec_of(path: Path) -> Spec:
     return parse_header(path.read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def report_of(path: Path):
     return validate_path(path)
 
