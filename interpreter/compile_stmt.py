@@ -498,14 +498,7 @@ class StmtCompiler:
                     where,
                     "guard the choice with an if, or add 'optional'",
                 )
-            who = chooser(st, L)
-            if who is None or not 0 <= who < st.n:
-                raise RuleError(
-                    NO_OPTIONS,
-                    f"no player to make the choice '{s.name}' (by {who})",
-                    where,
-                    "say who chooses: choose ... by <player>",
-                )
+            who = deciding_player(st, chooser(st, L), s.name, where)
             text = prompt
             if prompt_parts is not None:
                 text = render(st, L, prompt_parts)
@@ -569,15 +562,7 @@ class StmtCompiler:
                     o.append(None)
                 if not o:
                     raise RuleError(NO_OPTIONS, f"nothing to choose from for '{first.name}'", where)
-                who = chooser(st, L)
-                if who is None or not 0 <= who < st.n:
-                    raise RuleError(
-                        NO_OPTIONS,
-                        f"no player to make the choice '{first.name}' (by {who})",
-                        where,
-                        "say who chooses: choose ... by <player>",
-                    )
-                players.append(who)
+                players.append(deciding_player(st, chooser(st, L), first.name, where))
                 options.append(o)
                 if label is not None:
                     labels.append(option_labels(st, L, choice, o, label))
@@ -839,6 +824,15 @@ class StmtCompiler:
                 st.events.append(("say", text))
 
         em.emit(say, cx.where(s.pos))
+
+
+def deciding_player(st, who, name: str, where: str) -> int:
+    """The player who must make a choice; a choice with nobody to make it
+    (no 'by' where there is no current player) is the ruleset's error."""
+    if who is None or not 0 <= who < st.n:
+        raise RuleError(NO_OPTIONS, f"no player to make the choice '{name}' (by {who})", where,
+                        "say who chooses: choose ... by <player>")
+    return who
 
 
 def render(st, L, pieces, public: bool = False) -> str:
