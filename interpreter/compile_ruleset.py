@@ -280,6 +280,16 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             for name, spec in (self.data.get(section) or {}).items():
                 if str(name).startswith("_"):
                     self.report("E014", f"'{name}': names starting with '_' are reserved", (section, name), key=True)
+                if section == "events" and isinstance(spec, dict):
+                    for field in spec:
+                        if str(field).startswith("_"):
+                            self.report("E014", f"'{field}': names starting with '_' are reserved",
+                                        (section, name, field), key=True)
+                if section in ("procedures", "functions") and isinstance(spec, dict):
+                    for param in spec.get("params") or {}:
+                        if str(param).startswith("_"):
+                            self.report("E014", f"'{param}': names starting with '_' are reserved",
+                                        (section, name, "params", param), key=True)
                 if section == "components" and isinstance(spec, dict):
                     for part in ("for_each", "props", "state"):
                         for prop in spec.get(part) or {}:

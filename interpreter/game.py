@@ -97,7 +97,12 @@ class Game:
         key = (n, json.dumps(merged, sort_keys=True, default=str))
         cat = self._catalogs.get(key)
         if cat is None:  # immutable, so shared by every game with the same settings
-            cat = self._catalogs[key] = build_catalog(st)
+            try:
+                cat = self._catalogs[key] = build_catalog(st)
+            except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as err:
+                raise RuleError("R104", f"the components cannot be made ({type(err).__name__}: {err})",
+                                prog.source_file, "a component's properties can only use parameters, "
+                                "definitions and its own values, not zones or variables") from None
             if len(self._catalogs) > 64:
                 self._catalogs.pop(next(iter(self._catalogs)))
         st.cat = cat
@@ -251,7 +256,11 @@ class Game:
         return [share if p in st.winners else 0.0 for p in range(st.n)]
 
     def scores(self, st: State) -> list:
-        return scores(st)
+        try:
+            return scores(st)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as err:
+            raise RuleError("R104", f"the score cannot be computed ({type(err).__name__}: {err})",
+                            st.prog.source_file) from None
 
     def clone(self, st: State) -> State:
         return st.clone()

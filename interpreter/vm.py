@@ -47,6 +47,11 @@ def run(st) -> None:
                     code.where[min(pc, len(code.where) - 1)],
                     "a while loop or a cycle of phases never stops",
                 )
+    except RuleError as err:
+        if not err.where:  # raised by a helper that does not know its place: give it the rule's
+            err.where = _where(st, fr, pc)
+            err.args = (f"{err.where}: error[{err.code}]: {err.message}",)
+        raise
     except RulebookError:
         raise
     except RecursionError:

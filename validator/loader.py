@@ -251,7 +251,7 @@ def _too_deep(source: str):
     quote = None
     line, col = 1, 0
     limit = MAX_DEPTH * 2
-    for ch in source:
+    for i, ch in enumerate(source):
         col += 1
         if ch == "\n":
             line, col = line + 1, 0
@@ -261,7 +261,7 @@ def _too_deep(source: str):
             if ch == quote:
                 quote = None
             continue
-        if ch in "'\"":
+        if ch in "'\"" and (col == 1 or source[i - 1] in " \t[{,:"):
             quote = ch
         elif ch in "[{":
             depth += 1
@@ -272,7 +272,7 @@ def _too_deep(source: str):
     for i, text in enumerate(source.splitlines(), 1):
         stripped = text.lstrip()
         markers = 0
-        while stripped.startswith("- "):
+        while stripped.startswith(("- ", "? ")):
             markers += 1
             stripped = stripped[2:].lstrip()
         if markers > limit:

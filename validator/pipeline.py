@@ -77,8 +77,11 @@ def _dry_run(program, doc: Document) -> list[Diagnostic]:
     for n in counts:
         try:
             Game(program).catalog_only(n)
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError):
-            continue  # the game itself reports these, with their place, when it starts
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as err:
+            out.append(doc.diag("E041", f"the components cannot be made with {n} players "
+                                f"({type(err).__name__}: {err})", ("components",),
+                                "a component's properties can only use parameters, definitions and its own values"))
+            break
         except RuleError as err:
             if err.code != "R107":
                 continue  # other failures show up when the game runs, with their own codes
