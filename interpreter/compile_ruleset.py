@@ -590,6 +590,15 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 if isinstance(init, dict) and "initial" not in init:
                     initial[key] = lambda st, props: None
                     continue
+                literal = init.get("initial") if isinstance(init, dict) else init
+                if not isinstance(literal, str):  # a number, true/false, null or a list: the value itself
+                    t = _literal_type(literal)
+                    if ct.dynamic[key].kind == "any" and t.kind != "none":
+                        ct.dynamic[key] = t
+                    elif t.kind != "none" and not compatible(ct.dynamic[key], t):
+                        self.report("E041", f"initial value is {t}, but '{key}' is declared {ct.dynamic[key]}", path)
+                    initial[key] = lambda st, props, v=literal: v
+                    continue
                 fn, t = self.compile_expr_at(path, iscope)
                 if fn is None:
                     continue

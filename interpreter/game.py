@@ -18,6 +18,7 @@ from interpreter.errors import GameOverError, IllegalOptionError, NotYourTurnErr
 from interpreter.labels import describe, player_name
 from interpreter.program import ANY, COMP, LIST, PLAYER, Catalog, Program, Type
 from interpreter.state import State
+from interpreter.compile_stmt import _type_tag
 from interpreter.vm import run, scores
 
 SAVE_FORMAT = 1
@@ -308,7 +309,8 @@ class Game:
             raise SaveFileError("not a Rulebook saved game (or a format this version cannot read)")
         if data.get("ruleset") != prog.id:
             raise SaveFileError(f"this save is for ruleset '{data.get('ruleset')}', not '{prog.id}'", "R021")
-        if list(data.get("variants", [])) != list(prog.variants):
+        variants = data.get("variants", [])
+        if not isinstance(variants, list) or variants != list(prog.variants):
             raise SaveFileError(
                 f"this save was made with variants {data.get('variants')}, not {list(prog.variants)}", "R021"
             )
@@ -426,6 +428,52 @@ def _check_consistent(st: State) -> None:
               and st.stack and isinstance(pend.get("slot"), int) and 0 <= pend["slot"] < len(st.stack[-1][2]))
         if not ok:
             raise SaveFileError("the saved pending decision is damaged", "R023")
+        if all(d is True for d in pend["done"]):
+            raise SaveFileError("the saved pending decision has nobody left to decide", "R023")
+        tag = pend.get("type", "any")
+        for options in pend["options"]:
+            for v in options:
+                if not _valid_option(st, tag, v):
+                    raise SaveFileError(f"the saved pending decision offers {v!r}, not a {tag}", "R023")
+        labels = pend.get("labels")
+        if labels is not None and not (
+            isinstance(labels, list) and len(labels) == len(pend["options"])
+            and all(isinstance(ls, list) and len(ls) == len(o) and all(isinstance(x, str) for x in ls)
+                    for ls, o in zip(labels, pend["options"]))
+        ):
+            raise SaveFileError("the saved option labels are damaged", "R023")
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _valid_option(st: State, tag: str, v) -> bool:
+    """Whether ``v`` is a value of the decision type ``tag`` in this state
+    (a save is untrusted: its options are checked before anyone uses them)."""
+    if tag.startswith("list:"):
+        return isinstance(v, list) and all(_valid_option(st, tag[5:], x) for x in v)
+    if tag == "comp":
+        return _is_int(v) and 0 <= v < len(st.static)
+    if tag == "player":
+        return _is_int(v) and 0 <= v < st.n
+    if tag == "zone":
+        return _is_int(v) and 0 <= v < len(st.zones)
+    if tag == "int":
+        return _is_int(v)
+    if tag == "bool":
+        return isinstance(v, bool)
+    if tag == "str":
+        return isinstance(v, str)
+    if tag == "action":
+        if not (isinstance(v, list) and len(v) == 2 and _is_int(v[0]) and 0 <= v[0] < len(st.prog.actions)
+                and isinstance(v[1], list)):
+            return False
+        types = st.prog.actions[v[0]].param_types
+        return len(v[1]) == len(types) and all(
+            _valid_option(st, _type_tag(t) if t is not None else "any", x) for t, x in zip(types, v[1]))
+    return v is None or isinstance(v, (bool, int, str)) or (
+        isinstance(v, list) and all(_valid_option(st, "any", x) for x in v))
 
 
 def build_catalog(st: State) -> Catalog:
