@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter import ops, rng
+from interpreter.compile_stmt import _type_tag
 from interpreter.errors import GameOverError, IllegalOptionError, NotYourTurnError, RuleError, SaveFileError
 from interpreter.labels import describe, player_name
 from interpreter.program import ANY, COMP, LIST, PLAYER, Catalog, Program, Type
 from interpreter.state import State
-from interpreter.compile_stmt import _type_tag
 from interpreter.vm import run, scores
 
 SAVE_FORMAT = 1

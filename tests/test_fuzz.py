@@ -926,8 +926,8 @@ def test_found_by_fuzzing_a_component_state_written_as_a_list(initial):
     ``vars``."""
     text = ("rulebook: 1\nid: unit\nplayers: {min: 2, max: 2}\ncomponents:\n  card:\n    count: 1\n"
             f"    state:\n      at: {initial}\nzones:\n  deck: {{}}\nphases:\n  p:\n    on_begin: |\n"
-            "      move components(card) to deck\n      end game winners [first(deck).at[0]] if len(first(deck).at) > 0 "
-            "else []\n")
+            "      move components(card) to deck\n"
+            "      end game winners [first(deck).at[0]] if len(first(deck).at) > 0 else []\n")
     result = compile_text(text, "unit.yaml")
     assert result.program is not None, [d.render() for d in result.report.errors]
     game = Game(result.program)
