@@ -1,13 +1,27 @@
 """Agents decide through the one decision interface and see only their view.
 
-An agent is any callable ``agent(view, options) -> index`` or an object with
-``choose(view, options) -> index``; ``options`` are the ``Option`` values of
-``Game.legal`` for the seat it plays.
+An agent is any of:
+
+* a callable ``agent(view, options) -> index``;
+* an object with ``choose(view, options) -> index``;
+* an object with ``decide(decision) -> index``, for agents that search: the
+  ``Decision`` gives the view and the options, and ``decision.sample(rng)``
+  returns a whole game state *consistent with that view* (what the player
+  cannot see is re-drawn), never the real one.
+
+``options`` are the ``Option`` values of ``Game.legal`` for the seat the
+agent plays. ``make_agent`` builds agents by name for the command line
+(``random``, ``mcts``, ``mcts:iterations=200``) or from a user's module
+(``package.module:Name``).
 """
 
 from __future__ import annotations
 
+import importlib
 import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 
 class RandomAgent:
@@ -20,22 +34,100 @@ class RandomAgent:
         return self.rng.randrange(len(options))
 
 
-def as_agent(agent):
-    return agent.choose if hasattr(agent, "choose") else agent
+@dataclass
+class Decision:
+    """What an agent is told when it must decide: who it is, what it sees
+    and what it may do. ``sample`` is the only way to a full game state,
+    and it hides what the player cannot see by re-drawing it."""
+
+    game: Any
+    player: int
+    view: dict
+    options: list
+    prompt: str = ""
+    _state: Any = field(default=None, repr=False)
+
+    def sample(self, rng: random.Random):
+        """A clone of the game in which everything this player cannot see
+        has been re-drawn at random (a determinization)."""
+        from interpreter.determinize import determinize
+
+        return determinize(self._state, self.player, rng)
+
+
+def as_agent(agent) -> Callable[[Decision], int]:
+    """Any kind of agent as one function of a ``Decision``."""
+    if hasattr(agent, "decide"):
+        return agent.decide
+    choose = agent.choose if hasattr(agent, "choose") else agent
+    return lambda d: choose(d.view, d.options)
+
+
+def decide(game, st, player: int, agent: Callable[[Decision], int], view_fn=None) -> int:
+    """Ask one agent (already wrapped by ``as_agent``) for one decision."""
+    from interpreter.view import view as make_view
+
+    view_fn = view_fn or make_view
+    options = game.legal(st, player)
+    d = Decision(game, player, view_fn(st, player) if view_fn is not False else None, options,
+                 game.prompt(st, player), st)
+    return agent(d)
+
+
+AGENTS: dict[str, Callable[..., Any]] = {"random": RandomAgent}
+
+
+def make_agent(spec: str, seed: int = 0):
+    """An agent from a name: ``random``; ``mcts`` or ``mcts:iterations=200,c=1.4``
+    (options after the colon, as ``key=value`` pairs); or a user's
+    ``package.module:Name``, a class or function called with ``seed=``."""
+    name, _, opts = spec.partition(":")
+    if name in AGENTS or (name == "mcts" and _load_mcts()):
+        kwargs = _options(opts)
+        return AGENTS[name](seed=seed, **kwargs)
+    if "." in name and opts and "=" not in opts:
+        module = importlib.import_module(name)
+        factory = getattr(module, opts)
+        try:
+            return factory(seed=seed)
+        except TypeError:
+            return factory() if isinstance(factory, type) else factory
+    raise ValueError(f"unknown agent '{spec}': one of {', '.join(sorted(set(AGENTS) | {'mcts'}))}, "
+                     "or package.module:Name")
+
+
+def _load_mcts() -> bool:
+    try:
+        from interpreter.mcts import MCTSAgent
+    except ImportError:
+        return False
+    AGENTS["mcts"] = MCTSAgent
+    return True
+
+
+def _options(text: str) -> dict:
+    out = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise ValueError(f"agent option '{part}' is not key=value")
+        try:
+            out[key] = int(value)
+        except ValueError:
+            try:
+                out[key] = float(value)
+            except ValueError:
+                out[key] = value
+    return out
 
 
 def play_out(game, st, agents, view_fn=None, max_decisions: int = 100_000) -> int:
     """Play a game to the end; returns the number of decisions made."""
-    from interpreter.view import view as make_view
-
-    view_fn = view_fn or make_view
     decisions = 0
     choosers = [as_agent(a) for a in agents]
     while not st.over:
         for p in game.to_move(st):
-            options = game.legal(st, p)
-            index = choosers[p](view_fn(st, p) if view_fn is not False else None, options)
-            game.apply(st, p, index)
+            game.apply(st, p, decide(game, st, p, choosers[p], view_fn))
             decisions += 1
         if decisions > max_decisions:
             raise RuntimeError(f"no end after {max_decisions} decisions")
