@@ -30,6 +30,7 @@ from interpreter.program import (
     NONE,
     PLAYER,
     STR,
+    TIMED_OUT,
     ActionDef,
     Code,
     ComponentType,
@@ -839,6 +840,13 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         t_begin = self.hook(base + ("on_begin",), f"phase {phase} turn on_begin")
         t_end = self.hook(base + ("on_end",), f"phase {phase} turn on_end")
         t_end_if = self.cond_at(base + ("end_if",), f"phase {phase} turn end_if")
+        time_limit = None
+        if self.text_of_or_none(base + ("time_limit",)) is not None:
+            time_limit = self.standalone(base + ("time_limit",), f"phase {phase} turn time_limit", INT, "seconds")
+        t_time_out = self.hook(base + ("on_time_out",), f"phase {phase} turn on_time_out")
+        if t_time_out is not None and "time_limit" not in turn:
+            self.report("E044", "on_time_out without a time_limit never runs", base + ("on_time_out",), key=True,
+                        hint="add time_limit: SECONDS to this turn")
         repeat = bool(turn.get("repeat", False))
         action_ids = []
         for i, aname in enumerate(turn.get("actions") or []):
@@ -909,11 +917,20 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 "prompt": f"{phase}: your move",
                 "type": "action",
             }
+            if time_limit is not None:
+                seconds = time_limit(st, [p])
+                if seconds is not None and seconds > 0:
+                    st.pending["time_limit"] = seconds
             return SUSPEND
 
         em.emit(decide, where("actions"))
 
         def run_action(st, fr):
+            if fr[2][answer] == TIMED_OUT:  # Game.time_out: the turn's time ran out
+                st.end_turn = True
+                if t_time_out is not None:
+                    st.stack.append([t_time_out.id, 0, [st.current] + [None] * (t_time_out.nlocals - 1)])
+                return
             ai, args = fr[2][answer]
             act = st.prog.actions[ai]
             L = [st.current] + [None] * (act.code.nlocals - 1)

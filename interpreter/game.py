@@ -17,7 +17,7 @@ from interpreter import ops, rng
 from interpreter.compile_stmt import _type_tag
 from interpreter.errors import GameOverError, IllegalOptionError, NotYourTurnError, RuleError, SaveFileError
 from interpreter.labels import describe, player_name
-from interpreter.program import ANY, COMP, LIST, PLAYER, Catalog, Program, Type
+from interpreter.program import ANY, COMP, LIST, PLAYER, TIMED_OUT, Catalog, Program, Type
 from interpreter.state import State
 from interpreter.vm import run, scores
 
@@ -228,6 +228,30 @@ class Game:
             st.stack[-1][2][pend["slot"]] = answers
         else:
             st.stack[-1][2][pend["slot"]] = value
+        st.pending = None
+        st.since_decision = 0
+        st.work = 0
+        run(st)
+
+    def time_limit(self, st: State, player: int) -> float | None:
+        """Seconds ``player`` has for the pending decision (a turn's
+        ``time_limit``), or None when the decision has no limit. Only a
+        human's seat is timed (by ``rulebook play``): agents answer at once."""
+        self._slot(st, player)
+        return st.pending.get("time_limit")
+
+    def time_out(self, st: State, player: int) -> None:
+        """The pending decision's time ran out: the turn ends without an
+        action and the turn's ``on_time_out`` effect runs. Recorded in the
+        history like a decision, so saves and replays reproduce it."""
+        self._slot(st, player)
+        pend = st.pending
+        if not pend.get("time_limit") or pend["kind"] != "action":
+            raise IllegalOptionError(f"this decision of {player_name(st, player)} has no time limit")
+        st.history.append([player, None, "time_out"])
+        if st.record:
+            st.events.append(("decision", player, None, "time_out", "action", "time ran out"))
+        st.stack[-1][2][pend["slot"]] = TIMED_OUT
         st.pending = None
         st.since_decision = 0
         st.work = 0

@@ -37,6 +37,9 @@ STR = Type("str")
 NONE = Type("none")
 PLAYER = Type("player")
 ANY = Type("any")
+# The answer stored for a turn's action menu when its time limit ran out
+# (``Game.time_out``); plain data, so a state holding it still saves as JSON.
+TIMED_OUT = -1
 MAP = Type("map")
 
 

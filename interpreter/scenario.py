@@ -30,7 +30,7 @@ from interpreter.labels import describe
 from validator.diagnostics import Diagnostic
 from validator.loader import Document, load_file
 
-STEP_KEYS = {"player", "option", "index", "expect", "options", "note", "error", "value"}
+STEP_KEYS = {"player", "option", "index", "expect", "options", "note", "error", "value", "time_out"}
 TOP_KEYS = {
     "name",
     "description",
@@ -174,7 +174,7 @@ def _run_file(path: Path) -> Outcome:
                 failures += _check(st, doc, checks[i])
             if "options" in step:
                 failures += _check_options(game, st, doc, step, ("steps", i, "options"))
-            if "option" in step or "index" in step:
+            if "option" in step or "index" in step or "time_out" in step:
                 failure = _decide(game, st, doc, step, ("steps", i))
                 if failure is not None:
                     failures.append(failure)
@@ -268,6 +268,14 @@ def _decide(game, st, doc, step, path):
         if step.get("error") == getattr(err, "code", None):
             return None
         return doc.diag("E070", f"{err}", path + ("player",))
+    if step.get("time_out") is True:  # the player lets the turn's time limit run out
+        try:
+            game.time_out(st, player)
+        except RulebookError as err:
+            if step.get("error") == getattr(err, "code", None):
+                return None
+            return doc.diag("E070", f"{err}", path + ("time_out",))
+        return None
     if "index" in step:
         index = step["index"]
     elif "option" in step:
@@ -281,7 +289,7 @@ def _decide(game, st, doc, step, path):
             )
         index = matches[0]
     else:
-        return doc.diag("E070", "a decision step needs option: <label> or index: <n>", path)
+        return doc.diag("E070", "a decision step needs option: <label>, index: <n> or time_out: true", path)
     try:
         game.apply(st, player, index)
     except RulebookError as err:

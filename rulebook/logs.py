@@ -44,6 +44,11 @@ class LogWriter:
         self.step += 1
         self.write({"step": self.step, "player": player, "value": value, "label": label})
 
+    def time_out(self, player) -> None:
+        """The player's time ran out (``Game.time_out``)."""
+        self.step += 1
+        self.write({"step": self.step, "player": player, "time_out": True, "label": "time ran out"})
+
     def events(self, lines) -> None:
         for line in lines:
             self.write({"say": line})
@@ -115,7 +120,10 @@ def replay(game, log: Log) -> list:
         if st.over:
             raise SaveFileError(f"step {rec['step']}: the game was already over", "R024")
         try:
-            game.apply_value(st, rec["player"], rec["value"])
+            if rec.get("time_out") is True:
+                game.time_out(st, rec["player"])
+            else:
+                game.apply_value(st, rec["player"], rec.get("value"))
         except RulebookError as err:
             raise SaveFileError(f"step {rec['step']}: {err}", "R024") from None
         states.append(st.clone())

@@ -357,6 +357,16 @@ schema = {
                                         "type": "boolean",
                                         "description": "Keep offering actions until 'end turn' (default: one action per turn).",
                                     },
+                                    "time_limit": dict(
+                                        EXPR,
+                                        description="Seconds a human seat has to choose an action (0 or none: no limit). Enforced by 'rulebook play' only; bots answer at once.",
+                                        examples=["dawdle_seconds", 30],
+                                    ),
+                                    "on_time_out": dict(
+                                        BLOCK,
+                                        description="Effects run when a turn's time_limit runs out; the turn then ends without an action.",
+                                        examples=["draw 2 from deck to hand[player]"],
+                                    ),
                                 },
                             ),
                         },
