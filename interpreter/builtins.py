@@ -11,8 +11,9 @@ from __future__ import annotations
 import itertools
 
 from interpreter import ops
-from interpreter.compile_expr import CompileError, as_list_fn, const
+from interpreter.compile_expr import CompileError, as_list_fn, const, fused
 from interpreter.errors import BAD_VALUE, RuleError
+from interpreter.fuse import fuse, has_src, name_for, part
 from interpreter.program import ANY, BOOL, COMP, INT, LIST, PLAYER, STR, Type, elem_type, is_listy
 
 MAX_SUBSETS = 5000
@@ -28,18 +29,45 @@ def charge(st, n: int) -> None:
                         hint="a query inside a query over large lists; narrow the lists first")
 
 
+def charged(st, items):
+    """``items``, counted against the work budget (for fused queries)."""
+    charge(st, len(items))
+    return items
+
+
+def _via(fallback, helper, *args):
+    """``fallback`` fused as the call ``helper(st, *args)``."""
+    if not has_src(*args):
+        return fallback
+    env: dict = {}
+    h = name_for(helper, env)
+    return fuse(fallback, f"{h}(st, {', '.join(part(a, env) for a in args)})", env, *args)
+
+
+def _loop(fallback, template, xs, slot, body):
+    """``fallback`` fused as a Python comprehension over ``xs`` that binds
+    each item to the local ``slot``, as the closure's loop does (the last
+    item visited stays in the slot, and the work budget is charged first)."""
+    if not has_src(xs, body):
+        return fallback
+    env: dict = {}
+    items = f"{name_for(charged, env)}(st, {part(xs, env)})"
+    src = template.format(body=part(body, env), target=f"L[{slot}]", items=items)
+    return fuse(fallback, src, env, xs, body)
+
+
 def _count(c, n, cx):
     fn, t = c.expr(n.args[0], cx)
     if t.kind == "zone":
-        return (lambda st, L: len(st.zones[fn(st, L)])), INT
+        return fused(lambda st, L: len(st.zones[fn(st, L)]), "len(st.zones[{0}])", fn), INT
     if not is_listy(t):
         cx.error("E041", f"count() needs a list or a zone, not {t}", n.args[0].pos)
-    return (lambda st, L: len(fn(st, L))), INT
+    return fused(lambda st, L: len(fn(st, L)), "len({0})", fn), INT
 
 
 def _is_empty(c, n, cx):
     fn, _ = _count(c, n, cx)
-    return (lambda st, L: fn(st, L) == 0), BOOL
+    return fused(lambda st, L: fn(st, L) == 0, "({0} == 0)", fn), BOOL
 
 
 def _with_key(c, n, cx, name):
@@ -55,7 +83,7 @@ def _sum(c, n, cx):
     if kt.kind not in ("int", "any", "error", "none"):
         cx.error("E041", f"sum() adds numbers, not {kt}", n.pos)
     if k is None:
-        return (lambda st, L: sum(xs(st, L))), INT
+        return fused(lambda st, L: sum(xs(st, L)), "sum({0})", xs), INT
     slot, key = k
 
     def total(st, L):
@@ -67,7 +95,7 @@ def _sum(c, n, cx):
             s += key(st, L)
         return s
 
-    return total, INT
+    return _loop(total, "sum({body} for {target} in {items})", xs, slot, key), INT
 
 
 def _minmax(pick):
@@ -160,7 +188,7 @@ def _filter(c, n, cx):
                 out.append(x)
         return out
 
-    return filt, LIST(et)
+    return _loop(filt, "[{target} for {target} in {items} if {body}]", xs, slot, pred), LIST(et)
 
 
 def _map(c, n, cx):
@@ -176,14 +204,16 @@ def _map(c, n, cx):
             out.append(f(st, L))
         return out
 
-    return mapped, LIST(ft)
+    return _loop(mapped, "[{body} for {target} in {items}]", xs, slot, f), LIST(ft)
 
 
 def _quantifier(want_all):
     def handler(c, n, cx):
         xs, et = c.listy(n.args[0], cx, f"{n.func}()")
         if len(n.args) == 1:
-            return ((lambda st, L: all(xs(st, L))) if want_all else (lambda st, L: any(xs(st, L)))), BOOL
+            if want_all:
+                return fused(lambda st, L: all(xs(st, L)), "all({0})", xs), BOOL
+            return fused(lambda st, L: any(xs(st, L)), "any({0})", xs), BOOL
         slot, pred, _ = c.lam(n.args[1], cx, et, f"{n.func}()", predicate=True)
 
         def quant(st, L):
@@ -195,7 +225,7 @@ def _quantifier(want_all):
                     return not want_all
             return want_all
 
-        return quant, BOOL
+        return _loop(quant, ("all" if want_all else "any") + "({body} for {target} in {items})", xs, slot, pred), BOOL
 
     return handler
 
@@ -203,7 +233,7 @@ def _quantifier(want_all):
 def _first(c, n, cx):
     xs, et = c.listy(n.args[0], cx, "first()")
     if len(n.args) == 1:
-        return (lambda st, L: (xs(st, L) or [None])[0]), et
+        return fused(lambda st, L: (xs(st, L) or [None])[0], "({0} or [None])[0]", xs), et
     slot, pred, _ = c.lam(n.args[1], cx, et, "first()", predicate=True)
 
     def first(st, L):
@@ -220,7 +250,7 @@ def _first(c, n, cx):
 
 def _last(c, n, cx):
     xs, et = c.listy(n.args[0], cx, "last()")
-    return (lambda st, L: (xs(st, L) or [None])[-1]), et
+    return fused(lambda st, L: (xs(st, L) or [None])[-1], "({0} or [None])[-1]", xs), et
 
 
 def _end(from_top):
@@ -228,8 +258,8 @@ def _end(from_top):
         xs, et = c.listy(n.args[0], cx, f"{n.func}()")
         if len(n.args) == 1:
             if from_top:
-                return (lambda st, L: (xs(st, L) or [None])[0]), et
-            return (lambda st, L: (xs(st, L) or [None])[-1]), et
+                return fused(lambda st, L: (xs(st, L) or [None])[0], "({0} or [None])[0]", xs), et
+            return fused(lambda st, L: (xs(st, L) or [None])[-1], "({0} or [None])[-1]", xs), et
         k = c.expect(n.args[1], cx, INT, f"the count of {n.func}()")
         if from_top:
             return (lambda st, L: xs(st, L)[: max(k(st, L), 0)]), LIST(et)
@@ -309,7 +339,11 @@ def _comp_arg(c, n, cx, what):
 
 def _zone(c, n, cx):
     fn, _ = _comp_arg(c, n, cx, "zone()")
-    return (lambda st, L: st.loc[fn(st, L)] if st.loc[fn(st, L)] >= 0 else None), Type("zone", None)
+    return _via(lambda st, L: st.loc[fn(st, L)] if st.loc[fn(st, L)] >= 0 else None, _zone_of, fn), Type("zone", None)
+
+
+def _zone_of(st, c):
+    return st.loc[c] if st.loc[c] >= 0 else None
 
 
 def _owner(c, n, cx):
@@ -318,7 +352,7 @@ def _owner(c, n, cx):
         return (lambda st, L: ops.zone_owner(st, fn(st, L))), PLAYER
     if t.kind not in ("comp", "any", "error"):
         cx.error("E041", f"owner() needs a component or a zone, not {t}", n.args[0].pos)
-    return (lambda st, L: st.owner[fn(st, L)]), PLAYER
+    return fused(lambda st, L: st.owner[fn(st, L)], "st.owner[{0}]", fn), PLAYER
 
 
 def _player_arg(c, n, cx, i=0):
@@ -328,25 +362,24 @@ def _player_arg(c, n, cx, i=0):
 def _next_player(c, n, cx):
     p = _player_arg(c, n, cx)
     if len(n.args) == 1:
-        return (lambda st, L: ops.next_player(st, p(st, L))), PLAYER
+        return _via(lambda st, L: ops.next_player(st, p(st, L)), ops.next_player, p), PLAYER
     k = c.expect(n.args[1], cx, INT, "the step of next_player()")
     return (lambda st, L: ops.next_player(st, p(st, L), k(st, L))), PLAYER
 
 
 def _seat_order(c, n, cx):
     p = _player_arg(c, n, cx)
-    return (lambda st, L: ops.seat_order(st, p(st, L))), LIST(PLAYER)
+    return _via(lambda st, L: ops.seat_order(st, p(st, L)), ops.seat_order, p), LIST(PLAYER)
 
 
 def _opponents(c, n, cx):
     p = _player_arg(c, n, cx)
-    return (
-        lambda st, L: (
-            ops.seat_order(st, p(st, L))[1:]
-            if not st.eliminated[p(st, L)]
-            else [q for q in ops.seat_order(st, p(st, L)) if q != p(st, L)]
-        )
-    ), LIST(PLAYER)
+    return _via(lambda st, L: _opponents_of(st, p(st, L)), _opponents_of, p), LIST(PLAYER)
+
+
+def _opponents_of(st, p):
+    order = ops.seat_order(st, p)
+    return order[1:] if not st.eliminated[p] else [q for q in order if q != p]
 
 
 def _alive(c, n, cx):

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from dsl import ast as A
 from interpreter.errors import BAD_VALUE, RuleError
+from interpreter.fuse import fuse, has_src, leaf, name_for, part
 from interpreter.program import (
     ANY,
     BOOL,
@@ -97,33 +98,58 @@ class OffsetSpan:
         return self.base.to_file(self.line + line - 1, col)
 
 
+def fused(fallback: Fn, template: str, *children: Fn) -> Fn:
+    """``fallback`` (a closure over ``children``), fused into one function
+    with its children when they all have source (see interpreter/fuse.py):
+    ``template`` is Python source with ``{0}``, ``{1}``... for them."""
+    if not has_src(*children):
+        return fallback
+    env: dict = {}
+    return fuse(fallback, template.format(*(part(c, env) for c in children)), env, *children)
+
+
 def truthy(fn: Fn, t: Type) -> Fn:
     """The truth of a value as the rule language means it: a zone or list
     holding something, a component or player that is not none, a number
     other than 0, a non-empty text."""
     if t.kind == "zone":
-        return lambda st, L: len(st.zones[fn(st, L)]) > 0
+        return fused(lambda st, L: len(st.zones[fn(st, L)]) > 0, "(len(st.zones[{0}]) > 0)", fn)
     if t.kind in ("comp", "player"):
-        return lambda st, L: fn(st, L) is not None
+        return fused(lambda st, L: fn(st, L) is not None, "({0} is not None)", fn)
     if t.kind == "bool":
         return fn
-    return lambda st, L: bool(fn(st, L))
+    return fused(lambda st, L: bool(fn(st, L)), "bool({0})", fn)
 
 
 def const(value):
-    return lambda st, L: value
+    fn = lambda st, L: value  # noqa: E731
+    if value is None or isinstance(value, (bool, int, str)):
+        return leaf(fn, repr(value))
+    env: dict = {}
+    return leaf(fn, name_for(value, env), env)
+
+
+def local_slot(slot: int) -> Fn:
+    return leaf(lambda st, L: L[slot], f"L[{slot}]")
+
+
+def _anylist(v):
+    return v if isinstance(v, list) else ([] if v is None else [v])
 
 
 def as_list_fn(fn: Fn, t: Type) -> Fn:
     """A closure that yields a plain list whether ``fn`` gives a zone or a list."""
     if t.kind == "zone":
-        return lambda st, L: st.zones[fn(st, L)]
+        return fused(lambda st, L: st.zones[fn(st, L)], "st.zones[{0}]", fn)
     if t.kind == "any":
 
         def anylist(st, L):
             v = fn(st, L)
             return v if isinstance(v, list) else ([] if v is None else [v])
 
+        if has_src(fn):
+            env: dict = {}
+            return fuse(anylist, f"{name_for(_anylist, env)}({part(fn, env)})", env, fn)
         return anylist
     return fn
 
@@ -193,34 +219,34 @@ class ExprCompiler:
         local = cx.scope.lookup(name)
         if local is not None:
             slot, t = local
-            return (lambda st, L: L[slot]), t
+            return local_slot(slot), t
         if name == "players":
-            return (lambda st, L: list(range(st.n))), LIST(PLAYER)
+            return leaf(lambda st, L: list(range(st.n)), "list(range(st.n))"), LIST(PLAYER)
         if name == "live_players":
             return (lambda st, L: [p for p in range(st.n) if not st.eliminated[p]]), LIST(PLAYER)
         if name == "player_count":
-            return (lambda st, L: st.n), INT
+            return leaf(lambda st, L: st.n, "st.n"), INT
         if name == "current":
-            return (lambda st, L: st.current), PLAYER
+            return leaf(lambda st, L: st.current, "st.current"), PLAYER
         if name == "phase":
-            return (lambda st, L: st.phase), STR
+            return leaf(lambda st, L: st.phase, "st.phase"), STR
         if name == "turn_number":
-            return (lambda st, L: st.turn), INT
+            return leaf(lambda st, L: st.turn, "st.turn"), INT
         if name == "event":
             if cx.scope.event is None:
                 cx.error("E030", "'event' exists only in a trigger", n.pos)
             slot = cx.scope.event_slot
-            return (lambda st, L: L[slot]), MAP
+            return local_slot(slot), MAP
         if name in self.var_types:
-            return (lambda st, L: st.vars[name]), self.var_types[name]
+            return leaf(lambda st, L: st.vars[name], f"st.vars[{name!r}]"), self.var_types[name]
         if name in self.param_types:
             self.used_params.add(name)
-            return (lambda st, L: st.params[name]), self.param_types[name]
+            return leaf(lambda st, L: st.params[name], f"st.params[{name!r}]"), self.param_types[name]
         fam = self.families.get(name)
         if fam is not None:
             self.used_zones.add(name)
             if fam.per is None:
-                return (lambda st, L: st.cat.zone_base[name]), ZONE(fam.of)
+                return leaf(lambda st, L: st.cat.zone_base[name], f"st.cat.zone_base[{name!r}]"), ZONE(fam.of)
             return const(name), Type("family", name)
         if name in self.comp_types:
             return const(name), Type("ctype", name)
@@ -250,7 +276,8 @@ class ExprCompiler:
             return self.comp_attr(obj, t, attr, n, cx)
         if t.kind == "player":
             if attr in self.pvar_types:
-                return (lambda st, L: st.pvars[obj(st, L)][attr]), self.pvar_types[attr]
+                return fused(lambda st, L: st.pvars[obj(st, L)][attr], f"st.pvars[{{0}}][{attr!r}]", obj), \
+                    self.pvar_types[attr]
             cx.error(
                 "E032",
                 f"players have no variable '{attr}'",
@@ -269,7 +296,7 @@ class ExprCompiler:
                     len(attr),
                 )
             ft = fields.get(attr, ANY)
-            return (lambda st, L: obj(st, L)[attr]), ft
+            return fused(lambda st, L: obj(st, L)[attr], f"{{0}}[{attr!r}]", obj), ft
         if t.kind in ("any", "error", "none"):
             in_comps = any(attr in ct.static or attr in ct.dynamic for ct in self.comp_types.values()) or attr in (
                 "owner",
@@ -280,7 +307,8 @@ class ExprCompiler:
             if in_comps and not in_players:
                 return self.comp_attr(obj, COMP(None), attr, n, cx)
             if in_players and not in_comps:
-                return (lambda st, L: st.pvars[obj(st, L)][attr]), self.pvar_types[attr]
+                return fused(lambda st, L: st.pvars[obj(st, L)][attr], f"st.pvars[{{0}}][{attr!r}]", obj), \
+                    self.pvar_types[attr]
             cx.error(
                 "E041",
                 f"cannot tell what kind of value '.{attr}' is read from",
@@ -291,7 +319,7 @@ class ExprCompiler:
 
     def comp_attr(self, obj: Fn, t: Type, attr: str, n, cx):
         if attr == "owner":
-            return (lambda st, L: st.owner[obj(st, L)]), PLAYER
+            return fused(lambda st, L: st.owner[obj(st, L)], "st.owner[{0}]", obj), PLAYER
         if attr == "type":
             return (
                 lambda st, L: st.cat.types[obj(st, L)] if obj(st, L) < st.cat.n else st.static[obj(st, L)]["type"]
@@ -301,12 +329,15 @@ class ExprCompiler:
         types = [self.comp_types[t.arg]] if t.arg else list(self.comp_types.values())
         for ct in types:
             if attr in ct.dynamic:
-                return (lambda st, L: st.props[obj(st, L)][attr]), ct.dynamic[attr]
+                return fused(lambda st, L: st.props[obj(st, L)][attr], f"st.props[{{0}}][{attr!r}]", obj), \
+                    ct.dynamic[attr]
         for ct in types:
             if attr in ct.static:
                 if t.arg:
-                    return (lambda st, L: st.static[obj(st, L)][attr]), ct.static[attr]
-                return (lambda st, L: st.static[obj(st, L)].get(attr)), ct.static[attr]
+                    return fused(lambda st, L: st.static[obj(st, L)][attr], f"st.static[{{0}}][{attr!r}]", obj), \
+                        ct.static[attr]
+                return fused(lambda st, L: st.static[obj(st, L)].get(attr), f"st.static[{{0}}].get({attr!r})", obj), \
+                    ct.static[attr]
         known = set()
         for ct in types:
             known |= set(ct.static) | set(ct.dynamic)
@@ -357,8 +388,7 @@ class ExprCompiler:
             if not compatible(PLAYER, kt) and kt.kind != "int":
                 cx.error("E041", f"zone '{name}' is one per player; its index must be a player, not {kt}", key_node.pos)
 
-            def player_zone(st, L):
-                p = key(st, L)
+            def player_zone_of(st, p):
                 if p is None or not 0 <= p < st.n:
                     raise RuleError(
                         BAD_VALUE,
@@ -368,6 +398,13 @@ class ExprCompiler:
                     )
                 return st.cat.zone_base[name] + p
 
+            def player_zone(st, L):
+                return player_zone_of(st, key(st, L))
+
+            if has_src(key):
+                env: dict = {}
+                return fuse(player_zone, f"{name_for(player_zone_of, env)}(st, {part(key, env)})", env, key), \
+                    ZONE(fam.of)
             return player_zone, ZONE(fam.of)
         if not compatible(COMP(fam.per), kt):
             cx.error(
@@ -375,12 +412,18 @@ class ExprCompiler:
             )
         per = fam.per
 
-        def comp_zone(st, L):
+        def comp_zone_of(st, c):
             try:
-                return st.cat.zone_of_comp[name][key(st, L)]
+                return st.cat.zone_of_comp[name][c]
             except (KeyError, TypeError):
                 raise RuleError(BAD_VALUE, f"{name}[...]: the index is not a {per}", where) from None
 
+        def comp_zone(st, L):
+            return comp_zone_of(st, key(st, L))
+
+        if has_src(key):
+            env = {}
+            return fuse(comp_zone, f"{name_for(comp_zone_of, env)}(st, {part(key, env)})", env, key), ZONE(fam.of)
         return comp_zone, ZONE(fam.of)
 
     # ----------------------------------------------------------- operators
@@ -391,21 +434,22 @@ class ExprCompiler:
         cond = self.cond(n.cond, cx)
         a, ta = self.expr(n.then, cx)
         b, tb = self.expr(n.orelse, cx)
-        return (lambda st, L: a(st, L) if cond(st, L) else b(st, L)), join(ta, tb)
+        return fused(lambda st, L: a(st, L) if cond(st, L) else b(st, L), "({1} if {0} else {2})", cond, a, b), \
+            join(ta, tb)
 
     def _x_OrOp(self, n, cx):
         a = self.cond(n.left, cx)
         b = self.cond(n.right, cx)
-        return (lambda st, L: a(st, L) or b(st, L)), BOOL
+        return fused(lambda st, L: a(st, L) or b(st, L), "({0} or {1})", a, b), BOOL
 
     def _x_AndOp(self, n, cx):
         a = self.cond(n.left, cx)
         b = self.cond(n.right, cx)
-        return (lambda st, L: a(st, L) and b(st, L)), BOOL
+        return fused(lambda st, L: a(st, L) and b(st, L), "({0} and {1})", a, b), BOOL
 
     def _x_NotOp(self, n, cx):
         a = self.cond(n.operand, cx)
-        return (lambda st, L: not a(st, L)), BOOL
+        return fused(lambda st, L: not a(st, L), "(not {0})", a), BOOL
 
     def _x_Compare(self, n, cx):
         a, ta = self.expr(n.left, cx)
@@ -425,14 +469,14 @@ class ExprCompiler:
                 )
         if ta.kind == "zone" or tb.kind == "zone":
             pass  # zones compare by identity (their instance number)
-        return (lambda st, L: op(a(st, L), b(st, L))), BOOL
+        return fused(lambda st, L: op(a(st, L), b(st, L)), f"({{0}} {n.op} {{1}})", a, b), BOOL
 
     def _x_InOp(self, n, cx):
         item, _ = self.expr(n.item, cx)
         coll, ct = self.listy(n.coll, cx, "the right side of 'in'")
         if n.negated:
-            return (lambda st, L: item(st, L) not in coll(st, L)), BOOL
-        return (lambda st, L: item(st, L) in coll(st, L)), BOOL
+            return fused(lambda st, L: item(st, L) not in coll(st, L), "({0} not in {1})", item, coll), BOOL
+        return fused(lambda st, L: item(st, L) in coll(st, L), "({0} in {1})", item, coll), BOOL
 
     def _x_Binary(self, n, cx):
         a, ta = self.expr(n.left, cx)
@@ -493,11 +537,11 @@ class ExprCompiler:
                 cx.error("E041", f"'{op}' needs numbers, not {t}", side.pos)
         where = cx.where(n.pos)
         if op == "+":
-            return (lambda st, L: a(st, L) + b(st, L)), INT
+            return fused(lambda st, L: a(st, L) + b(st, L), "({0} + {1})", a, b), INT
         if op == "-":
-            return (lambda st, L: a(st, L) - b(st, L)), INT
+            return fused(lambda st, L: a(st, L) - b(st, L), "({0} - {1})", a, b), INT
         if op == "*":
-            return (lambda st, L: a(st, L) * b(st, L)), INT
+            return fused(lambda st, L: a(st, L) * b(st, L), "({0} * {1})", a, b), INT
 
         def divide(st, L, _f=operator.floordiv if op == "//" else operator.mod):
             d = b(st, L)
@@ -511,7 +555,7 @@ class ExprCompiler:
         a, t = self.expr(n.operand, cx)
         if t.kind not in ("int", "any", "error"):
             cx.error("E041", f"'-' needs a number, not {t}", n.pos)
-        return (lambda st, L: -a(st, L)), INT
+        return fused(lambda st, L: -a(st, L), "(-{0})", a), INT
 
     def _x_LambdaExpr(self, n, cx):
         cx.error("E041", "a function (x => ...) can only be an argument of filter, map, sort, any, all, ...", n.pos)
@@ -527,11 +571,11 @@ class ExprCompiler:
             self.report("E023", f"in {what}: {err.message}", cx.path, cx.inner(line, col).at((1, err.column)), err.hint)
             raise CompileError(err.message) from None
         pieces = []
-        for part in parts:
-            if isinstance(part, str):
-                pieces.append((part, None))
+        for piece in parts:
+            if isinstance(piece, str):
+                pieces.append((piece, None))
             else:
-                node, start = part
+                node, start = piece
                 pieces.append(self.expr(node, cx.inner(line, col + start - 1)))
         return pieces
 
@@ -614,7 +658,7 @@ class ExprCompiler:
                 L[s0] = f0(st, L)
                 return body(st, L)
 
-            return call1, t
+            return fused(call1, f"(L.__setitem__({s0}, {{0}}), {{1}})[1]", f0, body), t
 
         def call(st, L):
             values = [f(st, L) for _, f in slots]
