@@ -18,7 +18,7 @@ from dsl import ast as A
 from dsl.parser import ParseError, parse_block, parse_expression
 from interpreter import ops
 from interpreter.compile_expr import CompileError, Cx, ExprCompiler
-from interpreter.compile_stmt import SUSPEND, Emitter, StmtCompiler, jump, render
+from interpreter.compile_stmt import STOP, SUSPEND, Emitter, StmtCompiler, game_ended, jump, render
 from interpreter.errors import NO_OPTIONS, NO_TRANSITION, PHASE_LOOP, RuleError
 from interpreter.labels import describe
 from interpreter.program import (
@@ -901,6 +901,8 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             p = st.current
             options = legal_actions(st, actions, p)
             if not options:
+                if game_ended(st):
+                    return STOP
                 raise RuleError(
                     NO_OPTIONS,
                     f"{describe(st, p, PLAYER)} has no legal action in phase '{phase}'",

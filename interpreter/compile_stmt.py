@@ -492,6 +492,8 @@ class StmtCompiler:
             if optional:
                 options.append(None)
             if not options:
+                if game_ended(st):
+                    return STOP
                 raise RuleError(
                     NO_OPTIONS,
                     f"nothing to choose from for '{s.name}'",
@@ -561,6 +563,8 @@ class StmtCompiler:
                 if optional:
                     o.append(None)
                 if not o:
+                    if game_ended(st):
+                        return STOP
                     raise RuleError(NO_OPTIONS, f"nothing to choose from for '{first.name}'", where)
                 players.append(deciding_player(st, chooser(st, L), first.name, where))
                 options.append(o)
@@ -850,6 +854,17 @@ def option_labels(st, L, slot: int, options: list, pieces) -> list[str]:
         L[slot] = v
         out.append(render(st, L, pieces))
     return out
+
+
+def game_ended(st) -> bool:
+    """Whether an ``end`` rule ends the game now. They are checked before
+    every decision is offered, so a decision with nothing to choose from
+    first gives them their chance (e.g. the last stick was just taken)."""
+    if not st.prog.end_rules:
+        return False
+    from interpreter.vm import check_end
+
+    return check_end(st)
 
 
 def _type_tag(t: Type) -> str:

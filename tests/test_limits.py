@@ -1046,7 +1046,7 @@ def test_cli_run_time_limits_are_one_line_with_exit_1(tmp_path, capsys, text, ar
 
 def test_cli_simulate_reports_games_that_break_with_exit_1(tmp_path, capsys):
     path = _write(tmp_path, "unit.yaml", LOOP)
-    exit_code, out, err = run_main(capsys, "simulate", path, "-n", "2", "-q")
+    exit_code, out, err = run_main(capsys, "simulate", path, "-n", "2", "-q", "--failures", str(tmp_path / "failures"))
     assert exit_code == 1 and "R100" in out + err
     _clean(out, err)
 

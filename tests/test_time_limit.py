@@ -82,3 +82,39 @@ def test_a_time_limit_must_be_a_number_E041():
     text = RULESET.read_text().replace("time_limit: seconds", "time_limit: \"'soon'\"")
     result = compile_text(text, "t.yaml")
     assert [d.code for d in result.report.errors] == ["E041"]
+
+
+# ---------------------------------------------------------------- end rules before an empty decision
+ENDS_WHEN_EMPTY = """\
+rulebook: 1
+id: last-stick
+players: {min: 2, max: 2}
+vars:
+  sticks: 2
+  last: {type: player, initial: none}
+actions:
+  take:
+    if: sticks > 0
+    effect: |
+      set sticks -= 1
+      set last = player
+phases:
+  play:
+    turn:
+      actions: [take]
+    next: play
+end:
+  no_sticks:
+    if: sticks == 0
+    winners: "[last]"
+"""
+
+
+def test_end_rules_are_checked_before_a_decision_with_no_options():
+    """Found by the tutorial: with nothing left to take, R101 was raised
+    before the end rules (checked before every decision) had their turn."""
+    g = Game(compile_text(ENDS_WHEN_EMPTY, "u.yaml").program)
+    st = g.new(players=2, seed=0)
+    g.apply(st, 0, 0)
+    g.apply(st, 1, 0)
+    assert st.over and st.winners == [1]
