@@ -4,13 +4,23 @@ Terrain comes from the spaces' fixed properties (a board's spaces are public
 by definition); pieces come from the viewer's view of the zone kept per
 space, so a hidden piece shows only what its back shows. Glyph templates are
 filled by plain substitution of visible properties: no Python formatting.
+
+``render_text`` gives styled lines for the play screen (pieces in their
+owner's seat colour); ``render`` is the same map as plain strings.
 """
 
 from __future__ import annotations
 
 import re
+import zlib
+
+from rich.text import Text
 
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# terrain styles: picked by a stable hash of the terrain value, so every
+# ruleset gets distinct, repeatable colours without naming any terrain here
+_TERRAIN_STYLES = ("green", "yellow", "cyan", "blue", "magenta", "bright_black", "red", "white")
+CELL = 4  # characters per map cell
 
 
 def glyph_of(item: dict, template: str | None) -> str:
@@ -20,7 +30,13 @@ def glyph_of(item: dict, template: str | None) -> str:
 
 
 def render(st, view: dict) -> list[str]:
-    out = []
+    return [line.plain for line in render_text(st, view)]
+
+
+def render_text(st, view: dict, seat_style=None) -> list[Text]:
+    """The maps of every drawable board in ``view``. ``seat_style(p)``: the
+    style of seat ``p``'s pieces (None: no colour)."""
+    out: list[Text] = []
     prog = st.prog
     for tname, board in st.cat.boards.items():
         ct = prog.comp_types[tname]
@@ -28,32 +44,40 @@ def render(st, view: dict) -> list[str]:
         if not show or board.kind == "graph":
             continue
         terrain, glyphs, pieces = show.get("terrain"), show.get("glyphs") or {}, show.get("pieces")
-        cells = {}
+        cells: dict[tuple, tuple[str, str]] = {}
         for c in board.ids:
             col, row = st.static[c]["col"], st.static[c]["row"]
             value = st.props[c].get(terrain) if st.props[c] and terrain in st.props[c] else st.static[c].get(terrain)
             mark = glyphs.get(str(value), ".") if terrain else "."
+            style = _terrain_style(value) if terrain and mark != "." else "dim"
             if pieces:
                 zone = view["zones"].get(f"{pieces}[{c}]")
                 if zone and zone["items"]:
                     marks = [glyph_of(i, prog.comp_types[i["type"]].glyph) for i in zone["items"]]
                     mark = "".join(marks)[:3] if len(marks) == 1 else (marks[0][:2] + "+")
-            cells[(col, row)] = mark
+                    owner = zone["items"][0].get("owner")
+                    style = "bold " + seat_style(owner) if seat_style and isinstance(owner, int) else "bold"
+            cells[(col, row)] = (mark, style)
         cols = sorted({c for c, _ in cells})
         rows = sorted({r for _, r in cells})
         layout = (ct.board or {}).get("layout", "odd-r")
-        header = "     " + "".join(f"{c:<4}" for c in cols)
-        out.append(f"{tname} map")
-        out.append(header)
+        out.append(Text(f"{tname} map", style="bold"))
+        out.append(Text(("     " + "".join(f"{c:<{CELL}}" for c in cols)).rstrip(), style="dim"))
         for r in rows:
-            indent = (
-                "  "
-                if board.kind == "hex" and layout in ("odd-r", "even-r") and (r % 2 == (1 if layout == "odd-r" else 0))
-                else ""
-            )
-            line = "".join(f"{cells.get((c, r), ' '):<4}" for c in cols)
-            out.append(f"{r:>3}  {indent}{line}".rstrip())
+            shifted = board.kind == "hex" and layout in ("odd-r", "even-r")
+            indent = "  " if shifted and (r % 2 == (1 if layout == "odd-r" else 0)) else ""
+            line = Text(f"{r:>3}  {indent}", style="dim")
+            for c in cols:
+                mark, style = cells.get((c, r), (" ", ""))
+                line.append(mark, style=style if seat_style is not None else "")
+                line.append(" " * max(0, CELL - len(mark)))
+            line.rstrip()
+            out.append(line)
         legend = show.get("legend") or {}
         if legend:
-            out.append("legend: " + "  ".join(f"{k} {v}" for k, v in legend.items()))
+            out.append(Text("legend: " + "  ".join(f"{k} {v}" for k, v in legend.items()), style="dim"))
     return out
+
+
+def _terrain_style(value) -> str:
+    return _TERRAIN_STYLES[zlib.crc32(str(value).encode()) % len(_TERRAIN_STYLES)]

@@ -171,17 +171,41 @@ def schema():
 @cli.command()
 @click.argument("game")
 @click.option("--variant", "-v", "variants", multiple=True, help="A variant to play (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["dot", "mermaid"]), default="dot")
-def graph(game, variants, fmt):
-    """Print the phase graph as DOT or Mermaid text."""
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["dot", "mermaid", "svg", "png"]),
+    default="dot",
+    help="dot and mermaid are text; svg and png are pictures drawn by Graphviz's dot.",
+)
+@click.option("--out", "-o", "out", type=click.Path(dir_okay=False), help="Write to FILE instead of standard output.")
+def graph(game, variants, fmt, out):
+    """Print the phase graph as DOT or Mermaid text, or draw it as SVG or PNG."""
     from rulebook import graphs as g
 
     loaded, _ = _load(game, variants)
     prog = loaded.program
-    if fmt == "dot":
-        click.echo(g.to_dot(prog.phase_graph, prog.title))
+    if fmt == "mermaid":
+        data = (g.to_mermaid(prog.phase_graph) + "\n").encode("utf-8")
     else:
-        click.echo(g.to_mermaid(prog.phase_graph))
+        dot = g.to_dot(prog.phase_graph, prog.title, prog.start_phase or None)
+        if fmt == "dot":
+            data = (dot + "\n").encode("utf-8")
+        else:
+            try:
+                data = g.render(dot, fmt)
+            except (g.GraphvizMissing, g.GraphvizFailed) as err:
+                raise Failure(str(err)) from None
+    if out:
+        Path(out).write_bytes(data)
+        click.echo(f"wrote {out}", err=True)
+        return
+    if fmt != "png":  # text (SVG is XML): echo it as text, so any text stream works
+        click.echo(data.decode("utf-8"), nl=False)
+        return
+    if sys.stdout.isatty():
+        raise click.UsageError("a PNG is binary: give --out FILE or redirect standard output")
+    click.echo(data, nl=False)
 
 
 @cli.command()
@@ -207,92 +231,9 @@ def graph(game, variants, fmt):
 )
 def play(game, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path):
     """Play a game: human seats at the terminal, random bots for the rest."""
-    from interpreter.agents import RandomAgent
-    from interpreter.labels import player_name
-    from interpreter.view import view
-    from rulebook.logs import LogWriter
-    from rulebook.narrate import narrate
-    from rulebook.terminal import SAVE, ask_human
+    from rulebook.play import run
 
-    saved = None
-    if resume_path:
-        saved = _read_save(resume_path)
-        variants = tuple(saved.get("variants") or ())
-        humans = tuple(saved.get("humans") or humans)
-    loaded, path = _load(game, variants)
-    if saved is not None:
-        st = loaded.load(saved)
-        n, seed = st.n, saved.get("seed", 0)
-    else:
-        n = _players(loaded, players)
-        if seed is None:
-            seed = int(time.time()) % 100000
-        st = loaded.new(players=n, seed=seed, params=_params(params))
-    for h in humans:
-        if not 1 <= h <= n:
-            raise click.UsageError(f"--human {h}: seats are 1 to {n}")
-    prog = loaded.program
-    log = LogWriter(log_path, loaded, st, seed, path) if log_path else None
-    click.echo(
-        f"{prog.title}{' (' + ', '.join(prog.variants) + ')' if prog.variants else ''}: "
-        f"{n} players, seed {seed}. Humans: {', '.join(map(str, humans)) or 'none'}."
-    )
-    bots = {p: RandomAgent(seed * 100 + p) for p in range(n)}
-    viewer = (humans[0] - 1) if len(humans) == 1 else None
-
-    def flush():
-        lines = narrate(st, st.events, viewer, verbose)
-        if log:
-            log.events(narrate(st, st.events, None, verbose))
-        for line in lines:
-            click.echo(line)
-            if delay:
-                time.sleep(delay)
-        st.events.clear()
-
-    flush()
-    while not st.over:
-        for p in loaded.to_move(st):
-            options = loaded.legal(st, p)
-            if (p + 1) in humans:
-                if len(humans) > 1:
-                    click.clear() if sys.stdout.isatty() else None
-                    click.prompt(
-                        f"Pass the terminal to {player_name(st, p)}, then press Enter", default="", show_default=False
-                    )
-                index = ask_human(loaded, st, p, options)
-                if index is None:
-                    click.echo("Game abandoned.")
-                    return
-                if index == SAVE:
-                    data = loaded.save(st)
-                    data.update(seed=seed, humans=list(humans))
-                    Path(save_path).write_text(json.dumps(data))
-                    click.echo(f"Saved to {save_path}; resume with: rulebook play {game} --resume {save_path}")
-                    return
-            else:
-                index = bots[p].choose(view(st, p), options)
-            if log:
-                log.decision(p, options[index].value, options[index].label)
-            loaded.apply(st, p, index)
-            flush()
-    if log:
-        log.end(st)
-    scores = loaded.scores(st) if prog.score else None
-    if scores:
-        click.echo("Scores: " + ", ".join(f"{player_name(st, p)} {s}" for p, s in enumerate(scores)))
-
-
-def _read_save(path) -> dict:
-    from interpreter.errors import SaveFileError
-
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise SaveFileError(f"{path} is not a saved game: {err}") from None
-    if not isinstance(data, dict):
-        raise SaveFileError(f"{path} is not a saved game")
-    return data
+    run(game, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path)
 
 
 @cli.command()
@@ -338,20 +279,90 @@ def replay(log_file, game, interactive, viewer):
 
 @cli.command()
 @click.argument("game")
-@click.option("--variant", "-v", "variants", multiple=True)
-@click.option("--players", "-p", type=int)
-@click.option("-n", "games", type=int, default=100, show_default=True, help="Number of games.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--variant", "-v", "variants", multiple=True, help="A variant to play (repeatable).")
+@click.option("--players", "-p", type=int, help="Number of players.")
+@click.option("-n", "games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The run's seed; each game's derives from it.")
 @click.option("--param", "params", multiple=True, help="Set a parameter: NAME=VALUE.")
+@click.option("--agents", default="random", show_default=True,
+              help="Agents by seat, comma-separated, the last repeating: random, mcts[:KEY=VALUE,...], "
+              "package.module:Name.")
+@click.option("--seat", "seat_specs", multiple=True, metavar="SEAT=AGENT",
+              help="The agent of one seat (1-based; repeatable); overrides --agents.")
+@click.option("--workers", "-j", type=click.IntRange(min=0), default=None,
+              help="Processes to play in (0: one per core). Default: 1; a local Dask cluster: one per core.")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="Where to play: this machine, or a Dask cluster (the dask extra).")
+@click.option("--scheduler", metavar="ADDRESS", help="A Dask scheduler (--backend dask); default: a local cluster.")
+@click.option("--max-decisions", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="A game still going after this many decisions stops and counts as failed.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="One row per game: FILE.jsonl or FILE.csv.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Win rates and game lengths as an image, e.g. FILE.png (the plot extra).")
+@click.option("--failures", "failures_dir", type=click.Path(file_okay=False), default="rulebook-failures",
+              show_default=True, help="Where each failed game is saved as a log for rulebook replay.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def simulate(game, variants, players, games, seed, params, quiet):
-    """Play many games between random bots and summarise them."""
-    from rulebook.simulate import run_many, summary
+def simulate(game, variants, players, games, seed, params, agents, seat_specs, workers, backend, scheduler,
+             max_decisions, out_path, plot_path, failures_dir, quiet):
+    """Play many games between agents and summarise them (docs/simulation.md)."""
+    import os
 
-    loaded, _ = _load(game, variants)
+    from interpreter.errors import RuleError
+    from rulebook import sim_report
+    from rulebook.sim_backends import dask_available
+    from rulebook.simulate import check_agents, lineup, run_many, split_agents
+
+    if out_path and Path(out_path).suffix.lower() not in (".jsonl", ".csv"):
+        raise click.UsageError(f"--out {out_path}: the file name must end in .jsonl or .csv")
+    if plot_path:
+        try:
+            import matplotlib  # noqa: F401 - only to know now, not after the run, that --plot will work
+        except ImportError:
+            raise click.UsageError("--plot needs matplotlib: pip install 'rulebook[plot]'") from None
+    if backend == "dask" and not dask_available():
+        raise click.UsageError("--backend dask needs dask.distributed: pip install 'rulebook[dask]'")
+    if scheduler and backend != "dask":
+        raise click.UsageError("--scheduler goes with --backend dask")
+    loaded, path = _load(game, variants)
     n = _players(loaded, players)
-    results = run_many(loaded, n, games, seed, _params(params), progress=not quiet)
-    click.echo(summary(loaded, n, results))
+    seats = {}
+    for item in seat_specs:
+        seat, eq, spec = item.partition("=")
+        if not eq or not seat.strip().isdigit() or not spec.strip():
+            raise click.UsageError(f"--seat takes SEAT=AGENT, not {item!r}")
+        seats[int(seat) - 1] = spec.strip()
+    try:
+        specs = lineup(n, split_agents(agents), seats)
+        check_agents(specs)
+    except ValueError as err:
+        raise click.UsageError(str(err)) from None
+    values = _params(params)
+    try:  # a wrong parameter is one error now, not one per game
+        loaded.new(players=n, seed=seed, params=values, record=False)
+    except RuleError as err:
+        if err.code in ("E036", "E063"):
+            raise
+    start = time.perf_counter()
+    results = run_many(loaded, n, games, seed, values, progress=not quiet, specs=specs, workers=workers,
+                       backend=backend, scheduler=scheduler, max_decisions=max_decisions)
+    seconds = time.perf_counter() - start
+    if backend == "dask":
+        where = f"Dask at {scheduler}" if scheduler else "a local Dask cluster"
+    else:
+        where = "1 process" if workers in (None, 1) else f"{min(workers or os.cpu_count() or 1, games)} processes"
+    click.echo(sim_report.summary(loaded, n, results, seconds, where))
+    saved = sim_report.save_failures(failures_dir, loaded, str(Path(path).resolve()), n, values, seed, results)
+    for index, (log, reproduced) in list(saved.items())[:5]:
+        click.echo(f"game {index} saved; replay it with: rulebook replay {log}"
+                   + ("" if reproduced else " (note: playing it again here did not fail the same way)"))
+    if len(saved) > 5:
+        click.echo(f"... and {len(saved) - 5} more failed games in {failures_dir}")
+    if out_path:
+        sim_report.write_results(out_path, results, {i: log for i, (log, _) in saved.items()})
+        click.echo(f"results written to {out_path}")
+    if plot_path:
+        sim_report.plot(plot_path, loaded, n, results)
+        click.echo(f"plot written to {plot_path}")
     if any(r.error for r in results):
         sys.exit(EXIT_PROBLEMS)
 

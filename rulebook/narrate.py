@@ -3,46 +3,56 @@
 A spectator (viewer None) learns only public things; a player also learns
 what is visible to them. Secret simultaneous choices are narrated as
 "has chosen" until they are revealed by the rules.
+
+``narrate_lines`` keeps what kind of event each sentence tells and which
+player it is about, so the terminal can style and condense them without
+parsing its own text; ``narrate`` is the plain sentences (logs, tests).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from interpreter.labels import comp_name, player_name, zone_name
 from interpreter.ops import can_see
 
 
+class Line(NamedTuple):
+    """One narrated sentence. ``kind``: say, phase, turn, decision, secret,
+    time_out, reveal, private (only this viewer learns it), move, shuffle,
+    eliminate or end. ``player``: the seat it is about, or None."""
+
+    kind: str
+    player: int | None
+    text: str
+
+
 def narrate(st, events, viewer=None, verbose: bool = False) -> list[str]:
-    out = []
+    return [line.text for line in narrate_lines(st, events, viewer, verbose)]
+
+
+def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
+    out: list[Line] = []
     for ev in events:
         kind = ev[0]
         if kind == "say":
-            out.append(ev[1])
+            out.append(Line("say", None, ev[1]))
         elif kind == "phase" and verbose:
-            out.append(f"-- {ev[1]} --")
+            out.append(Line("phase", None, f"-- {ev[1]} --"))
         elif kind == "turn":
-            out.append(f"{player_name(st, ev[1])}'s turn.")
+            out.append(Line("turn", ev[1], f"{player_name(st, ev[1])}'s turn."))
         elif kind == "action":
             pass  # the decision event below says it
         elif kind == "decision":
-            _, p, value, dkind, tag, label = ev
-            if p == viewer or _public(st, value, dkind, tag, viewer):
-                if dkind == "action":
-                    out.append(f"{player_name(st, p)}: {label}.")
-                else:
-                    out.append(f"{player_name(st, p)} chose {label if value is not None else 'to pass'}.")
-            elif dkind == "simul":
-                if viewer is not None:
-                    out.append(f"{player_name(st, p)} has chosen.")
-            elif dkind == "action":
-                out.append(f"{player_name(st, p)}: {st.prog.actions[value[0]].name}.")
-            else:
-                out.append(f"{player_name(st, p)} made a secret choice.")
+            line = _decision(st, ev, viewer)
+            if line is not None:
+                out.append(line)
         elif kind == "reveal":
             _, c, who = ev
             if who is None:
-                out.append(f"Revealed: {comp_name(st, c)}.")
+                out.append(Line("reveal", None, f"Revealed: {comp_name(st, c)}."))
             elif viewer in who:
-                out.append(f"You see {comp_name(st, c)}.")
+                out.append(Line("private", viewer, f"You see {comp_name(st, c)}."))
         elif kind == "move" and verbose:
             _, c, src, dest, face_up = ev
             what = (
@@ -50,15 +60,32 @@ def narrate(st, events, viewer=None, verbose: bool = False) -> list[str]:
                 if (face_up or can_see(st, c, viewer))
                 else f"a {st.cat.types[c] if c < st.cat.n else 'component'}"
             )
-            out.append(f"  {what}: {zone_name(st, src)} -> {zone_name(st, dest)}")
+            out.append(Line("move", None, f"  {what}: {zone_name(st, src)} -> {zone_name(st, dest)}"))
         elif kind == "shuffle" and verbose:
-            out.append(f"  {zone_name(st, ev[1])} is shuffled.")
+            out.append(Line("shuffle", None, f"  {zone_name(st, ev[1])} is shuffled."))
         elif kind == "eliminate":
-            out.append(f"{player_name(st, ev[1])} is out of the game.")
+            out.append(Line("eliminate", ev[1], f"{player_name(st, ev[1])} is out of the game."))
         elif kind == "end":
             names = ", ".join(player_name(st, p) for p in ev[1]) or "nobody"
-            out.append(f"Game over. Winner{'s' if len(ev[1]) != 1 else ''}: {names}.")
+            out.append(Line("end", None, f"Game over. Winner{'s' if len(ev[1]) != 1 else ''}: {names}."))
     return out
+
+
+def _decision(st, ev, viewer) -> Line | None:
+    _, p, value, dkind, tag, label = ev
+    who = player_name(st, p)
+    if dkind == "time_out":  # Game.time_out: nothing was chosen, so nothing is secret
+        return Line("time_out", p, f"{who} ran out of time.")
+    if p == viewer or _public(st, value, dkind, tag, viewer):
+        if dkind == "action":
+            return Line("decision", p, f"{who}: {label}.")
+        return Line("decision", p, f"{who} chose {label if value is not None else 'to pass'}.")
+    if dkind == "simul":
+        # players see the others "have chosen"; a spectator waits for the reveal
+        return Line("secret", p, f"{who} has chosen.") if viewer is not None else None
+    if dkind == "action":
+        return Line("secret", p, f"{who}: {st.prog.actions[value[0]].name}.")
+    return Line("secret", p, f"{who} made a secret choice.")
 
 
 def _public(st, value, dkind, tag, viewer) -> bool:

@@ -1,22 +1,51 @@
-"""Many games between random bots: results, summaries and benchmarks."""
+"""Many games between agents: the per-game loop, results and benchmarks.
+
+A run is a list of games. Game ``i`` is fully determined by the ruleset (with
+its variants and parameters), the player count, the agent line-up and
+``game_seed(run_seed, i)``; seat ``p`` of that game gets an agent built by
+``make_agent(spec, agent_seed(game seed, p))``, fresh for every game. Nothing
+else (which process plays it, in what order games finish) enters a game, so
+every backend (one process, ``--workers N``, a Dask cluster) gives the same
+results, and any game of a run can be played again on its own.
+
+When every seat is ``random`` a faster loop plays the game: it draws from the
+same generator a ``RandomAgent`` seeded with ``agent_seed`` would hold, over
+``Game.legal_values`` instead of the labelled ``Game.legal``, so it makes the
+same choices as the general loop (a test checks this on every seed it plays)
+and as the random bots of earlier versions of ``rulebook simulate``.
+"""
 
 from __future__ import annotations
 
-import statistics
+import operator
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from interpreter.agents import RandomAgent
 from interpreter.errors import RulebookError
 
+DEFAULT_MAX_DECISIONS = 100_000
+
+# error kinds of a game that did not finish
+RULE, CAP, AGENT = "rule", "cap", "agent"
+
 
 @dataclass
 class Result:
+    """One game of a run. ``history`` (the decisions as ``[player, value]``)
+    is kept only for games that failed, to write their replayable log."""
+
     index: int
     seed: int
     winners: list
     decisions: int
     error: str | None = None
+    agents: list = field(default_factory=list)
+    scores: list | None = None
+    turns: int | None = None
+    kind: str | None = None
+    history: list | None = None
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -25,9 +54,18 @@ def game_seed(run_seed: int, index: int) -> int:
     return (run_seed * 1_000_003 + index * 7919) % (2**31)
 
 
+def agent_seed(seed: int, seat: int) -> int:
+    """The seed of the agent at ``seat`` (0-based) in the game seeded ``seed``
+    (the formula of the random bots before agents could be chosen, so random
+    runs keep their results)."""
+    return seed * 31 + seat
+
+
 def play_one(game, players: int, seed: int, params=None, record=False) -> tuple[list, int]:
+    """One game between random bots, as fast as the engine allows (``bench``
+    and ``benchmarks/side_by_side.py`` time exactly this loop)."""
     st = game.new(players=players, seed=seed, params=params, record=record)
-    bots = [RandomAgent(seed * 31 + p) for p in range(players)]
+    bots = [RandomAgent(agent_seed(seed, p)) for p in range(players)]
     decisions = 0
     while not st.over:
         for p in game.to_move(st):
@@ -37,57 +75,206 @@ def play_one(game, players: int, seed: int, params=None, record=False) -> tuple[
     return st.winners, decisions
 
 
-def run_many(game, players, n, run_seed=0, params=None, progress=False) -> list[Result]:
-    import click
+class _Stop(Exception):
+    """A game stopped by the decision cap or by its agent (not the ruleset)."""
 
-    results = []
-    iterator = range(n)
-    bar = click.progressbar(iterator, label="simulating", file=None, show_eta=True) if progress else None
-    items = bar.__enter__() if bar else iterator
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+def play_game(
+    game,
+    players: int,
+    index: int,
+    seed: int,
+    specs: Sequence[str],
+    params: dict | None = None,
+    max_decisions: int = DEFAULT_MAX_DECISIONS,
+    fast: bool | None = None,
+) -> Result:
+    """Play game ``index`` of a run (seeded ``seed``) with one agent spec per
+    seat. A ``RulebookError`` of the ruleset, the decision cap and a failing
+    agent end the game with an error instead of ending the run; any other
+    exception is a bug in Rulebook and propagates. ``fast=None`` uses the
+    random loop whenever every seat is ``random``."""
+    specs = list(specs)
+    if fast is None:
+        fast = all(s == "random" for s in specs)
+    st = None
     try:
-        for i in items:
-            seed = game_seed(run_seed, i)
+        st = game.new(players=players, seed=seed, params=params, record=False)
+        if fast:
+            decisions = _random_loop(game, st, seed, max_decisions)
+        else:
+            decisions = _agent_loop(game, st, seed, specs, max_decisions)
+    except RulebookError as err:
+        return _failed(index, seed, specs, st, str(err), RULE)
+    except _Stop as stop:
+        return _failed(index, seed, specs, st, str(stop), stop.kind)
+    try:
+        scores = game.scores(st) if game.program.score else None
+    except RulebookError as err:
+        return _failed(index, seed, specs, st, str(err), RULE)
+    return Result(index, seed, list(st.winners), decisions, None, specs, scores, st.turn or None)
+
+
+def _failed(index, seed, specs, st, message, kind) -> Result:
+    history = [list(h) for h in st.history] if st is not None else []
+    return Result(index, seed, [], len(history), message, specs, None, None, kind, history)
+
+
+def _random_loop(game, st, seed: int, cap: int) -> int:
+    rngs = [RandomAgent(agent_seed(seed, p)).rng for p in range(st.n)]
+    decisions = 0
+    while not st.over:
+        for p in game.to_move(st):
+            game.apply(st, p, rngs[p].randrange(len(game.legal_values(st, p))))
+            decisions += 1
+            if decisions >= cap and not st.over:
+                raise _Stop(CAP, f"no end after {cap} decisions (--max-decisions)")
+    return decisions
+
+
+def _agent_loop(game, st, seed: int, specs: list, cap: int) -> int:
+    from interpreter.agents import as_agent, decide, make_agent
+    from interpreter.game import Option
+
+    agents = [as_agent(make_agent(spec, agent_seed(seed, p))) for p, spec in enumerate(specs)]
+    decisions = 0
+    while not st.over:
+        for p in game.to_move(st):
             try:
-                winners, decisions = play_one(game, players, seed, params)
-                results.append(Result(i, seed, winners, decisions))
+                index = decide(game, st, p, agents[p])
             except RulebookError as err:
-                results.append(Result(i, seed, [], 0, str(err)))
+                # the ruleset failed while the agent looked ahead (in a copy of the game)
+                raise RulebookError(f"while seat {p + 1} ({specs[p]}) was deciding: {err}") from None
+            except Exception as err:  # noqa: BLE001 - a user's agent may fail in any way; the run goes on
+                raise _Stop(AGENT, f"agent '{specs[p]}' at seat {p + 1} failed: {type(err).__name__}: {err}") from None
+            if isinstance(index, Option):
+                index = index.index
+            count = len(game.legal_values(st, p))
+            chosen = index
+            try:  # any integer type (a NumPy agent's int64 too), but not a bool
+                index = operator.index(index)
+            except TypeError:
+                pass
+            if isinstance(chosen, bool) or not isinstance(index, int) or not 0 <= index < count:
+                raise _Stop(AGENT, f"agent '{specs[p]}' at seat {p + 1} chose {chosen!r}, not one of {count} options")
+            game.apply(st, p, index)
+            decisions += 1
+            if decisions >= cap and not st.over:
+                raise _Stop(CAP, f"no end after {cap} decisions (--max-decisions)")
+    return decisions
+
+
+# ------------------------------------------------------------ line-ups
+
+
+def split_agents(text: str) -> list[str]:
+    """``--agents`` text as specs: commas separate seats, except that a part
+    like ``c=1.4`` (an option, with '=' before any ':') continues the spec
+    before it, so ``mcts:iterations=200,c=1.4,random`` is two specs."""
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        is_option = "=" in part and ("=" in part.split(":", 1)[0])
+        if is_option and specs:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
+
+
+def lineup(players: int, agents: Sequence[str] = ("random",), seats: dict[int, str] | None = None) -> list[str]:
+    """One agent spec per seat: ``agents`` in seat order (the last one
+    repeats for the seats left), then ``seats`` (0-based) override."""
+    agents = list(agents) or ["random"]
+    if len(agents) > players:
+        raise ValueError(f"{len(agents)} agents for {players} seats")
+    specs = agents + [agents[-1]] * (players - len(agents))
+    for seat, spec in (seats or {}).items():
+        if not 0 <= seat < players:
+            raise ValueError(f"seat {seat + 1}: seats are 1 to {players}")
+        specs[seat] = spec
+    return specs
+
+
+def check_agents(specs: Sequence[str]) -> None:
+    """Build each distinct agent once, so that an unknown name or a bad
+    option is a usage error before the run instead of an error per game."""
+    import importlib.util
+
+    from interpreter.agents import make_agent
+
+    for spec in dict.fromkeys(specs):
+        if spec == "random":
+            continue
+        if spec.partition(":")[0] == "mcts" and importlib.util.find_spec("interpreter.mcts") is None:
+            raise ValueError(f"agent '{spec}': the MCTS agent (interpreter/mcts.py) is not part of this installation")
+        try:
+            make_agent(spec, 0)
+        except (ValueError, TypeError, ImportError, AttributeError) as err:
+            raise ValueError(f"agent '{spec}': {err}") from None
+
+
+# ------------------------------------------------------------ runs
+
+
+def run_many(
+    game,
+    players: int,
+    n: int,
+    run_seed: int = 0,
+    params: dict | None = None,
+    progress: bool | Callable[[int], None] = False,
+    specs: Sequence[str] | None = None,
+    workers: int | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    max_decisions: int = DEFAULT_MAX_DECISIONS,
+    source: str | None = None,
+) -> list[Result]:
+    """Play games ``0 .. n-1`` of a run and return their results in index
+    order. ``workers`` > 1 plays them in that many processes; ``backend``
+    ``"dask"`` on a Dask cluster (``scheduler``'s, or a local one). The
+    results are the same whatever the backend (see the module's docstring).
+    ``progress``: True for a bar on stderr, or a function told how many more
+    games are done."""
+    from rulebook import sim_backends
+
+    specs = list(specs) if specs is not None else ["random"] * players
+    job = sim_backends.Job.of(game, players, params or {}, specs, run_seed, max_decisions, source)
+    bar = None
+    if progress is True:
+        import sys
+
+        import click
+
+        bar = click.progressbar(length=n, label="simulating", show_eta=True, file=sys.stderr)
+        bar.__enter__()
+        advance = bar.update
+    else:
+        advance = progress or None
+    try:
+        if backend == "dask":
+            return sim_backends.run_dask(job, n, workers, scheduler, advance)
+        if backend != "local":
+            raise ValueError(f"unknown backend '{backend}': local or dask")
+        if workers is not None and workers != 1:
+            return sim_backends.run_processes(job, n, workers, advance)
+        return sim_backends.run_here(game, job, n, advance)
     finally:
-        if bar:
+        if bar is not None:
             bar.__exit__(None, None, None)
-    return results
 
 
-def summary(game, players, results: list[Result]) -> str:
-    from interpreter.labels import player_name
+def summary(game, players, results: list[Result], seconds: float | None = None, where: str = "") -> str:
+    """The run's summary table (see ``rulebook.sim_report``)."""
+    from rulebook.sim_report import summary as make
 
-    ok = [r for r in results if r.error is None]
-    prog = game.program
-    lines = [
-        f"{prog.title}{' (' + ', '.join(prog.variants) + ')' if prog.variants else ''}: "
-        f"{len(results)} games, {players} players"
-    ]
-    if ok:
-        wins = [0.0] * players
-        for r in ok:
-            for w in r.winners:
-                wins[w] += 1 / len(r.winners)
-        lines.append(
-            "wins by seat: "
-            + ", ".join(f"P{p + 1} {wins[p]:.1f} ({100 * wins[p] / len(ok):.1f}%)" for p in range(players))
-            + " (a shared win counts 1/k for each of its k winners)"
-        )
-        none = sum(1 for r in ok if not r.winners)
-        shared = sum(1 for r in ok if len(r.winners) > 1)
-        lines.append(f"games without a winner: {none}; games with a shared win: {shared}")
-        lengths = [r.decisions for r in ok]
-        lines.append(f"decisions per game: mean {statistics.mean(lengths):.1f}, min {min(lengths)}, max {max(lengths)}")
-    errors = [r for r in results if r.error]
-    lines.append(f"errors: {len(errors)}")
-    for r in errors[:5]:
-        lines.append(f"  game {r.index} (seed {r.seed}): {r.error}")
-    del player_name
-    return "\n".join(lines)
+    return make(game, players, results, seconds, where)
 
 
 def bench(game, players, seconds, seed) -> dict:

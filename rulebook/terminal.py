@@ -1,55 +1,467 @@
-"""The terminal seat: shows a human their view and asks for a numbered option."""
+"""The terminal seat: the play screen drawn with rich, and line input.
+
+Everything a human sees comes from ``interpreter.view.view(st, p)`` (their
+own view) and from the narration meant for them, so the screen can never
+show what the seat may not know. Nothing here names a game: zones, players,
+variables and boards are laid out from the ruleset's own declarations.
+
+Colour is decoration only: every screen reads the same as plain text, and
+rich drops the colour codes when standard output is not a terminal; with
+``NO_COLOR`` set no styling codes are written at all, so logs, pipes and
+tests see plain text.
+"""
 
 from __future__ import annotations
 
-import click
+import io
+import os
+import re
+import select
+import sys
+import time
 
-from interpreter.labels import player_name
-from interpreter.view import view
+from rich.console import Console, Group, RenderableType
+from rich.rule import Rule
+from rich.text import Text
+
+from interpreter.labels import comp_name, player_name, zone_name
+from interpreter.ops import can_see
+from interpreter.view import component_view, view
+from rulebook import boardmap
+from rulebook.narrate import Line
+
+# one colour per seat, in seat order (more seats than colours reuse them)
+SEAT_STYLES = ("bright_red", "bright_blue", "bright_green", "yellow", "bright_magenta", "bright_cyan", "orange3",
+               "medium_purple1")
+LINE_STYLES = {
+    "turn": "dim",
+    "secret": "dim italic",
+    "time_out": "bold yellow",
+    "private": "italic",
+    "phase": "bold cyan",
+    "move": "dim",
+    "shuffle": "dim",
+    "eliminate": "bold red",
+    "end": "bold green",
+}
+_WRAP_CONSOLE = Console(width=1000, color_system=None)  # Text.wrap measures with a console; no output
+MAX_GROUPS = 40  # face-up runs shown per zone before "+N more": a long deck must not fill the screen
+
+KEYS = (
+    ("a number", "pick that option"),
+    ("?", "this help"),
+    ("r", "show the table again"),
+    ("s", "save the game and stop (resume it later with --resume)"),
+    ("q", "quit (asks first; nothing is saved)"),
+)
 
 
-def render_view(st, p) -> str:
+def seat_style(p: int | None) -> str:
+    return SEAT_STYLES[p % len(SEAT_STYLES)] if isinstance(p, int) else ""
+
+
+def make_console(file=None, width: int | None = None, force_terminal: bool | None = None) -> Console:
+    """A console for play output. ``file`` None follows ``sys.stdout`` (so
+    test runners that swap it see everything); colour only on a terminal
+    and never with NO_COLOR."""
+    no_color = os.environ.get("NO_COLOR", "") != ""
+    return Console(
+        file=file,
+        width=width,
+        force_terminal=force_terminal,
+        highlight=False,
+        markup=False,
+        emoji=False,
+        color_system=None if no_color else "auto",
+        soft_wrap=True,  # narration is never broken into lines by us: the terminal wraps, logs stay greppable
+    )
+
+
+# ------------------------------------------------------------------ text
+def styled_line(st, line: Line) -> Text:
+    """A narrated sentence, its player names in their seat colours."""
+    text = Text(line.text, style=LINE_STYLES.get(line.kind, ""))
+    name_players(st, text)
+    return text
+
+
+def name_players(st, text: Text) -> Text:
+    for p in range(st.n):
+        name = player_name(st, p)
+        if name:
+            text.highlight_regex(rf"(?<!\w){re.escape(name)}(?!\w)", style=f"bold {seat_style(p)}")
+    return text
+
+
+def value_text(st, value, t, viewer) -> str:
+    """A variable's value as game text, naming only what ``viewer`` may see."""
+    kind = getattr(t, "kind", None)
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        inner = getattr(t, "arg", None) if kind == "list" else None
+        return "[" + ", ".join(value_text(st, v, inner, viewer) for v in value) + "]"
+    if isinstance(value, int) and kind == "player" and 0 <= value < st.n:
+        return player_name(st, value)
+    if isinstance(value, int) and kind == "comp" and 0 <= value < len(st.static):
+        if can_see(st, value, viewer):
+            return comp_name(st, value)
+        return f"a face-down {component_view(st, value, viewer).get('type', 'component')}"
+    if isinstance(value, int) and kind == "zone" and 0 <= value < len(st.zones):
+        return zone_name(st, value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {value_text(st, v, None, viewer)}" for k, v in value.items())
+    if value == "":
+        return '""'
+    return str(value)
+
+
+def _item_text(item: dict, zone_type: str | None) -> str:
+    if not item.get("hidden"):
+        return str(item.get("name", item.get("type", "?")))
+    shown = [f"{k} {v}" for k, v in item.items() if k not in ("hidden", "type", "owner") and v is not None]
+    kind = "" if item.get("type") == zone_type else f" {item.get('type')}"
+    return f"[hidden]{kind}" + (f" ({', '.join(shown)})" if shown else "")
+
+
+def items_text(items: list[dict], zone_type: str | None = None) -> Text:
+    """A zone's items in order, runs of equal ones as "name ×N"; face-down
+    ones as their backs, dimmed."""
+    runs: list[list] = []
+    for item in items:
+        label = _item_text(item, zone_type)
+        if runs and runs[-1][0] == label:
+            runs[-1][1] += 1
+        else:
+            runs.append([label, 1, bool(item.get("hidden"))])
+    out = Text()
+    for i, (label, n, hidden) in enumerate(runs[:MAX_GROUPS]):
+        if i:
+            out.append(", ")
+        out.append(label + (f" ×{n}" if n > 1 else ""), style="dim" if hidden else "")
+    if len(runs) > MAX_GROUPS:
+        out.append(f", … +{sum(r[1] for r in runs[MAX_GROUPS:])} more", style="dim")
+    return out
+
+
+# ------------------------------------------------------------------ the table
+def _zone_groups(st, v: dict, skip_families: set) -> tuple[list, dict]:
+    """Split the view's zones into shared ones and each player's: a zone
+    kept per player belongs to that player, one kept per component to the
+    component's owner when the viewer can see who owns it."""
+    cat, families, viewer = st.cat, st.prog.families, v["viewer"]
+    shared: list = []
+    per_player: dict[int, list] = {p: [] for p in range(st.n)}
+    for z, name in enumerate(cat.zone_names):
+        fam = families[cat.zone_family[z]]
+        if fam.name in skip_families:
+            continue
+        zone = v["zones"][name]
+        key = cat.zone_key[z]
+        owner = None
+        if fam.per is None:
+            label = fam.name
+        elif fam.per == "player":
+            label, owner = f"{fam.name}[{player_name(st, key)}]", key
+        else:
+            if not zone["count"]:
+                continue  # one empty zone per component would bury the rest
+            key_view = component_view(st, key, viewer)
+            label = f"{fam.name}[{key_view.get('name') or key_view.get('type')}]"
+            owner = key_view.get("owner") if isinstance(key_view.get("owner"), int) else None
+        entry = (label, zone, fam.of)
+        (per_player[owner] if owner is not None and owner in per_player else shared).append(entry)
+    return shared, per_player
+
+
+def _zone_lines(entries: list, name_width: int, width: int) -> list[Text]:
+    """One row per zone: its name, its count and its items, the items
+    wrapped under themselves. Built line by line (no table) so that plain
+    text has no trailing padding."""
+    out = []
+    indent = 2 + name_width + 1 + 4 + 2
+    for label, zone, of in entries:
+        head = Text("  ")
+        head.append(label[:name_width].ljust(name_width))
+        head.append(f" {zone['count']:>4}  ", style="cyan")
+        body = items_text(zone["items"], of)
+        if not body.plain:
+            out.append(head.rstrip() or head)
+            continue
+        wrapped = body.wrap(_WRAP_CONSOLE, max(20, width - indent), overflow="fold")
+        for i, piece in enumerate(wrapped):
+            out.append((head if i == 0 else Text(" " * indent)) + piece)
+    return out
+
+
+def _wrapped(text: Text, indent: int, width: int) -> list[Text]:
+    pad = Text(" " * indent)
+    return [pad + piece for piece in text.wrap(_WRAP_CONSOLE, max(20, width - indent), overflow="fold")]
+
+
+def _vars_text(st, values: dict, types: dict, viewer) -> str:
+    return " · ".join(f"{k} {value_text(st, val, types.get(k), viewer)}" for k, val in values.items())
+
+
+def table_view(st, p, width: int = 80) -> Group:
+    """The table as seat ``p`` sees it (``p`` None: a spectator): a header,
+    the board maps, shared zones, each player's zones (the viewer's first)
+    and the public variables."""
     v = view(st, p)
-    lines = [f"== {player_name(st, p)} to decide | phase {v['phase']} =="]
-    from rulebook.boardmap import render as render_map
+    prog = st.prog
+    parts: list[RenderableType] = []
+    title = prog.title + (f" ({', '.join(prog.variants)})" if prog.variants else "")
+    head = f"{title} · phase {v['phase'] or '-'}" + (f" · turn {v['turn']}" if v["turn"] else "")
+    parts.append(Rule(Text(head, style="bold"), style="blue"))
+    status = Text()
+    if v["over"]:
+        winners = ", ".join(player_name(st, q) for q in v["winners"]) or "nobody"
+        status.append(f"Game over. Winners: {winners}." if len(v["winners"]) != 1 else f"Game over. Winner: {winners}.")
+    else:
+        if v["current"] is not None:
+            status.append(f"{player_name(st, v['current'])}'s turn")
+        if v["to_move"] and v["to_move"] != [v["current"]]:
+            status.append(("  ·  " if status.plain else "") + "to decide: ")
+            status.append(", ".join(player_name(st, q) for q in v["to_move"]))
+    if status.plain:
+        parts.append(name_players(st, status))
+    board_lines = boardmap.render_text(st, v, seat_style)
+    board_zones = {(ct.board or {}).get("show", {}).get("pieces") for ct in prog.comp_types.values() if ct.board}
+    parts += [Text("  ") + line for line in board_lines]
+    shared, per_player = _zone_groups(st, v, board_zones if board_lines else set())
+    labels = [e[0] for e in shared] + [e[0] for es in per_player.values() for e in es]
+    name_width = min(max((len(x) for x in labels), default=8), 28)
+    public_vars = {k: val for k, val in v["vars"].items() if not k.startswith("_") and k != "direction"}
+    if v["vars"].get("direction", 1) == -1:
+        public_vars["direction"] = "reversed"
+    if shared or public_vars:
+        parts.append(Text("Table", style="bold"))
+        if public_vars:
+            parts += _wrapped(Text(_vars_text(st, public_vars, prog.var_types, p)), 2, width)
+        parts += _zone_lines([e for e in shared if e[1]["count"]], name_width, width)
+        empty = [e[0] for e in shared if not e[1]["count"]]
+        if empty:
+            parts.append(Text("  empty: " + ", ".join(empty), style="dim"))
+    order = list(range(st.n)) if p is None else [(p + i) % st.n for i in range(st.n)]
+    for q in order:
+        pinfo = v["players"][q]
+        heading = Text(player_name(st, q), style=f"bold {seat_style(q)}")
+        if q == p:
+            heading.append(" (you)", style="bold")
+        if q in v["to_move"]:
+            heading.append("  ◀ to decide", style="bold")
+        if pinfo["eliminated"]:
+            heading.append("  out of the game", style="red")
+        if v["over"] and q in v["winners"]:
+            heading.append("  winner", style="bold green")
+        pv = {k: val for k, val in pinfo["vars"].items() if not k.startswith("_")}
+        if pv:
+            vars_text = _vars_text(st, pv, prog.pvar_types, p)
+            if len(heading) + 3 + len(vars_text) <= width:
+                heading.append("   " + vars_text)
+                pv = {}
+        parts.append(heading)
+        if pv:
+            parts += _wrapped(Text(vars_text), 2, width)
+        full = [e for e in per_player[q] if e[1]["count"]]
+        empty = [e[0] for e in per_player[q] if not e[1]["count"]]
+        parts += _zone_lines(full, name_width, width)
+        if empty:
+            parts.append(Text("  empty: " + ", ".join(empty), style="dim"))
+    return Group(*parts)
 
-    board_lines = render_map(st, v)
-    lines += board_lines
-    board_zones = {(ct.board or {}).get("show", {}).get("pieces") for ct in st.prog.comp_types.values() if ct.board}
-    for name, z in v["zones"].items():
-        if not z["count"] or (board_lines and name.split("[")[0] in board_zones):
-            continue
-        shown = [i.get("name") if not i.get("hidden") else "[hidden]" for i in z["items"]]
-        lines.append(f"  {name:<18} {', '.join(shown)}")
-    public_vars = {k: val for k, val in v["vars"].items() if not k.startswith("_")}
-    if public_vars:
-        lines.append("  " + "  ".join(f"{k}={val}" for k, val in public_vars.items()))
-    return "\n".join(lines)
+
+def render_view(st, p, width: int = 100) -> str:
+    """The table as plain text (``rulebook replay --step``, tests)."""
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, color_system=None, highlight=False, markup=False, emoji=False)
+    console.print(table_view(st, p, width))
+    return "\n".join(line.rstrip() for line in buf.getvalue().splitlines())
 
 
-SAVE = -1  # ask_human's answer when the player wants to save and stop
+def events_panel(st, lines: list[Line], fresh: int, limit: int = 14) -> Group | None:
+    """The last narrated lines; ``fresh`` of them are new since this
+    player's previous decision and stay bright, older ones are dimmed."""
+    lines = [ln for ln in lines if ln.text]
+    if not lines:
+        return None
+    shown = lines[-max(limit, min(fresh, 30)):]
+    old = len(shown) - min(fresh, len(shown))
+    parts: list[RenderableType] = [Rule(Text("Recent events", style="bold"), style="blue", align="left")]
+    if len(lines) > len(shown):
+        parts.append(Text(f"  … {len(lines) - len(shown)} earlier", style="dim"))
+    for i, line in enumerate(shown):
+        text = Text("  ") + styled_line(st, line)
+        if i < old:
+            text.stylize("dim")
+        parts.append(text)
+    return Group(*parts)
 
 
-def ask_human(game, st, p, options):
-    click.echo(render_view(st, p))
-    click.echo(f"{player_name(st, p)}: {game.prompt(st, p)}")
+def decision_panel(st, p, prompt: str, options, seconds: float | None = None) -> Group:
+    """The numbered options of the pending decision, with its prompt."""
+    parts: list[RenderableType] = [Rule(Text("Your decision", style="bold"), style="blue", align="left")]
+    head = Text(f"{player_name(st, p)}: {prompt}", style="bold")
+    parts.append(name_players(st, head))
+    if seconds is not None:
+        parts.append(Text(f"You have {seconds:g} seconds to answer.", style="bold yellow"))
+    width = len(str(len(options)))
     for o in options:
-        click.echo(f"  {o.index + 1:>2}. {o.label}")
-    while True:
-        answer = click.prompt(
-            "choice (number, ? for help, s to save, q to quit)", default="", show_default=False
-        ).strip()
-        if answer.lower() in ("q", "quit"):
+        line = Text(f"  {o.index + 1:>{width + 1}}. ", style="cyan")
+        line.append(o.label)
+        parts.append(line)
+    return Group(*parts)
+
+
+def help_panel(game, st, p, options, save_path: str, game_arg: str) -> Group:
+    """``?`` at a decision: the prompt, where the decision comes from, what
+    each option is (its action and the action's description, when the
+    ruleset gives one) and the keys."""
+    prog = st.prog
+    parts: list[RenderableType] = [Rule(Text("Help", style="bold"), style="green", align="left")]
+    prompt = game.prompt(st, p)
+    parts.append(Text(f"{player_name(st, p)}, the rules ask you: {prompt}", style="bold"))
+    kind = (st.pending or {}).get("kind")
+    origin = _origin(st)
+    about = {
+        "action": "Your turn: pick one of the actions the rules allow you now.",
+        "choose": "A choice the rules ask you to make.",
+        "simul": "A secret choice: the others choose at the same time and cannot see yours.",
+    }.get(kind, "")
+    if about or origin:
+        parts.append(Text(about + (f" (rules: {origin})" if origin else "")))
+    notes = [_action_note(prog, v) for v in game.legal_values(st, p)] if kind == "action" else []
+    common = notes[0] if notes and len(set(notes)) == 1 else ""
+    parts.append(Text("Options:" + (f" each is {common}" if common else ""), style="bold"))
+    width = len(str(len(options)))
+    for o in options:
+        line = Text(f"  {o.index + 1:>{width + 1}}. ", style="cyan")
+        line.append(o.label)
+        if notes and not common:
+            line.append(f"  ({notes[o.index]})", style="dim")
+        elif o.value is None:
+            line.append("  (choose nothing)", style="dim")
+        parts.append(line)
+    parts.append(Text("Keys:", style="bold"))
+    for key, meaning in KEYS:
+        if key == "s":
+            meaning = f"save the game to {save_path} and stop; go on later with: rulebook play {game_arg} " \
+                      f"--resume {save_path}"
+        parts.append(Text(f"  {key:<9} {meaning}"))
+    parts.append(Text(
+        "Type the number of an option and press Enter. Only legal options are listed; what you see is "
+        "your own view of the table.", style="dim"))
+    return Group(*parts)
+
+
+def _origin(st) -> str:
+    """Where the suspended rule is in the ruleset file: ``ruleset.yaml:95``."""
+    if not st.stack:
+        return ""
+    code_id, pc = st.stack[-1][0], st.stack[-1][1]
+    code = st.prog.codes[code_id]
+    where = code.where[pc - 1] if 0 < pc <= len(code.where) else ""
+    return _short(where)
+
+
+def _short(where: str) -> str:
+    """``/long/path/ruleset.yaml:95:16`` -> ``ruleset.yaml:95``."""
+    parts = where.rsplit(":", 2)
+    if len(parts) == 3 and parts[1].isdigit():
+        return f"{os.path.basename(parts[0])}:{parts[1]}"
+    return os.path.basename(where)
+
+
+def _action_note(prog, value) -> str:
+    """The action an option comes from, its description and its place."""
+    try:
+        act = prog.actions[value[0]]
+    except (TypeError, IndexError, KeyError):
+        return ""
+    note = f"the action {act.name}"
+    compiler = prog.compiler
+    data = getattr(compiler, "data", None)
+    spec = (data.get("actions") or {}).get(act.name) if isinstance(data, dict) else None
+    if isinstance(spec, dict) and isinstance(spec.get("description"), str):
+        note += f": {' '.join(spec['description'].split())}"
+    doc = getattr(compiler, "doc", None)
+    if doc is not None and prog.source_file:
+        line, _ = doc.where(("actions", act.name), key=True)
+        note += f" ({os.path.basename(prog.source_file)}:{line})"
+    return note
+
+
+# ------------------------------------------------------------------ input
+class Timeout:
+    """What ``LineReader.read`` returns when the deadline passed first."""
+
+
+TIMEOUT = Timeout()
+
+
+class LineReader:
+    """Reads answers one line at a time, optionally with a deadline.
+
+    On a real file descriptor (a terminal or a pipe) lines are read with
+    ``os.read`` into a buffer of our own, so ``select`` tells the truth
+    about waiting input (a Python text buffer could hold a line ``select``
+    cannot see). Streams without a descriptor (test runners) are read with
+    ``readline`` and cannot time out.
+    """
+
+    def __init__(self, stream=None):
+        self.stream = stream if stream is not None else sys.stdin
+        self.fd = _fileno(self.stream)
+        self.buffer = b""
+        self.eof = False
+
+    @property
+    def can_time_out(self) -> bool:
+        return self.fd is not None
+
+    def isatty(self) -> bool:
+        try:
+            return bool(self.stream.isatty())
+        except (AttributeError, ValueError, OSError):
+            return False
+
+    def read(self, timeout: float | None = None) -> str | None | Timeout:
+        """The next line without its newline; None at the end of input;
+        TIMEOUT when ``timeout`` seconds passed without a whole line."""
+        if self.fd is None:
+            line = self.stream.readline()
+            return None if not line else line.rstrip("\r\n")
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self.buffer and not self.eof:
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return TIMEOUT
+                try:
+                    ready, _, _ = select.select([self.fd], [], [], left)
+                except (OSError, ValueError):
+                    ready = [self.fd]  # cannot wait on this descriptor: read without a clock
+                if not ready:
+                    return TIMEOUT
+            chunk = os.read(self.fd, 4096)
+            if not chunk:
+                self.eof = True
+            self.buffer += chunk
+        if b"\n" in self.buffer:
+            line, self.buffer = self.buffer.split(b"\n", 1)
+        elif self.buffer:
+            line, self.buffer = self.buffer, b""
+        else:
             return None
-        if answer.lower() in ("s", "save"):
-            return SAVE
-        if answer == "?":
-            click.echo(
-                "Type the number of an option. Only legal options are listed; what you see is your own "
-                "view of the table. 's' saves the game so that 'rulebook play GAME --resume FILE' goes on "
-                "from here; 'q' stops without saving."
-            )
-            continue
-        if answer.isdigit() and 1 <= int(answer) <= len(options):
-            return int(answer) - 1
-        click.echo(f"Please type a number from 1 to {len(options)}.")
+        return line.decode("utf-8", "replace").rstrip("\r")
+
+
+def _fileno(stream) -> int | None:
+    try:
+        fd = stream.fileno()
+    except (AttributeError, ValueError, OSError, io.UnsupportedOperation):
+        return None
+    return fd if isinstance(fd, int) and fd >= 0 else None
+

@@ -1,10 +1,15 @@
 """Write validator/ruleset.schema.json (run after changing the format).
 
 The schema is written here as Python data so that shared pieces are defined
-once; the JSON file is what editors and the validator read.
+once; the JSON file is what editors and the validator read. Every field
+carries a description and examples (the FIELD_DOCS table below) because
+editors with the yaml-language-server show them as hover help and offer them
+as completions. ``python tools/make_schema.py --check`` exits non-zero when
+the checked-in file is out of date; tests/test_schema_docs.py checks the same.
 """
 
 import json
+import sys
 from pathlib import Path
 
 EXPR = {
@@ -478,6 +483,208 @@ schema = {
     },
 }
 
-Path(__file__).resolve().parent.parent.joinpath("validator", "ruleset.schema.json").write_text(
-    json.dumps(schema, indent=2) + "\n"
-)
+# Help for every field, shown by editors (hover, completion) through the
+# yaml-language-server. Kept in one table, keyed by the field's path, so that
+# the help is easy to review and a new field without help fails
+# tests/test_schema_docs.py. Path segments: a field name, '*' for the entries
+# of a named mapping (each phase, each zone...), '[]' for the items of a list;
+# alternatives (oneOf) are searched for the field. An entry's description
+# replaces the one above only when given; its examples always replace (the
+# shared EXPR and BLOCK pieces carry examples that fit no field in particular).
+# Examples are taken from the rulesets in rulesets/ and examples/ where they
+# have one, else from docs/format.md.
+_PIG_HOLD = "set player.score += turn_total\nsay \"{player} banks {turn_total}: score {player.score}.\"\nend turn"
+FIELD_DOCS: dict[str, dict] = {
+    "rulebook": {"examples": [1]},
+    "id": {"description": "Short identifier used on the command line: lower case letters, digits and '-'.", "examples": ["get-bit", "dead-mans-draw", "pig"]},
+    "title": {"description": "The game's name as printed (default: the id).", "examples": ["Get Bit!", "Survive: Escape from Atlantis!"]},
+    "version": {"description": "Version of this ruleset (documentation only).", "examples": ["1.0"]},
+    "description": {"examples": ["Roll a die as often as you like; hold to bank the turn total, roll a 1 and lose it."]},
+    "source": {"examples": ["The traditional folk dice game, as described by John Scarne (1945)."]},
+    "notes": {"description": "Readings of unclear rules and what could not be modelled; 'rulebook explain' prints them.", "examples": [["The first roll of a turn is compulsory: hold is offered only once the turn total is above zero."]]},
+    "players": {"examples": [{"min": 4, "max": 6}, {"min": 4, "max": 8, "default": 6}, {"min": 2, "max": 4, "name": "{player_names[p]}"}]},
+    "players.min": {"description": "The smallest player count (1 to 64).", "examples": [2, 4]},
+    "players.max": {"description": "The largest player count (1 to 64).", "examples": [4, 6]},
+    "players.default": {"description": "The player count used when none is given (play, simulate, scenarios); default: min.", "examples": [4, 6]},
+    "players.name": {"description": "Template naming player p (default P1, P2, ...).", "examples": ["Player {seat(p)}", "{player_names[p]}"]},
+    "params": {"examples": [{"target": {"default": 100, "type": "int", "description": "The score that wins the game."}}, {"hand_size": 7, "colours": ["red", "green", "blue"]}]},
+    "params.*": {"description": "A setting: its value, or a mapping {default, type, description, choices}.", "examples": [100, {"default": "last_two", "choices": ["last_two", "first_eaten", "front_wins", "shark"]}, {"default": False, "description": "Memory training, played cards are turned face down in the bite phase."}]},
+    "params.*.default": {"description": "The value used unless a variant, a scenario or --param NAME=VALUE changes it.", "examples": [100, "last_two", False]},
+    "params.*.type": {"description": "The parameter's type (default: the type of default); a component type is refused.", "examples": ["int", "bool", "list of str"]},
+    "params.*.description": {"description": "What the setting means ('rulebook explain' prints it).", "examples": ["The score that wins the game."]},
+    "params.*.choices": {"description": "The values the setting may take; the default must be one of them.", "examples": [["last_two", "first_eaten", "front_wins", "shark"]]},
+    "define": {"examples": [{"colours": "['red', 'blue', 'green', 'yellow', 'purple', 'orange']", "robot_count": "robot_players * robots_per_player"}]},
+    "define.*": {"description": "An expression computed once when a game starts; it may read parameters, player_count and earlier defines.", "examples": ["player_count - 1 if shark_player else player_count", "['red', 'blue', 'green', 'yellow']", 13]},
+    "vars": {"examples": [{"round": 0, "tie": False, "hunger": 0}, {"first_player": {"type": "player", "initial": 0}}]},
+    "vars.*": {"examples": [0, False, "'sea'", {"type": "player", "initial": 0}]},
+    "vars.*.initial": {"description": "An expression for the initial value (default: none).", "examples": [0, "[]", "player_count * 5"]},
+    "vars.*.type": {"description": "The variable's type (default: the type of the initial value).", "examples": ["player", "list of int", "card"]},
+    "vars.*.visibility": {"examples": ["owner"]},
+    "vars.*.description": {"description": "What the variable means.", "examples": ["Cards that must still enter the play area before the player may bank."]},
+    "player_vars": {"examples": [{"score": 0}, {"character": {"type": "character", "description": "The player's character."}}]},
+    "player_vars.*": {"examples": [0, False, "seat(player) * 10", {"initial": 0, "visibility": "owner"}]},
+    "player_vars.*.initial": {"description": "An expression for the initial value (default: none); player is the player whose variable it is.", "examples": [3, "seat(player) * 10"]},
+    "player_vars.*.type": {"description": "The variable's type (default: the type of the initial value).", "examples": ["int", "character", "player"]},
+    "player_vars.*.visibility": {"examples": ["owner", "public"]},
+    "player_vars.*.description": {"description": "What the variable means.", "examples": ["The player's character."]},
+    "components": {"examples": [{"card": {"for_each": {"suit": "suits", "step": "range(cards_per_suit)"}, "props": {"value": "lowest[index_of(suits, suit)] + step"}, "label": "{self.suit} {self.value}"}}]},
+    "components.*": {"description": "A component type: how many components are made and their properties.", "examples": [{"count": "player_count + 1"}, {"items": [{"target": "right arm"}, {"target": "head"}], "label": "shark card: {self.target}"}]},
+    "components.*.description": {"description": "What this component is.", "examples": ["A loot card; step 0 is the lowest card of its suit."]},
+    "components.*.for_each": {"examples": [{"colour": "range(robot_count)", "value": "range(1, top_value + 1)"}, {"suit": "suits", "step": "range(cards_per_suit)"}]},
+    "components.*.for_each.*": {"description": "An expression giving the list of values this property takes (the last name varies fastest).", "examples": ["range(1, 11)", "suits", "people_values"]},
+    "components.*.items": {"examples": [[{"target": "right arm"}, {"target": "left arm"}, {"target": "head"}], [{"colour": "red", "worth": 3}, {"colour": "blue", "worth": 5}]]},
+    "components.*.count": {"examples": ["player_count + 1", 2]},
+    "components.*.copies": {"examples": [2, "back_counts[b][index_of(tile_kinds, kind)]"]},
+    "components.*.props": {"examples": [{"value": "lowest[index_of(suits, suit)] + step"}, {"mark": "'p' + str(colour + 1)"}]},
+    "components.*.props.*": {"description": "An expression computed from the for_each values, the item's fields and earlier props.", "examples": ["lowest[index_of(suits, suit)] + step", "'p' + str(colour + 1)"]},
+    "components.*.state": {"examples": [{"limbs": "start_limbs"}, {"at": {"type": "hex"}, "swam": -1, "peek": False}]},
+    "components.*.state.*": {"description": "A changing property: a literal, an expression (a string) or {initial, type, visibility, description}; it may read the fixed properties.", "examples": ["start_limbs", -1, False, {"type": "hex"}]},
+    "components.*.state.*.initial": {"description": "An expression for the initial value (default: none); it may read the fixed properties by name.", "examples": [0, "not rare", "worth * 10"]},
+    "components.*.state.*.type": {"description": "The property's type (default: the type of the initial value).", "examples": ["hex", "boat", "list of str"]},
+    "components.*.state.*.visibility": {"examples": ["owner"]},
+    "components.*.state.*.description": {"description": "What the property means.", "examples": ["The space this piece stands on."]},
+    "components.*.public": {"examples": [["colour"], ["kind", "mark", "reach", "at"]]},
+    "components.*.label": {"examples": ["{colours[self.colour]} {self.value}", "{self.kind} tile ({self.back})"]},
+    "components.*.board": {"examples": [{"grid": "hex", "layout": "odd-r"}, {"grid": "square", "diagonal": True}, {"grid": "graph", "key": "name", "edges": [["a", "b"], ["b", "c"]]}]},
+    "components.*.board.grid": {"examples": ["hex", "square", "graph"]},
+    "components.*.board.layout": {"examples": ["odd-r"]},
+    "components.*.board.diagonal": {"examples": [True]},
+    "components.*.board.key": {"examples": ["name"]},
+    "components.*.board.edges": {"examples": [[["a", "b"], ["b", "c"], ["a", "d"], ["d", "c"]]]},
+    "components.*.board.directed": {"examples": [True]},
+    "components.*.board.show": {"examples": [{"terrain": "base", "glyphs": {"sea": ".", "island": ".", "safe": "#"}, "pieces": "on", "legend": {"#": "safe island"}}]},
+    "components.*.board.show.terrain": {"examples": ["base"]},
+    "components.*.board.show.glyphs": {"examples": [{"sea": ".", "island": ".", "safe": "#"}]},
+    "components.*.board.show.glyphs.*": {"description": "The glyph drawn for spaces of this terrain (1-3 characters).", "examples": [".", "#"]},
+    "components.*.board.show.pieces": {"examples": ["on"]},
+    "components.*.board.show.legend": {"examples": [{".": "sea", "#": "safe island", "S": "sea serpent"}]},
+    "components.*.board.show.legend.*": {"description": "What the glyph means.", "examples": ["safe island"]},
+    "components.*.back_label": {"examples": ["{self.kind} tile", "{colour_names[self.colour]} person"]},
+    "components.*.glyph": {"examples": ["{mark}", "b{owner}"]},
+    "zones": {"examples": [{"deck": {"of": "card", "visibility": "hidden"}, "bank": {"per": "player", "of": "card", "ordered": False}}]},
+    "zones.*": {"description": "A zone, or one zone per player or per component (per); empty or null: one shared public zone.", "examples": [{"of": "card", "visibility": "hidden"}, {"per": "player", "of": "card", "visibility": "owner"}, None]},
+    "zones.*.description": {"description": "What the zone is.", "examples": ["The draw deck, face down; its top is the first card."]},
+    "zones.*.per": {"examples": ["player", "robot", "hex"]},
+    "zones.*.of": {"examples": ["card", "person"]},
+    "zones.*.visibility": {"examples": ["hidden", "owner"]},
+    "zones.*.face": {"examples": ["down"]},
+    "zones.*.ordered": {"examples": [False]},
+    "events": {"examples": [{"bust": {"who": "player"}}, {"scored": {"who": "player", "points": "int"}}]},
+    "events.*": {"description": "An event: its fields and their types; triggers read them as event.<field>.", "examples": [{"who": "player"}, {"who": "player", "points": "int"}]},
+    "events.*.*": {"description": "The type of this field of the event.", "examples": ["player", "int", "card"]},
+    "functions": {"examples": [{"score_of": {"description": "The sum of the top card of each suit stack in p's bank.", "params": {"p": "player"}, "value": "sum(stack_tops(p), c => c.value)"}}]},
+    "functions.*": {"description": "A named expression, called like a built-in: score_of(player).", "examples": [{"params": {"c": "card"}, "value": "c.value * 10"}]},
+    "functions.*.params": {"description": "Parameters: name -> type, in call order.", "examples": [{"p": "player"}, {"s": "str", "v": "int"}]},
+    "functions.*.params.*": {"description": "The parameter's type.", "examples": ["player", "card", "str"]},
+    "functions.*.value": {"description": "The expression computed; the parameters are names in it.", "examples": ["sum(stack_tops(p), c => c.value)", "any(play, x => x.suit == s)"]},
+    "functions.*.description": {"description": "What the function computes.", "examples": ["Whether a card of suit s is in the play area."]},
+    "procedures": {"examples": [{"throw_die": {"description": "Sets last_roll to a fresh roll.", "effect": "set last_roll = roll(6)"}}]},
+    "procedures.*": {"description": "Named effects, called as a statement: pay(player, 2).", "examples": [{"params": {"p": "player", "n": "int"}, "effect": "set p.coins -= n\nset total += n"}]},
+    "procedures.*.params": {"description": "Parameters: name -> type, in call order.", "examples": [{"c": "card"}, {"p": "player", "n": "int"}]},
+    "procedures.*.params.*": {"description": "The parameter's type.", "examples": ["card", "player", "int"]},
+    "procedures.*.effect": {"description": "The statements run when the procedure is called; the parameters are locals.", "examples": ["if is_empty(loaded_die):\n    set last_roll = roll(6)\nelse:\n    set last_roll = loaded_die[0]\n    discard last_roll from loaded_die"]},
+    "procedures.*.description": {"description": "What the procedure does.", "examples": ["A card enters the play area; bust check first, then its ability."]},
+    "setup": {"examples": ["move filter(components(card), c => c.step == 0) to discard\nshuffle discard\nmove filter(components(card), c => c.step > 0) to deck\nshuffle deck", "move components(card) to deck\nshuffle deck\ndeal 1 from deck to hand"]},
+    "start": {"examples": ["choose", "deal"]},
+    "actions": {"examples": [{"roll": {"label": "roll the die", "effect": "throw_die()"}, "hold": {"label": "hold and bank {turn_total}", "if": "turn_total > 0", "effect": _PIG_HOLD}}]},
+    "actions.*": {"description": "An action: offered to the current player when its if holds, once per combination of its params; empty or null: an action that does nothing (a pass).", "examples": [{"label": "hold and bank {turn_total}", "if": "turn_total > 0", "effect": _PIG_HOLD}, None]},
+    "actions.*.description": {"description": "What the action does.", "examples": ["Draw if you dare! The top card of the deck enters the play area."]},
+    "actions.*.label": {"examples": ["hold and bank {turn_total}", "Swap seats with {target}"]},
+    "actions.*.if": {"examples": ["turn_total > 0", "count(deck) > 0"]},
+    "actions.*.params": {"examples": [{"target": "others(player)"}, {"g": "stall", "h": "filter(stall, x => x.price > g.price)"}]},
+    "actions.*.params.*": {"description": "An expression giving the list (or zone) of the parameter's possible values.", "examples": ["others(player)", "stall", "filter(stall, x => x.price > g.price)"]},
+    "actions.*.require": {"examples": ["g.price + h.price <= player.coins"]},
+    "actions.*.effect": {"description": "The statements run when the action is chosen; player is who chose it, the parameters are locals.", "examples": [_PIG_HOLD, "enter(top(deck))"]},
+    "phases": {"examples": [{"play": {"turn": {"repeat": True, "on_begin": "set turn_total = 0", "actions": ["roll", "hold"]}}}]},
+    "phases.*": {"description": "A phase: hooks run as it begins and ends, an optional turn structure, and where play goes next.", "examples": [{"on_begin": "set round += 1", "next": "swim"}, {"turn": {"actions": ["draw", "bank"], "repeat": True}}]},
+    "phases.*.on_begin": {"description": "Effects run when the phase begins.", "examples": ["set round += 1\nsay \"Round {round}. The line, front to tail: {line}.\""]},
+    "phases.*.on_end": {"description": "Effects run when the phase ends.", "examples": ["say \"The deck is empty.\""]},
+    "phases.*.end_if": {"description": "Ends the phase early when true (checked before each turn).", "examples": ["turn_number >= 6", "count(live_players) == 1"]},
+    "phases.*.description": {"description": "What happens in this phase.", "examples": ["Robots with a unique value move to the front, lowest first."]},
+    "phases.*.turn": {"examples": [{"repeat": True, "on_begin": "set turn_total = 0", "actions": ["roll", "hold"]}, {"first": "first_player", "actions": ["draw", "bank"]}]},
+    "phases.*.turn.on_begin": {"description": "Effects run when each turn begins; player is whose turn it is.", "examples": ["set turn_total = 0"]},
+    "phases.*.turn.on_end": {"description": "Effects run when each turn ends.", "examples": ["set kraken_left = 0\nif count(deck) == 0:\n    end game"]},
+    "phases.*.turn.end_if": {"description": "Ends the turn early when true (checked after each action).", "examples": ["is_empty(hand[player])"]},
+    "phases.*.turn.first": {"examples": ["first_player", "players[0]"]},
+    "phases.*.turn.next": {"examples": ["first(seat_order(next_player(player)), q => not q.stopped)"]},
+    "phases.*.turn.actions": {"examples": [["roll", "hold"], ["draw", "bank"]]},
+    "phases.*.turn.repeat": {"examples": [True]},
+    "phases.*.next": {"examples": ["swim", [{"to": "bite", "if": "round > 1"}, {"to": "choose"}]]},
+    "phases.*.next.[].to": {"description": "The phase to go to.", "examples": ["bite"]},
+    "phases.*.next.[].if": {"description": "This transition is taken only when it holds; the first that holds wins.", "examples": ["round > 1"]},
+    "triggers": {"examples": [{"busted": {"on": "bust", "effect": "say \"{event.who} is bust\"\neliminate event.who"}}]},
+    "triggers.*": {"description": "A trigger: when its event happens (and its if holds) its effect runs.", "examples": [{"on": "bust", "effect": "eliminate event.who"}, {"on": "moved", "if": "event.component.value == 1", "effect": "say \"an ace moved\""}]},
+    "triggers.*.on": {"examples": ["bust", "moved", "phase_begin"]},
+    "triggers.*.if": {"description": "The trigger runs only when this holds; event is the event.", "examples": ["event.phase == 'bite'"]},
+    "triggers.*.effect": {"description": "The statements run; event is the event and its fields are event.<field>.", "examples": ["say \"{event.who} is bust with {points(event.who)}\"\neliminate event.who"]},
+    "triggers.*.description": {"description": "What the trigger does.", "examples": ["A player over the target is out."]},
+    "end": {"examples": [{"shark_fed": {"description": "All robots but one are eaten, the shark wins.", "if": "ending == 'shark' and count(line) <= 1", "winners": "[shark_seat]"}}]},
+    "end.*": {"description": "An end rule: when its if holds the game ends, with its winners or by scoring.", "examples": [{"if": "passes >= count(live_players)"}, {"if": "any(players, p => p.steps >= 3)", "winners": "filter(players, p => p.steps >= 3)"}]},
+    "end.*.if": {"description": "The game ends when this holds (checked before each decision).", "examples": ["ending == 'shark' and hunger == 0", "passes >= count(live_players)"]},
+    "end.*.winners": {"examples": ["[shark_seat]", "filter(players, p => p.steps >= 3)"]},
+    "end.*.description": {"description": "What the end rule means.", "examples": ["Everybody passed in a row; the fewest penalty points win."]},
+    "scoring": {"examples": [{"score": "player.score"}, {"score": "sum(hand[player], c => c.penalty)", "lowest_wins": True}]},
+    "scoring.score": {"examples": ["player.score", "score_of(player)"]},
+    "scoring.tie_breaks": {"examples": [["0 - count(hand[player]) if not big_game else 0"], ["-count(shown[player])"]]},
+    "scoring.lowest_wins": {"description": "true: the lowest score wins (and the lowest tie breaks).", "examples": [True]},
+    "variants": {"examples": [{"quick": {"title": "Quick game", "description": "Play to 50 points.", "params": {"target": 50}}}]},
+    "variants.*": {"description": "A variant: new parameter values, player counts and a merge patch over the ruleset.", "examples": [{"title": "2 players", "players": {"min": 2, "max": 2}, "params": {"robots_per_player": 2, "ending": "first_eaten"}, "excludes": ["three-players", "play-the-shark"]}]},
+    "variants.*.title": {"description": "The variant's name as printed.", "examples": ["Quick game", "Play the Shark (expansion)"]},
+    "variants.*.description": {"description": "What the variant changes.", "examples": ["In the bite phase every played card is turned face down."]},
+    "variants.*.players": {"description": "New smallest and/or largest player counts.", "examples": [{"min": 2, "max": 2}, {"min": 5, "max": 7}]},
+    "variants.*.players.min": {"description": "The smallest player count with this variant.", "examples": [5]},
+    "variants.*.players.max": {"description": "The largest player count with this variant.", "examples": [7]},
+    "variants.*.params": {"examples": [{"target": 50}, {"robots_per_player": 2, "ending": "first_eaten"}]},
+    "variants.*.patch": {"examples": [{"scoring": {"lowest_wins": True}}, {"triggers": {"noisy": None}}]},
+    "variants.*.excludes": {"examples": [["three-players", "play-the-shark"]]},
+    "variants.*.requires": {"examples": [["quiet", "big"]]},
+}
+
+
+def _field(root: dict, path: str) -> dict:
+    """The subschema at a FIELD_DOCS path, looking through oneOf/anyOf alternatives."""
+    node = root
+    for seg in path.split("."):
+        key, sub = ("additionalProperties", None) if seg == "*" else ("items", None) if seg == "[]" else ("properties", seg)
+        found = _step(node, key, sub)
+        if found is None:
+            raise KeyError(f"FIELD_DOCS: no field {path!r} in the schema (at {seg!r})")
+        node = found
+    return node
+
+
+def _step(node: dict, key: str, sub: str | None):
+    val = node.get(key)
+    if sub is not None:
+        val = val.get(sub) if isinstance(val, dict) else None
+    if isinstance(val, dict):
+        return val
+    for alt in (node.get("oneOf") or []) + (node.get("anyOf") or []):
+        found = _step(alt, key, sub) if isinstance(alt, dict) else None
+        if found is not None:
+            return found
+    return None
+
+
+def build() -> dict:
+    """The schema with the help of FIELD_DOCS, every shared piece copied so each field has its own."""
+    out = json.loads(json.dumps(schema))
+    for path, docs in FIELD_DOCS.items():
+        node = _field(out, path)
+        node.update(docs)
+    return out
+
+
+def render() -> str:
+    """The text of validator/ruleset.schema.json."""
+    return json.dumps(build(), indent=2) + "\n"
+
+
+OUT = Path(__file__).resolve().parent.parent / "validator" / "ruleset.schema.json"
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--check"]:
+        if OUT.read_text() != render():
+            sys.exit(f"{OUT} is out of date: run python tools/make_schema.py")
+    else:
+        OUT.write_text(render())

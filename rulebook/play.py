@@ -1,0 +1,356 @@
+"""``rulebook play``: one game at the terminal, human seats and bots.
+
+Human seats see only their own view (``interpreter.view``) and the
+narration meant for them; with several humans at one terminal (hot seat)
+the screen is cleared and the terminal passed between them. Bots play the
+other seats. A human decision accepts a number, ``?`` (help), ``r`` (the
+table again), ``s`` (save and stop) and ``q`` (quit, after asking); bad
+input is re-asked in one line, and the end of input stops the game cleanly.
+
+When the engine gives a decision a time limit (``Game.time_limit``), only
+human seats are timed: the seconds are shown, and when no valid answer
+arrives in time ``Game.time_out`` applies the ruleset's penalty, which is
+narrated and logged like a decision.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import click
+from rich.text import Text
+
+from rulebook.narrate import Line, narrate, narrate_lines
+from rulebook.terminal import (
+    TIMEOUT,
+    LineReader,
+    decision_panel,
+    events_panel,
+    help_panel,
+    make_console,
+    name_players,
+    styled_line,
+    table_view,
+)
+
+# what a human decision gives besides an option index
+SAVE, QUIT, EOF, TIMED_OUT = "save", "quit", "eof", "timed out"
+HISTORY = 200  # narrated lines kept per human seat for the "Recent events" panel
+WARN_AT = 5.0  # seconds left when a timed player is warned (for limits of 10 s or more)
+PROMPT = "choice (number, ? for help, s to save, q to quit)"
+
+
+def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path) -> None:
+    """The ``play`` command's body (see ``rulebook.cli.play`` for the options)."""
+    from interpreter.agents import RandomAgent
+    from rulebook.cli import _load, _params, _players
+    from rulebook.logs import LogWriter
+
+    saved = None
+    if resume_path:
+        saved = read_save(resume_path)
+        variants = tuple(saved.get("variants") or ())
+        humans = tuple(saved.get("humans") or humans)
+    loaded, path = _load(game_arg, variants)
+    if saved is not None:
+        st = loaded.load(saved)
+        n, seed = st.n, saved.get("seed", 0)
+    else:
+        n = _players(loaded, players)
+        if seed is None:
+            seed = int(time.time()) % 100000
+        st = loaded.new(players=n, seed=seed, params=_params(params))
+    for h in humans:
+        if not 1 <= h <= n:
+            raise click.UsageError(f"--human {h}: seats are 1 to {n}")
+    log = None
+    if log_path:
+        log = LogWriter(log_path, loaded, st, seed, path)
+        if saved is not None:
+            _log_history(loaded, st, seed, log)
+    session = Session(
+        loaded,
+        st,
+        game_arg=game_arg,
+        humans=tuple(humans),
+        seed=seed,
+        verbose=verbose,
+        delay=delay,
+        log=log,
+        save_path=save_path,
+        bots={p: RandomAgent(seed * 100 + p) for p in range(n)},
+    )
+    try:
+        session.play()
+    except KeyboardInterrupt:
+        session.say("")
+        session.say("Interrupted: the game stops here (not saved).")
+        if log:
+            log.close()
+        sys.exit(130)
+
+
+def read_save(path) -> dict:
+    """A save file's data; a file that is not a save is a SaveFileError
+    (one line on stderr, exit 1), never a traceback."""
+    from interpreter.errors import SaveFileError
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise SaveFileError(f"{path} is not a saved game: {err}") from None
+    if not isinstance(data, dict):
+        raise SaveFileError(f"{path} is not a saved game")
+    return data
+
+
+def _log_history(game, st, seed, log) -> None:
+    """A resumed game's log starts with the decisions made before the save
+    (they are in the saved state's history), so that the log replays from
+    its seed like any other. Labels come from playing them again."""
+    from interpreter.errors import RulebookError
+
+    try:
+        again = game.new(players=st.n, seed=seed, params={k: v for k, v in st.params.items()
+                                                           if k in game.program.params})
+    except RulebookError:
+        again = None
+    for entry in st.history:
+        p, value = entry[0], entry[1]
+        timed_out = len(entry) > 2 and entry[2] == "time_out"
+        if timed_out:
+            log.time_out(p)
+        else:
+            label = None
+            if again is not None:
+                try:
+                    values = game.legal_values(again, p)
+                    label = game.legal(again, p)[values.index(value)].label
+                except (RulebookError, ValueError):
+                    again = None
+            log.decision(p, value, label)
+        if again is not None:
+            try:
+                game.time_out(again, p) if timed_out else game.apply_value(again, p, value)
+            except RulebookError:
+                again = None
+
+
+class Session:
+    """One game in progress at this terminal."""
+
+    def __init__(self, game, st, *, game_arg, humans, seed, verbose, delay, log, save_path, bots, stdin=None):
+        self.game, self.st = game, st
+        self.game_arg = game_arg
+        self.humans = humans  # 1-based, as typed
+        self.seats = [h - 1 for h in humans]
+        self.seed, self.verbose, self.delay = seed, verbose, delay
+        self.log, self.save_path, self.bots = log, save_path, bots
+        self.console = make_console()
+        self.reader = LineReader(stdin)
+        # one human: the live narration is theirs; several: only what everybody may know
+        self.viewer = self.seats[0] if len(self.seats) == 1 else None
+        self.history: dict[int, list[Line]] = {p: [] for p in self.seats}
+        self.fresh: dict[int, int] = {p: 0 for p in self.seats}
+
+    # ------------------------------------------------------------ output
+    @property
+    def screen(self) -> bool:
+        """Whether we draw on a terminal (clear it, redraw the table)."""
+        return self.console.is_terminal
+
+    def say(self, text, style: str = "") -> None:
+        self.console.print(text if isinstance(text, Text) else Text(str(text), style=style))
+
+    def flush(self) -> None:
+        """Narrate the new events: live, to each human's recent events and to the log."""
+        st = self.st
+        if not st.events:
+            return
+        if self.log:
+            self.log.events(narrate(st, st.events, None, self.verbose))
+        for p in self.seats:
+            lines = [ln for ln in narrate_lines(st, st.events, p, self.verbose) if ln.text]
+            self.history[p] = (self.history[p] + lines)[-HISTORY:]
+            self.fresh[p] += len(lines)
+        live = [ln for ln in narrate_lines(st, st.events, self.viewer, self.verbose) if ln.text]
+        st.events.clear()
+        for line in live:
+            self.console.print(styled_line(st, line))
+            if self.delay:
+                time.sleep(self.delay)
+
+    # ------------------------------------------------------------ the game
+    def play(self) -> None:
+        game, st, prog = self.game, self.st, self.game.program
+        title = f"{prog.title}{' (' + ', '.join(prog.variants) + ')' if prog.variants else ''}"
+        self.say(
+            Text(
+                f"{title}: {st.n} players, seed {self.seed}. Humans: {', '.join(map(str, self.humans)) or 'none'}.",
+                style="bold",
+            )
+        )
+        self.flush()
+        while not st.over:
+            p = game.to_move(st)[0]  # one decision at a time: a simultaneous one asks each in seat order
+            options = game.legal(st, p)
+            if p in self.seats:
+                answer = self.human(p, options)
+                if answer == TIMED_OUT:
+                    self.say(Text("Time is up!", style="bold yellow"))
+                    if self.log:
+                        self.log.time_out(p)
+                    game.time_out(st, p)
+                    self.fresh[p] = 0
+                    self.flush()
+                    continue
+                if answer in (SAVE, QUIT, EOF):
+                    self.stop(answer)
+                    return
+                self.fresh[p] = 0
+            else:
+                answer = self.bots[p].choose(_view(st, p), options)
+            if self.log:  # the plain value: an option hidden from its chooser is still replayable
+                self.log.decision(p, game.legal_values(st, p)[answer], options[answer].label)
+            game.apply(st, p, answer)
+            self.flush()
+        self.finish()
+
+    def finish(self) -> None:
+        game, st = self.game, self.st
+        if self.log:
+            self.log.end(st)
+        if self.seats:  # the humans see the final table (in hot seat: what everybody may see)
+            self.say("")
+            self.console.print(table_view(st, self.viewer, self.console.width))
+        scores = game.scores(st) if game.program.score else None
+        if scores:
+            from interpreter.labels import player_name
+
+            self.say(name_players(st, Text(
+                "Scores: " + ", ".join(f"{player_name(st, p)} {s}" for p, s in enumerate(scores)), style="bold")))
+
+    def stop(self, why: str) -> None:
+        """Leave the game: saved, abandoned, or at the end of the input."""
+        if self.log:
+            self.log.close()
+        if why == SAVE:
+            data = self.game.save(self.st)
+            data.update(seed=self.seed, humans=list(self.humans))
+            Path(self.save_path).write_text(json.dumps(data))
+            self.say(
+                f"Saved to {self.save_path}; resume with: rulebook play {self.game_arg} --resume {self.save_path}",
+                style="bold green",
+            )
+        elif why == QUIT:
+            self.say("Game abandoned.", style="bold")
+        else:
+            self.say("")
+            self.say("End of input: the game stops here (not saved).", style="bold")
+
+    # ------------------------------------------------------------ a human decision
+    def human(self, p: int, options) -> int | str:
+        """Ask seat ``p`` for an option: its index, or SAVE, QUIT, EOF, TIMED_OUT."""
+        from interpreter.labels import player_name
+
+        st, game = self.st, self.game
+        if len(self.seats) > 1:
+            if self.screen:
+                self.console.clear()
+            self.console.print(name_players(st, Text(
+                f"Pass the terminal to {player_name(st, p)}, then press Enter", style="bold")), end="")
+            self.console.print(": " if not self.screen else " ", end="")
+            if self.reader.read() is None:
+                return EOF
+            if self.screen:
+                self.console.clear()
+        limit = game.time_limit(st, p) if hasattr(game, "time_limit") else None
+        if not limit or limit <= 0 or not self.reader.can_time_out:
+            limit = None  # a stream without a descriptor (a test runner) cannot be timed
+        deadline = time.monotonic() + limit if limit else None
+        self.show(p, options, limit)
+        labels = {}
+        for o in options:
+            labels.setdefault(o.label.strip().lower(), []).append(o.index)
+        while True:
+            answer = self.ask(PROMPT, deadline)
+            if answer is TIMEOUT:
+                return TIMED_OUT
+            if answer is None:
+                return EOF
+            a = answer.strip().lower()
+            if a.isdigit() and 1 <= int(a) <= len(options):
+                return int(a) - 1
+            if a in ("?", "h", "help"):
+                self.console.print(help_panel(game, st, p, options, self.save_path, self.game_arg))
+                continue
+            if a in ("r", "redraw"):
+                self.show(p, options, limit)
+                continue
+            if a in ("s", "save"):
+                return SAVE
+            if a in ("q", "quit", "exit"):
+                sure = self.ask("Quit without saving? y quits, s saves and quits, Enter goes back", deadline)
+                if sure is TIMEOUT:
+                    return TIMED_OUT
+                if sure is None or sure.strip().lower() in ("y", "yes", "q"):
+                    return QUIT if sure is not None else EOF
+                if sure.strip().lower() in ("s", "save"):
+                    return SAVE
+                continue
+            if a in labels and len(labels[a]) == 1:  # an option typed by its label (the keys come first)
+                return labels[a][0]
+            self.say(
+                f"Please type a number from 1 to {len(options)}." + ("" if not a else f" ({answer.strip()!r}"
+                                                                      " is not an option; ? for help)"),
+                style="yellow",
+            )
+
+    def show(self, p: int, options, limit: float | None) -> None:
+        """The play screen of seat ``p``: table, recent events, decision."""
+        st = self.st
+        if self.screen:
+            self.console.clear()
+        self.console.print(table_view(st, p, self.console.width))
+        # the recent events panel repeats the narration only where it is not on screen
+        # already: after a clear, or in hot seat (the live lines were the spectator's)
+        if self.screen or len(self.seats) > 1:
+            panel = events_panel(st, self.history[p], self.fresh[p])
+            if panel is not None:
+                self.console.print(panel)
+        self.console.print(decision_panel(st, p, self.game.prompt(st, p), options, limit))
+
+    def ask(self, prompt: str, deadline: float | None) -> str | None | object:
+        """One line of input after ``prompt``, with the seconds left shown;
+        warns once shortly before a deadline."""
+        warned = deadline is None or deadline - time.monotonic() <= 2 * WARN_AT
+        while True:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return TIMEOUT
+            shown = Text(prompt)
+            if left is not None:
+                shown.append(f" [{math.ceil(left)} s left]", style="bold yellow")
+            self.console.print(shown + Text(": "), end="")
+            wait = left if warned or left is None else left - WARN_AT
+            answer = self.reader.read(wait)
+            if answer is TIMEOUT and not warned and deadline - time.monotonic() > 0:
+                warned = True
+                self.say("")
+                self.say(f"{WARN_AT:g} seconds left!", style="bold yellow")
+                continue
+            if answer is TIMEOUT:
+                self.say("")
+            elif answer is not None and not self.reader.isatty():
+                self.say(answer)  # typed input is echoed by a terminal; piped input is not
+            return answer
+
+
+def _view(st, p):
+    from interpreter.view import view
+
+    return view(st, p)

@@ -1,0 +1,294 @@
+"""What a run of ``rulebook simulate`` reports: the summary table, one row
+per game (JSON Lines or CSV), a plot, and a replayable log per failed game.
+
+Win rates count a shared win as ``1/k`` for each of its ``k`` winners, over
+the games that finished (a game that failed has no result to count). Their
+95 % intervals are Wilson score intervals: unlike the normal approximation
+they stay inside [0, 1] and behave with few games or rates near 0 or 1,
+which is where comparing agents usually starts.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulebook.simulate import AGENT, CAP, RULE, Result
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (``successes`` may be
+    fractional: shared wins)."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(sorted_values: Sequence[int], q: float) -> int:
+    """The nearest-rank percentile (a value that occurred, not an average)."""
+    k = max(1, math.ceil(q * len(sorted_values)))
+    return sorted_values[k - 1]
+
+
+@dataclass
+class Rate:
+    label: str
+    wins: float
+    trials: int
+    seats: int = 1
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.trials if self.trials else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.trials)
+
+
+def seat_rates(players: int, results: list[Result]) -> list[Rate]:
+    ok = [r for r in results if r.error is None]
+    wins = [0.0] * players
+    for r in ok:
+        for w in r.winners:
+            wins[w] += 1 / len(r.winners)
+    agents = _agents(players, results)
+    return [Rate(f"P{p + 1} {agents[p]}", wins[p], len(ok)) for p in range(players)]
+
+
+def agent_rates(players: int, results: list[Result]) -> list[Rate]:
+    """Per agent spec, over seat-games: with ``k`` seats of one agent and
+    ``g`` finished games there are ``k * g`` trials. (Seats of one game are
+    not independent, so with ``k`` > 1 the interval is a little optimistic.)"""
+    ok = [r for r in results if r.error is None]
+    by_seat = seat_rates(players, results)
+    agents = _agents(players, results)
+    out: dict[str, Rate] = {}
+    for p, spec in enumerate(agents):
+        rate = out.setdefault(spec, Rate(spec, 0.0, 0, 0))
+        rate.wins += by_seat[p].wins
+        rate.trials += len(ok)
+        rate.seats += 1
+    return list(out.values())
+
+
+def _agents(players: int, results: list[Result]) -> list[str]:
+    for r in results:
+        if r.agents:
+            return list(r.agents)
+    return ["random"] * players
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}%"
+
+
+def summary(game, players: int, results: list[Result], seconds: float | None = None, where: str = "") -> str:
+    prog = game.program
+    ok = [r for r in results if r.error is None]
+    lines = [
+        f"{prog.title}{' (' + ', '.join(prog.variants) + ')' if prog.variants else ''}: "
+        f"{len(results)} games, {players} players, agents: {', '.join(_agents(players, results))}"
+    ]
+    if ok:
+        lines.append(f"wins by seat ({len(ok)} finished games; a shared win counts 1/k for each of its k winners)")
+        lines += _table(["seat", "wins", "rate", "95% interval"], [
+            [r.label, f"{r.wins:g}", _pct(r.rate), f"{_pct(r.interval[0])} - {_pct(r.interval[1])}"]
+            for r in seat_rates(players, results)])
+        if len(set(_agents(players, results))) > 1:
+            lines.append(f"wins by agent (over seat-games; an even share is {_pct(1 / players).strip()})")
+            lines += _table(["agent", "seats", "seat-games", "wins", "rate", "95% interval"], [
+                [r.label, str(r.seats), str(r.trials), f"{r.wins:g}", _pct(r.rate),
+                 f"{_pct(r.interval[0])} - {_pct(r.interval[1])}"]
+                for r in agent_rates(players, results)])
+        none = sum(1 for r in ok if not r.winners)
+        shared = sum(1 for r in ok if len(r.winners) > 1)
+        lines.append(f"games without a winner: {none}; games with a shared win: {shared}")
+        lengths = sorted(r.decisions for r in ok)
+        lines.append(
+            f"decisions per game: mean {statistics.mean(lengths):.1f}, min {lengths[0]}, "
+            f"median {statistics.median(lengths):g}, p90 {percentile(lengths, 0.9)}, max {lengths[-1]}"
+        )
+        turns = [r.turns for r in ok if r.turns is not None]
+        if turns:
+            lines.append(f"turns per game: mean {statistics.mean(turns):.1f}, min {min(turns)}, max {max(turns)}")
+    errors = [r for r in results if r.error]
+    kinds = {k: sum(1 for r in errors if r.kind == k) for k in (RULE, CAP, AGENT)}
+    lines.append(
+        f"errors: {len(errors)}"
+        + (f" (ruleset {kinds[RULE]}, decision cap {kinds[CAP]}, agent {kinds[AGENT]})" if errors else "")
+    )
+    for r in errors[:5]:
+        lines.append(f"  game {r.index} (seed {r.seed}): {r.error}")
+    if len(errors) > 5:
+        lines.append(f"  ... and {len(errors) - 5} more")
+    if seconds is not None:
+        rate = len(results) / seconds if seconds > 0 else float("inf")
+        lines.append(f"time: {seconds:.2f} s, {rate:.1f} games/s" + (f" ({where})" if where else ""))
+    return "\n".join(lines)
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(x) for x in col) for col in zip(header, *rows)]
+    fmt = lambda row: "  " + "  ".join(  # noqa: E731
+        (x.ljust(w) if i == 0 else x.rjust(w)) for i, (x, w) in enumerate(zip(row, widths))).rstrip()
+    return [fmt(header)] + [fmt(row) for row in rows]
+
+
+# ------------------------------------------------------------ one row per game
+
+FIELDS = ["index", "seed", "agents", "winners", "scores", "decisions", "turns", "error_kind", "error", "log"]
+
+
+def rows(results: list[Result], logs: dict[int, str] | None = None) -> list[dict]:
+    """One record per game. Seats (in ``winners``) are 1-based, as on the
+    command line; ``scores`` and ``agents`` are in seat order."""
+    logs = logs or {}
+    return [
+        {
+            "index": r.index,
+            "seed": r.seed,
+            "agents": list(r.agents),
+            "winners": [w + 1 for w in r.winners],
+            "scores": r.scores,
+            "decisions": r.decisions,
+            "turns": r.turns,
+            "error_kind": r.kind,
+            "error": r.error,
+            "log": logs.get(r.index),
+        }
+        for r in results
+    ]
+
+
+def write_results(path: str | Path, results: list[Result], logs: dict[int, str] | None = None) -> None:
+    """``.jsonl``: one JSON object per line; ``.csv``: lists joined by ';'."""
+    path = Path(path)
+    records = rows(results, logs)
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        if path.suffix.lower() == ".csv":
+            w = csv.DictWriter(f, fieldnames=FIELDS)
+            w.writeheader()
+            for rec in records:
+                w.writerow({k: _cell(v) for k, v in rec.items()})
+        else:
+            for rec in records:
+                f.write(json.dumps(rec, default=str) + "\n")
+
+
+def _cell(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, list):
+        return ";".join(json.dumps(x, default=str) if not isinstance(x, str) else x for x in v)
+    return str(v)
+
+
+# ------------------------------------------------------------ plot
+
+
+def plot(path: str | Path, game, players: int, results: list[Result]) -> None:
+    """Win rates by seat and by agent with their intervals, and a histogram
+    of game lengths. matplotlib is imported here only (the ``plot`` extra),
+    through its object API so that no global pyplot state or GUI backend is
+    involved."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(11, 4), layout="constrained")
+    rates_ax, agents_ax, hist_ax = fig.subplots(1, 3, width_ratios=[max(2, players), 2, 3])
+    for ax, rates, title in ((rates_ax, seat_rates(players, results), "win rate by seat"),
+                             (agents_ax, agent_rates(players, results), "win rate by agent")):
+        xs = range(len(rates))
+        ys = [r.rate for r in rates]
+        err = [[r.rate - r.interval[0] for r in rates], [r.interval[1] - r.rate for r in rates]]
+        ax.bar(xs, ys, yerr=err, capsize=4, color="#4c72b0")
+        ax.axhline(1 / players, color="grey", linestyle="--", linewidth=1)
+        ax.set_xticks(list(xs), [r.label for r in rates], rotation=30, ha="right")
+        ax.set_ylim(0, 1)
+        ax.set_title(title + " (95% Wilson)")
+    lengths = [r.decisions for r in results if r.error is None]
+    if lengths:
+        low, high = min(lengths), max(lengths)
+        bins = [x - 0.5 for x in range(low, high + 2)] if high - low < 60 else 40  # whole decisions
+        hist_ax.hist(lengths, bins=bins, color="#55a868")
+    hist_ax.set_title("game length")
+    hist_ax.set_xlabel("decisions")
+    hist_ax.set_ylabel("games")
+    fig.suptitle(f"{game.program.title}: {len(results)} games")
+    FigureCanvasAgg(fig).print_figure(str(path), dpi=100)
+
+
+# ------------------------------------------------------------ failed games
+
+
+def save_failures(directory: str | Path, game, ruleset_path: str, players: int, params: dict, run_seed: int,
+                  results: list[Result]) -> dict[int, tuple[str, bool]]:
+    """Write each failed game as a log ``rulebook replay`` reads: the header
+    of ``rulebook.logs.LogWriter``, the run's details, every decision with
+    its label, and the error. The decisions are played again here to label
+    them, which also checks that the failure reproduces. Returns, by game
+    index, the log's path and whether the failure reproduced."""
+    out: dict[int, tuple[str, bool]] = {}
+    failed = [r for r in results if r.error]
+    if not failed:
+        return out
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    for r in failed:
+        path = directory / f"{game.program.id}-game{r.index}-seed{r.seed}.jsonl"
+        out[r.index] = (str(path), write_failure(path, game, ruleset_path, players, params, run_seed, r))
+    return out
+
+
+def write_failure(path: Path, game, ruleset_path: str, players: int, params: dict, run_seed: int,
+                  r: Result) -> bool:
+    from interpreter.errors import RulebookError
+    from rulebook.logs import LOG_FORMAT, LogWriter
+
+    prog = game.program
+    extra = {"simulate": {"game": r.index, "run_seed": run_seed, "agents": list(r.agents)}}
+    end = {"error": r.error, "kind": r.kind, "decisions": len(r.history or [])}
+    try:
+        st = game.new(players=players, seed=r.seed, params=params, record=False)
+    except RulebookError as err:  # the setup itself failed: a header is the whole log
+        header = {"rulebook_log": LOG_FORMAT, "ruleset": prog.id, "path": str(ruleset_path),
+                  "version": prog.version, "digest": prog.digest, "variants": list(prog.variants),
+                  "players": players, "seed": r.seed, "params": dict(params)}
+        path.write_text("\n".join(json.dumps(x, default=str) for x in (header, extra, end)) + "\n", encoding="utf-8")
+        return str(err) == r.error
+    log = LogWriter(path, game, st, r.seed, str(ruleset_path))
+    again = None
+    try:
+        log.write(extra)
+        for player, value in r.history or []:
+            options = game.legal(st, player)
+            label = options[game.legal_values(st, player).index(value)].label
+            log.decision(player, value, label)
+            try:
+                game.apply_value(st, player, value)
+            except RulebookError as err:
+                again = str(err)
+                break
+        if again is None and st.over and prog.score:  # the game ended; its score failed
+            try:
+                game.scores(st)
+            except RulebookError as err:
+                again = str(err)
+        log.write(end)
+    finally:
+        log.close()
+    if r.kind == RULE and not r.error.startswith("while seat "):
+        return again == r.error
+    return again is None and not st.over
