@@ -36,7 +36,7 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
             f"- {len(ids)} × {name}: fixed properties {fixed}; changing {changing}"
             + (f"; board ({ct.board.get('grid')})" if ct.board else "")
         )
-        if ids and len(ids) <= 60:
+        if ids and len(ids) <= 60 and ct.static:  # no fixed properties: nothing to list but the count
             kinds = Counter(" ".join(f"{k}={v}" for k, v in st_cat.static[c].items() if k != "type") for c in ids)
             sample = ", ".join(f"{k}" + (f" ×{n}" if n > 1 else "") for k, n in list(kinds.items())[:12])
             out.append(f"  {sample}{' ...' if len(kinds) > 12 else ''}")
