@@ -10,12 +10,15 @@ exceptions.
 from __future__ import annotations
 
 import ast as _pyast
+import contextlib
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
+from lark import __version__ as lark_version
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 
@@ -54,15 +57,32 @@ class _RuleIndenter(Indenter):
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    return Lark(
-        GRAMMAR.read_text(),
-        parser="lalr",
-        postlex=_RuleIndenter(),
-        start=["block", "expression"],
-        propagate_positions=True,
-        maybe_placeholders=False,
-        cache=False,
-    )
+    """The parser. Building its LALR tables takes about half a second, so
+    they are kept in the user's cache folder (Lark checks the grammar's hash
+    before using them); without a writable cache folder they are rebuilt."""
+    options = dict(parser="lalr", postlex=_RuleIndenter(), start=["block", "expression"],
+                   propagate_positions=True, maybe_placeholders=False)
+    cache = _cache_file()
+    if cache is not None:
+        try:
+            return Lark(GRAMMAR.read_text(), cache=str(cache), **options)
+        except Exception:  # noqa: BLE001 - a damaged or unreadable cache: build the tables anew
+            with contextlib.suppress(OSError):
+                cache.unlink()
+    return Lark(GRAMMAR.read_text(), cache=False, **options)
+
+
+def _cache_file() -> Path | None:
+    if os.environ.get("RULEBOOK_NO_CACHE"):
+        return None
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulebook"
+    try:
+        base.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError:
+        return None
+    if not os.access(base, os.W_OK) or (hasattr(os, "getuid") and base.stat().st_uid != os.getuid()):
+        return None  # only a folder of this user's own: the cache is a pickle
+    return base / f"rules-grammar-lark{lark_version}.cache"
 
 
 def _pos(meta_or_token) -> A.Pos:
@@ -381,12 +401,63 @@ def _check_limits(text: str) -> None:
         raise ParseError("E024", "rule text is indented too deeply", 1, 1, "move the inner part into a procedure")
 
 
+_MEMO: dict = {}
+_MEMO_SIZE = 20_000
+
+
 def _parse(text: str, start: str):
+    """Parse, remembering results: a ruleset and its variants share most
+    of their rule text, and the syntax tree is immutable."""
+    key = (start, text)
+    hit = _MEMO.get(key)
+    if hit is not None:
+        if isinstance(hit, ParseError):
+            raise ParseError(hit.code, hit.message, hit.line, hit.column, hit.hint)
+        return hit
+    try:
+        node = _parse_uncached(text, start)
+    except ParseError as err:
+        hit = err
+        raise
+    else:
+        hit = node
+        return node
+    finally:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        if len(text) < 20_000:
+            _MEMO[key] = hit
+
+
+MAX_TREE_DEPTH = 300  # syntax tree depth: operators inside operators, blocks inside blocks
+
+
+def _tree_depth(node) -> int:
+    """The depth of a syntax tree, walked without recursion."""
+    deepest, todo = 0, [(node, 1)]
+    while todo:
+        n, d = todo.pop()
+        deepest = max(deepest, d)
+        for name in n.__dataclass_fields__:
+            value = getattr(n, name)
+            items = value if isinstance(value, (list, tuple)) else (value,)
+            for item in items:
+                if hasattr(item, "__dataclass_fields__"):
+                    todo.append((item, d + 1))
+                elif isinstance(item, (list, tuple)):
+                    todo.extend((x, d + 1) for x in item if hasattr(x, "__dataclass_fields__"))
+    return deepest
+
+
+def _parse_uncached(text: str, start: str):
     _check_limits(text)
     source = text if text.endswith("\n") else text + "\n"
     try:
         tree = _lark().parse(source, start=start)
-        return _TRANSFORMER.transform(tree)
+        node = _TRANSFORMER.transform(tree)
+        if _tree_depth(node) > MAX_TREE_DEPTH:  # the same answer whatever Python's recursion limit
+            raise RecursionError
+        return node
     except UnexpectedInput as err:
         raise _to_parse_error(err, source) from None
     except RecursionError:
