@@ -12,7 +12,8 @@ An agent is any of:
 ``options`` are the ``Option`` values of ``Game.legal`` for the seat the
 agent plays. ``make_agent`` builds agents by name for the command line
 (``random``, ``mcts``, ``mcts:iterations=200``) or from a user's module
-(``package.module:Name``).
+(``package.module:Name``). ``mcts`` (``interpreter.mcts``) is imported only
+when asked for. See docs/agents.md.
 """
 
 from __future__ import annotations
@@ -49,7 +50,10 @@ class Decision:
 
     def sample(self, rng: random.Random):
         """A clone of the game in which everything this player cannot see
-        has been re-drawn at random (a determinization)."""
+        has been re-drawn at random (a determinization): hidden faces,
+        chance, other players' secret answers (``interpreter.determinize``).
+        The same view and ``rng`` give the same sample, whatever the hidden
+        truth is."""
         from interpreter.determinize import determinize
 
         return determinize(self._state, self.player, rng)

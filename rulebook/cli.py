@@ -9,6 +9,7 @@ they ask for it.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 import time
@@ -403,9 +404,21 @@ def test(paths, verbose):
 @click.option("--seconds", type=float, default=5.0, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 def bench(game, variants, players, seconds, seed):
-    """Play random games for a while; print games and decisions per second."""
+    """Play random games for a while; print games and decisions per second.
+
+    GAME 'all' runs the benchmark suite (benchmarks/suite.py): every seed
+    game and example, state sizes, clone speed, load times, start-up time."""
     from rulebook.simulate import bench as run_bench
 
+    if game == "all":
+        suite = Path(__file__).resolve().parent.parent / "benchmarks" / "suite.py"
+        if not suite.exists():
+            raise click.UsageError("the benchmark suite is in a source checkout: benchmarks/suite.py")
+        spec = importlib.util.spec_from_file_location("rulebook_bench_suite", suite)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        click.echo(module.render(module.run(list(module.GAMES), seconds)))
+        return
     loaded, _ = _load(game, variants)
     n = _players(loaded, players)
     r = run_bench(loaded, n, seconds, seed)
