@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 
 from interpreter import ops
-from interpreter.compile_expr import CompileError, as_list_fn, const, fused
+from interpreter.compile_expr import CompileError, as_list_fn, const, fused, via
 from interpreter.errors import BAD_VALUE, RuleError
 from interpreter.fuse import fuse, has_src, name_for, part
 from interpreter.program import ANY, BOOL, COMP, INT, LIST, PLAYER, STR, Type, elem_type, is_listy
@@ -323,11 +323,13 @@ def _index_of(c, n, cx):
     x, _ = c.expr(n.args[1], cx)
 
     def index_of(st, L):
-        items = xs(st, L)
-        v = x(st, L)
-        return items.index(v) if v in items else -1
+        return _index_in(xs(st, L), x(st, L))
 
-    return index_of, INT
+    return via(index_of, _index_in, False, xs, x), INT
+
+
+def _index_in(items, v):
+    return items.index(v) if v in items else -1
 
 
 def _comp_arg(c, n, cx, what):

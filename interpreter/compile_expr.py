@@ -98,14 +98,28 @@ class OffsetSpan:
         return self.base.to_file(self.line + line - 1, col)
 
 
-def fused(fallback: Fn, template: str, *children: Fn) -> Fn:
+def fused(fallback: Fn, template: str, *children: Fn, **helpers) -> Fn:
     """``fallback`` (a closure over ``children``), fused into one function
     with its children when they all have source (see interpreter/fuse.py):
-    ``template`` is Python source with ``{0}``, ``{1}``... for them."""
+    ``template`` is Python source with ``{0}``, ``{1}``... for them, and
+    ``{name}`` for each helper function given by name."""
     if not has_src(*children):
         return fallback
     env: dict = {}
-    return fuse(fallback, template.format(*(part(c, env) for c in children)), env, *children)
+    names = {k: name_for(v, env) for k, v in helpers.items()}
+    return fuse(fallback, template.format(*(part(c, env) for c in children), **names), env, *children)
+
+
+def via(fallback: Fn, helper, with_state: bool, *args: Fn) -> Fn:
+    """``fallback`` fused as the call ``helper([st, ]*args)``."""
+    inner = ", ".join(["st"] * with_state + [f"{{{i}}}" for i in range(len(args))])
+    return fused(fallback, "{helper}(" + inner + ")", *args, helper=helper)
+
+
+def _bind(L, slots, values):
+    """Bind a function's arguments, all computed first, to their slots."""
+    for s, v in zip(slots, values):
+        L[s] = v
 
 
 def truthy(fn: Fn, t: Type) -> Fn:
@@ -211,7 +225,8 @@ class ExprCompiler:
             for _, pt in parts[1:]:
                 t = join(t, pt)
         fns = [p[0] for p in parts]
-        return (lambda st, L: [f(st, L) for f in fns]), LIST(t)
+        return fused(lambda st, L: [f(st, L) for f in fns], "[" + ", ".join(f"{{{i}}}" for i in range(len(fns))) + "]",
+                     *fns), LIST(t)
 
     # ----------------------------------------------------------- names
     def _x_Name(self, n, cx):
@@ -356,9 +371,7 @@ class ExprCompiler:
                 cx.error("E041", f"a list index must be a number, not {kt}", n.key.pos)
             where = cx.where(n.pos)
 
-            def item(st, L):
-                xs = obj(st, L)
-                i = key(st, L)
+            def item_of(xs, i):
                 try:
                     return xs[i]
                 except (IndexError, TypeError):
@@ -366,18 +379,23 @@ class ExprCompiler:
                         BAD_VALUE, f"index {i} is outside a list of {len(xs) if isinstance(xs, list) else 0}", where
                     ) from None
 
-            return item, elem_type(t)
+            def item(st, L):
+                return item_of(obj(st, L), key(st, L))
+
+            return via(item, item_of, False, obj, key), elem_type(t)
         if t.kind == "zone":
             where = cx.where(n.pos)
 
-            def zitem(st, L):
-                z = st.zones[obj(st, L)]
-                i = key(st, L)
+            def zone_item(st, zone, i):
+                z = st.zones[zone]
                 if not -len(z) <= i < len(z):
                     raise RuleError(BAD_VALUE, f"position {i} is outside a zone of {len(z)}", where)
                 return z[i]
 
-            return zitem, COMP(t.arg)
+            def zitem(st, L):
+                return zone_item(st, obj(st, L), key(st, L))
+
+            return via(zitem, zone_item, True, obj, key), COMP(t.arg)
         cx.error("E041", f"a {t} cannot be indexed with [...]", n.pos)
 
     def zone_of_family(self, name: str, key_node, n, cx):
@@ -666,4 +684,7 @@ class ExprCompiler:
                 L[s] = v
             return body(st, L)
 
-        return call, t
+        fns = [f for _, f in slots] + [body]
+        numbers = tuple(s for s, _ in slots)
+        values = "(" + "".join(f"{{{i}}}, " for i in range(len(slots))) + ")"
+        return fused(call, f"({{bind}}(L, {numbers!r}, {values}), {{{len(slots)}}})[1]", *fns, bind=_bind), t
