@@ -105,11 +105,13 @@ def _minmax(pick):
             if len(n.args) != 2:
                 cx.error("E040", f"{n.func}() takes a list, or two numbers", n.pos)
             second, _ = c.expr(n.args[1], cx)
-            return (lambda st, L: pick(first(st, L), second(st, L))), INT
+            return via(lambda st, L: pick(first(st, L), second(st, L)), lambda st, a, b: pick(a, b), True,
+                       first, second), INT
         xs, et, k, kt = _with_key(c, n, cx, n.func)
         if k is None:
             empty = None if et.kind in ("comp", "player") else 0
-            return (lambda st, L: pick(xs(st, L), default=empty)), et
+            return via(lambda st, L: pick(xs(st, L), default=empty), lambda st, v: pick(v, default=empty), True,
+                       xs), et
 
         slot, key = k
         empty_key = None if kt.kind in ("comp", "player") else 0
@@ -123,7 +125,13 @@ def _minmax(pick):
                 vals.append(key(st, L))
             return pick(vals, default=empty_key)
 
-        return best, kt
+        if not has_src(xs, key):
+            return best, kt
+        env: dict = {}
+        items = f"{name_for(charged, env)}(st, {part(xs, env)})"
+        src = (f"{name_for(pick, env)}([{part(key, env)} for L[{slot}] in {items}], "
+               f"default={name_for(empty_key, env)})")
+        return fuse(best, src, env, xs, key), kt
 
     return handler
 
@@ -245,7 +253,7 @@ def _first(c, n, cx):
                 return x
         return None
 
-    return first, et
+    return _loop(first, "next(({target} for {target} in {items} if {body}), None)", xs, slot, pred), et
 
 
 def _last(c, n, cx):
@@ -270,7 +278,7 @@ def _end(from_top):
 
 def _distinct(c, n, cx):
     xs, et = c.listy(n.args[0], cx, "distinct()")
-    return (lambda st, L: list(dict.fromkeys(xs(st, L)))), LIST(et)
+    return fused(lambda st, L: list(dict.fromkeys(xs(st, L))), "list(dict.fromkeys({0}))", xs), LIST(et)
 
 
 def _range(c, n, cx):
@@ -279,43 +287,53 @@ def _range(c, n, cx):
     where = cx.where(n.pos)
     limit = c.limits["max_value"]
 
-    def make(st, L):
-        lo, hi = (0, a(st, L)) if b is None else (a(st, L), b(st, L))
+    def numbers(lo, hi):
         if hi - lo > limit:
             raise RuleError("R107", f"range({lo}, {hi}) would hold {hi - lo} numbers; the limit is {limit}", where)
         return list(range(lo, hi))
 
-    return make, LIST(INT)
+    def make(st, L):
+        lo, hi = (0, a(st, L)) if b is None else (a(st, L), b(st, L))
+        return numbers(lo, hi)
+
+    if b is None:
+        return fused(make, "{n}(0, {0})", a, n=numbers), LIST(INT)
+    return via(make, numbers, False, a, b), LIST(INT)
 
 
 def _abs(c, n, cx):
     a = c.expect(n.args[0], cx, INT, "abs()")
-    return (lambda st, L: abs(a(st, L))), INT
+    return fused(lambda st, L: abs(a(st, L)), "abs({0})", a), INT
 
 
 def _random(c, n, cx):
     xs, et = c.listy(n.args[0], cx, "random()")
 
     def pick(st, L):
-        items = xs(st, L)
-        if not items:
-            return None
-        return items[ops.random_index(st, len(items))]
+        return _pick(st, xs(st, L))
 
-    return pick, et
+    return via(pick, _pick, True, xs), et
+
+
+def _pick(st, items):
+    if not items:
+        return None
+    return items[ops.random_index(st, len(items))]
 
 
 def _roll(c, n, cx):
     sides = c.expect(n.args[0], cx, INT, "roll()")
     where = cx.where(n.pos)
 
-    def roll(st, L):
-        k = sides(st, L)
+    def roll_die(st, k):
         if k < 1:
             raise RuleError(BAD_VALUE, f"roll({k}): a die needs at least one side", where)
         return 1 + ops.random_index(st, k)
 
-    return roll, INT
+    def roll(st, L):
+        return roll_die(st, sides(st, L))
+
+    return via(roll, roll_die, True, sides), INT
 
 
 def _index_of(c, n, cx):
@@ -351,7 +369,7 @@ def _zone_of(st, c):
 def _owner(c, n, cx):
     fn, t = c.expr(n.args[0], cx)
     if t.kind == "zone":
-        return (lambda st, L: ops.zone_owner(st, fn(st, L))), PLAYER
+        return via(lambda st, L: ops.zone_owner(st, fn(st, L)), ops.zone_owner, True, fn), PLAYER
     if t.kind not in ("comp", "any", "error"):
         cx.error("E041", f"owner() needs a component or a zone, not {t}", n.args[0].pos)
     return fused(lambda st, L: st.owner[fn(st, L)], "st.owner[{0}]", fn), PLAYER
@@ -386,7 +404,7 @@ def _opponents_of(st, p):
 
 def _alive(c, n, cx):
     p = _player_arg(c, n, cx)
-    return (lambda st, L: not st.eliminated[p(st, L)]), BOOL
+    return fused(lambda st, L: not st.eliminated[p(st, L)], "(not st.eliminated[{0}])", p), BOOL
 
 
 def _components(c, n, cx):
@@ -397,11 +415,17 @@ def _components(c, n, cx):
 
         cx.error("E039", f"unknown component type '{name or '?'}'", arg.pos, did_you_mean(str(name), c.comp_types))
 
-    def of_type(st, L):
+    def of_type_in(st):
         ids = st.cat.by_type[name]
         if len(st.static) == st.cat.n:
             return list(ids)
         return list(ids) + [c for c in range(st.cat.n, len(st.static)) if st.static[c].get("type") == name]
+
+    def of_type(st, L):
+        return of_type_in(st)
+
+    env: dict = {}
+    of_type = fuse(of_type, f"{name_for(of_type_in, env)}(st)", env)
 
     return of_type, LIST(COMP(name))
 
@@ -483,13 +507,22 @@ def _board(st, space):
 
 def _neighbours(c, n, cx):
     s, t = _space_arg(c, n, cx, 0, "neighbours()")
-    return (lambda st, L: list(_board(st, s(st, L)).adj.get(s(st, L), ()))), LIST(t if t.kind == "comp" else ANY)
+    return via(lambda st, L: list(_board(st, s(st, L)).adj.get(s(st, L), ())), _neighbours_of, True, s), \
+        LIST(t if t.kind == "comp" else ANY)
+
+
+def _neighbours_of(st, space):
+    return list(_board(st, space).adj.get(space, ()))
 
 
 def _distance(c, n, cx):
     a, _ = _space_arg(c, n, cx, 0, "distance()")
     b, _ = _space_arg(c, n, cx, 1, "distance()")
-    return (lambda st, L: _board(st, a(st, L)).distance(a(st, L), b(st, L))), INT
+    return via(lambda st, L: _board(st, a(st, L)).distance(a(st, L), b(st, L)), _distance_of, True, a, b), INT
+
+
+def _distance_of(st, a, b):
+    return _board(st, a).distance(a, b)
 
 
 def _space_at(c, n, cx):

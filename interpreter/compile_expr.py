@@ -116,6 +116,10 @@ def via(fallback: Fn, helper, with_state: bool, *args: Fn) -> Fn:
     return fused(fallback, "{helper}(" + inner + ")", *args, helper=helper)
 
 
+def _type_of(st, c):
+    return st.cat.types[c] if c < st.cat.n else st.static[c]["type"]
+
+
 def _bind(L, slots, values):
     """Bind a function's arguments, all computed first, to their slots."""
     for s, v in zip(slots, values):
@@ -336,9 +340,9 @@ class ExprCompiler:
         if attr == "owner":
             return fused(lambda st, L: st.owner[obj(st, L)], "st.owner[{0}]", obj), PLAYER
         if attr == "type":
-            return (
-                lambda st, L: st.cat.types[obj(st, L)] if obj(st, L) < st.cat.n else st.static[obj(st, L)]["type"]
-            ), STR
+            return via(
+                lambda st, L: st.cat.types[obj(st, L)] if obj(st, L) < st.cat.n else st.static[obj(st, L)]["type"],
+                _type_of, True, obj), STR
         if attr == "id":
             return obj, INT
         types = [self.comp_types[t.arg]] if t.arg else list(self.comp_types.values())
@@ -543,13 +547,16 @@ class ExprCompiler:
         if op == "+" and "str" in (ta.kind, tb.kind) and {ta.kind, tb.kind} <= {"str", "any", "error"}:
             limit, where = self.limits["max_value"], cx.where(n.pos)
 
-            def join_text(st, L):
-                text = a(st, L) + b(st, L)
+            def joined(x, y):
+                text = x + y
                 if len(text) > limit:
                     raise RuleError("R107", f"a text of {len(text)} characters; the limit is {limit}", where)
                 return text
 
-            return join_text, STR
+            def join_text(st, L):
+                return joined(a(st, L), b(st, L))
+
+            return via(join_text, joined, False, a, b), STR
         for side, t in ((n.left, ta), (n.right, tb)):
             if t.kind not in ("int", "any", "error", "player"):
                 cx.error("E041", f"'{op}' needs numbers, not {t}", side.pos)
