@@ -1,0 +1,214 @@
+"""Determinization: a full game state consistent with what one player sees.
+
+``determinize(st, player, rng)`` returns a clone of ``st`` in which every
+fact ``player`` cannot observe is re-drawn, so that a search agent can play
+the game forward without ever reading hidden information. The information
+set is the player's *view* (``interpreter.view``): two states with equal
+views for ``player`` are indistinguishable to it, and a determinization
+keeps that view unchanged while randomising everything else.
+
+What is re-drawn, and how:
+
+* **Hidden components.** A component ``player`` cannot see now
+  (``ops.can_see``) shows only its back: its type and the properties its type
+  declares ``public``, plus its owner. Such components are grouped by what
+  their backs show that belongs to the card itself (type and public *fixed*
+  properties) and, within a group, their *identities* are dealt out again at
+  random. An identity is the face: the fixed-property row (``st.static[c]``)
+  and the changing properties that are not public. Everything that describes
+  where the physical object is or how it lies stays with the component id:
+  zone and position, face, owner, who else knows it (``st.known``), public
+  changing properties (a piece's ``at``), and the zones kept per component.
+  Swapping identities instead of moving components keeps every reference
+  in the frame stack, variables, history and pending options pointing at the
+  same *place* ("the top card of the deck", "the card P2 just played face
+  down"), which is what such a reference means to a player who cannot see
+  the face. Fixed rows are shared with the catalogue (``st.cat.static``), so
+  the sample gets its own row list; the rows themselves are never mutated.
+  Board spaces (types with a ``board``) are never re-drawn: boards are
+  built from their rows.
+* **Chance.** The state's generator is re-seeded from ``rng``: future
+  shuffles, rolls and random insertions are unknown.
+* **A pending decision.** The instruction that asked for it is run again on
+  the sample, so other players' options, labels and prompts are those of
+  the re-drawn state (stale labels would name the real hidden cards). The
+  player's own options, labels and prompts are kept exactly (they are part of
+  what it sees). In a simultaneous decision the answers other players have
+  already given are secret: they are re-drawn uniformly from their options.
+* **The past.** The sample's ``history`` is empty: the real one lists every
+  player's answers, secret ones included, and nothing in play reads it.
+* **Secret player variables** (``visibility: owner``) of other players are
+  reset to their declared initial value. Nothing better is honest without a
+  model of the game: the engine has no prior over a number or a list, and
+  keeping the real value would leak it. A ruleset that needs better
+  determinizations should keep secrets as face-down components, whose
+  identities the determinizer can re-deal.
+
+Known limits (see docs/agents.md): the information set is the *current*
+view, so a player's memory (a card it saw before it was shuffled away) is not
+used; facts the rules imply but the view does not show (a zone that only
+ever holds cards of one kind, a local variable computed from a hidden face)
+are not enforced. A ruleset makes those visible by declaring the property
+``public`` (what the card's back shows).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from interpreter import rng as srng
+from interpreter.compile_stmt import SUSPEND
+from interpreter.ops import can_see
+from interpreter.state import State
+
+
+def determinize(st: State, player: int, rng: random.Random) -> State:
+    """A clone of ``st`` with everything ``player`` cannot see re-drawn from
+    ``rng``; the same view for ``player``, the same component counts."""
+    s = st.clone()
+    s.history = []  # the real decisions include other players' secret answers
+    _redeal_hidden(s, player, rng)
+    s.rng = srng.seed_state(rng.getrandbits(64))
+    _reset_secret_pvars(s, player)
+    if s.pending is not None and not s.over:
+        _redraw_pending(s, st.pending, player, rng)
+    return s
+
+
+def hidden_groups(st: State, player: int) -> list[list[int]]:
+    """The components ``player`` cannot see, grouped by what their backs show
+    of the card itself (type, public fixed properties); only groups of two
+    or more, whose identities can be exchanged. Sorted, so deterministic."""
+    prog = st.prog
+    cat = st.cat
+    static = st.static
+    groups: dict[tuple, list[int]] = {}
+    n_cat = cat.n
+    for c in range(len(static)):
+        if can_see(st, c, player):
+            continue
+        t = cat.types[c] if c < n_cat else static[c].get("type")
+        ct = prog.comp_types.get(t)
+        if ct is None or ct.board:
+            continue
+        row = static[c]
+        key = (t,) + tuple(_freeze(row.get(p)) for p in ct.public if p in ct.static or p in row)
+        groups.setdefault(key, []).append(c)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def _redeal_hidden(s: State, player: int, rng: random.Random) -> None:
+    groups = hidden_groups(s, player)
+    if not groups:
+        return
+    prog = s.prog
+    cat = s.cat
+    static = list(s.static)  # the sample's own rows: the catalogue's are shared by every game
+    props = s.props
+    for ids in groups:
+        c0 = ids[0]
+        t = cat.types[c0] if c0 < cat.n else static[c0].get("type")
+        public = set(prog.comp_types[t].public)
+        faces = []
+        for c in ids:
+            hidden_props = {k: v for k, v in props[c].items() if k not in public} if props[c] else None
+            faces.append((static[c], hidden_props))
+        # canonical order first, so the sample depends on the multiset of hidden faces
+        # and on ``rng`` only, not on where the real faces happen to lie
+        faces.sort(key=_face_key)
+        rng.shuffle(faces)
+        for c, (row, hidden_props) in zip(ids, faces):
+            static[c] = row
+            if hidden_props is not None:
+                props[c] = {**props[c], **hidden_props}  # public changing properties stay in place
+    s.static = static
+
+
+def _face_key(face) -> str:
+    return json.dumps(face, sort_keys=True, default=str)
+
+
+def _freeze(v):
+    if isinstance(v, list):
+        return tuple(_freeze(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
+    return v
+
+
+def _reset_secret_pvars(s: State, player: int) -> None:
+    secret = s.prog.secret_pvars
+    if not secret:
+        return
+    saved = s.current
+    for q in range(s.n):
+        if q == player:
+            continue
+        s.current = q
+        for name in secret:
+            init = s.prog.pvars.get(name)
+            try:
+                s.pvars[q][name] = init(s) if init is not None else None
+            except Exception:  # an initial value that needs the game's start: nothing honest to keep
+                s.pvars[q][name] = None
+    s.current = saved
+
+
+def _redraw_pending(s: State, real: dict, player: int, rng: random.Random) -> None:
+    """Ask the pending question again in the re-drawn state; keep the
+    player's own part; re-draw the secret answers others already gave."""
+    fr = s.stack[-1] if s.stack else None
+    fresh = None
+    if fr is not None and fr[1] > 0:
+        saved_locals = fr[2][:]
+        s.pending = None
+        try:
+            r = s.prog.codes[fr[0]].ins[fr[1] - 1](s, fr)
+        except Exception:  # the sample cannot even ask the question: fall back below
+            r = None
+        fresh = s.pending if r == SUSPEND else None
+        if fresh is None or fresh.get("players") != real["players"] or fresh.get("kind") != real["kind"]:
+            fresh = None
+            fr[2][:] = saved_locals
+    if fresh is None:
+        fresh = _relabelled(s, real, player)
+    options = list(fresh["options"])
+    labels = list(fresh["labels"]) if fresh.get("labels") is not None else None
+    prompts = list(fresh["prompts"]) if fresh.get("prompts") is not None else None
+    answers = list(real["answers"])
+    for i, q in enumerate(real["players"]):
+        if q == player:
+            options[i] = real["options"][i]
+            if labels is not None:
+                labels[i] = real["labels"][i] if real.get("labels") else _labels(s, real, real["options"][i])
+            if prompts is not None and real.get("prompts"):
+                prompts[i] = real["prompts"][i]
+        elif real["done"][i]:
+            answers[i] = options[i][rng.randrange(len(options[i]))]
+    pend = dict(fresh, options=options, answers=answers, done=list(real["done"]))
+    if labels is not None:
+        pend["labels"] = labels
+    if prompts is not None:
+        pend["prompts"] = prompts
+    if "prompt" in real and (real["kind"] == "simul" or player in real["players"]):
+        pend["prompt"] = real["prompt"]  # shared text, or the player's own question
+    s.pending = pend
+
+
+def _relabelled(s: State, real: dict, player: int) -> dict:
+    """The real pending decision with other players' labels recomputed from
+    the sample (used only when the question cannot be asked again)."""
+    pend = dict(real)
+    if real.get("labels"):
+        pend["labels"] = [
+            real["labels"][i] if q == player else _labels(s, real, real["options"][i])
+            for i, q in enumerate(real["players"])
+        ]
+    return pend
+
+
+def _labels(s: State, pend: dict, options: list) -> list[str]:
+    from interpreter.game import Game
+
+    return [Game.option_label(None, s, pend, v) for v in options]  # uses the state only

@@ -1,0 +1,221 @@
+"""A search agent for any ruleset: information-set Monte Carlo tree search.
+
+``MCTSAgent`` implements single-observer ISMCTS (Cowling, Powley and
+Whitehouse 2012) with decoupled UCT at simultaneous decisions:
+
+* **One tree, a fresh determinization per iteration.** Each iteration asks
+  ``decision.sample(rng)`` for a full state consistent with the agent's view
+  (hidden components re-dealt, chance re-seeded, secret answers re-drawn; see
+  ``interpreter.determinize``), walks the tree with it, adds one node, plays
+  a random rollout and backs the result up. Statistics are shared across
+  determinizations, so the budget is not split between independent trees
+  (determinized MCTS with K trees spends 1/K of it on each, and averaging
+  K trees each of which knows the hidden cards is exactly where strategy
+  fusion comes from). Chance needs no special nodes: each determinization
+  has its own generator, so a node averages over chance outcomes.
+* **Children keyed by what an option is, not where it is in the list.** The
+  options another player has, and their order, change from one
+  determinization to the next (their hand is different), so statistics are
+  kept per option *label* (the name the deciding player sees, numbered when
+  two options share a name); option indexes are only used at the root for the
+  agent's own options, which are the same real options in every sample.
+  A key that is not available in a determinization is not counted there:
+  UCB uses the number of times each option was *available* instead of the
+  parent's visits (the ISMCTS availability rule).
+* **Every player maximises its own reward.** A node holds statistics per
+  (player, option), and each player chooses by UCB on its own reward in
+  [0, 1] (``Game.returns``: 1 shared among the winners). When several players
+  decide at once (``simultaneous``), each chooses from its own statistics
+  without seeing the others' choices (decoupled UCT), and the child is keyed
+  by the joint choice.
+* **Rollouts** are uniformly random and capped at ``max_rollout_decisions``;
+  a game still running at the cap is ranked as the ruleset's ``scoring``
+  would rank it if it ended there (score, then tie-breaks; the leaders share
+  1) or, without scoring, counted as a draw.
+
+The agent only ever touches ``decision.game`` and ``decision.sample``: it
+cannot see the real state. With an ``iterations`` budget a seed replays the
+same decisions; a ``seconds`` budget depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from interpreter.errors import RulebookError
+
+
+class _Node:
+    __slots__ = ("stats", "children")
+
+    def __init__(self):
+        self.stats: dict = {}  # (player, option key) -> [visits, reward sum, times available]
+        self.children: dict = {}  # joint choice ((player, key), ...) -> _Node
+
+
+class MCTSAgent:
+    """Information-set MCTS with a budget of ``iterations`` per decision, or
+    of ``seconds`` (wall clock, when given; then not reproducible)."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int = 200,
+        seconds: float | None = None,
+        c: float = 1.4,
+        rollout: str = "random",
+        max_rollout_decisions: int = 300,
+    ):
+        if rollout != "random":
+            raise ValueError(f"unknown rollout policy '{rollout}' (only 'random')")
+        if iterations < 1 and not seconds:
+            raise ValueError("MCTS needs at least one iteration or some seconds")
+        self.rng = random.Random(seed)
+        self.iterations = int(iterations)
+        self.seconds = float(seconds) if seconds else None
+        self.c = float(c)
+        self.max_rollout_decisions = int(max_rollout_decisions)
+        self.failed_iterations = 0  # samples whose play broke a rule (an inconsistent determinization)
+        self.last_root: _Node | None = None  # the last search tree, for tests and tools
+
+    # ------------------------------------------------------------ protocol
+    def decide(self, decision) -> int:
+        options = decision.options
+        if len(options) <= 1:
+            return 0
+        game, me, rng = decision.game, decision.player, self.rng
+        root = _Node()
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        done = failed = 0
+        last_error = None
+        while True:
+            if deadline is not None:
+                if done and time.perf_counter() >= deadline:
+                    break
+            elif done + failed >= self.iterations:
+                break
+            try:
+                self._iterate(game, decision.sample(rng), me, root)
+                done += 1
+            except RulebookError as err:  # a re-drawn state the rules cannot play: skip it
+                failed += 1
+                last_error = err
+                if deadline is not None and failed > 1000 and not done:
+                    break
+        self.failed_iterations += failed
+        self.last_root = root
+        if not done:
+            raise last_error
+        # the most visited option, then the best mean; exact ties at random, not by position
+        # (a bias towards the first option is a strategy of its own in some games)
+        ranked = {}
+        for k in range(len(options)):
+            s = root.stats.get((me, k))
+            if s is not None:
+                ranked[k] = (s[0], s[1] / s[0] if s[0] else 0.0)
+        top = max(ranked.values())
+        best = [k for k, v in ranked.items() if v == top]
+        return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+    # ------------------------------------------------------------ search
+    def _iterate(self, game, s, me: int, root: _Node) -> None:
+        s.record = False  # no event log: faster, and nobody reads it
+        rng, c = self.rng, self.c
+        node = root
+        path = []
+        in_tree = True
+        while in_tree and not s.over:
+            choices = []
+            for q in game.to_move(s):
+                opts = game.legal(s, q)
+                keys = _keys(opts, by_index=node is root and q == me)
+                stats = node.stats
+                unvisited = []
+                best, best_value = 0, -1.0
+                for i, k in enumerate(keys):
+                    st = stats.get((q, k))
+                    if st is None:
+                        st = stats[(q, k)] = [0, 0.0, 0]
+                    st[2] += 1
+                    if st[0] == 0:
+                        unvisited.append(i)
+                    elif not unvisited:
+                        value = st[1] / st[0] + c * math.sqrt(math.log(st[2]) / st[0])
+                        if value > best_value:
+                            best, best_value = i, value
+                i = unvisited[rng.randrange(len(unvisited))] if unvisited else best
+                choices.append((q, keys[i], i))
+            for q, _, i in choices:
+                game.apply(s, q, i)
+            joint = tuple((q, k) for q, k, _ in choices)
+            path.append((node, joint))
+            child = node.children.get(joint)
+            if child is None:
+                child = node.children[joint] = _Node()
+                in_tree = False
+            node = child
+        self._rollout(game, s)
+        reward = _rewards(game, s)
+        for node, joint in path:
+            stats = node.stats
+            for q, k in joint:
+                st = stats[(q, k)]
+                st[0] += 1
+                st[1] += reward[q]
+
+    def _rollout(self, game, s) -> None:
+        rng = self.rng
+        left = self.max_rollout_decisions
+        while not s.over and left > 0:
+            for q in game.to_move(s):
+                n = len(game.legal_values(s, q))
+                game.apply(s, q, rng.randrange(n) if n > 1 else 0)
+                left -= 1
+
+
+def _keys(opts, by_index: bool) -> list:
+    """What identifies each option across determinizations: its label (the
+    name its chooser reads), numbered from the second option with the same
+    label; at the root, the agent's own options by index."""
+    if by_index:
+        return [o.index for o in opts]
+    seen: dict[str, int] = {}
+    out = []
+    for o in opts:
+        n = seen.get(o.label, 0)
+        seen[o.label] = n + 1
+        out.append((o.label, n) if n else o.label)
+    return out
+
+
+def _rewards(game, s) -> list[float]:
+    """Each player's reward in [0, 1]: the game's returns when it is over;
+    at the rollout cap, the leaders by the ruleset's scoring share 1 (a draw
+    when there is no scoring or it cannot be computed yet)."""
+    n = s.n
+    if s.over:
+        if hasattr(game, "returns"):
+            return game.returns(s)
+        winners = list(s.winners)
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)] if winners else [0.0] * n
+    prog = getattr(game, "program", None)
+    if prog is not None and prog.score is not None:
+        try:
+            live = [p for p in range(n) if not s.eliminated[p]] or list(range(n))
+            keys = {p: _rank_key(s, prog, p) for p in live}
+            best = max(keys.values())
+            leaders = [p for p in live if keys[p] == best]
+            return [1.0 / len(leaders) if p in leaders else 0.0 for p in range(n)]
+        except (RulebookError, TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError):
+            pass
+    return [1.0 / n] * n
+
+
+def _rank_key(s, prog, p) -> tuple:
+    """How the ruleset would rank player ``p`` if the game ended now: its
+    score, then its tie-breaks (as ``vm.finish`` ranks a scored end)."""
+    L = [p] + [None] * prog.score_locals
+    key = [prog.score(s, L)] + [tb(s, L) for tb in prog.tie_breaks]
+    return tuple(-v for v in key) if prog.lowest_wins else tuple(key)

@@ -1,0 +1,111 @@
+"""MCTS: stronger than random where there is a real choice, blind to hidden
+information, reproducible for a seed, and at home in simultaneous games."""
+
+from __future__ import annotations
+
+import random
+
+from conftest import game
+
+from interpreter.agents import Decision, RandomAgent, decide, make_agent, play_out
+from interpreter.determinize import determinize
+from interpreter.mcts import MCTSAgent
+from interpreter.view import view
+
+
+def test_mcts_beats_random_at_tic_tac_toe():
+    g = game("examples/tic-tac-toe/ruleset.yaml")
+    score = lost = 0.0
+    for i in range(16):
+        seat = i % 2
+        agents = [RandomAgent(100 + i), RandomAgent(200 + i)]
+        agents[seat] = MCTSAgent(seed=i, iterations=30)
+        st = g.new(players=2, seed=i, record=False)
+        play_out(g, st, agents, view_fn=False)
+        score += g.returns(st)[seat]
+        lost += g.returns(st)[1 - seat]
+    # 13 of 16 (81 %): the 95 % Wilson interval [0.57, 0.93] lies above the fair share 1/2
+    assert score >= 13 and lost <= 2, f"MCTS won {score}, lost {lost} of 16 against random"
+
+
+class _Blind(Decision):
+    """A decision that holds no state: sampling goes through a closure, so an
+    agent that read the real state would fail."""
+
+    def __init__(self, game, player, view, options, real):
+        super().__init__(game, player, view, options, "", None)
+        self._sampler = lambda rng: determinize(real, player, rng)
+
+    def sample(self, rng):
+        return self._sampler(rng)
+
+
+def _crazy_eights_decision():
+    g = game("examples/crazy-eights/ruleset.yaml")
+    st = g.new(players=3, seed=4, record=False)
+    p = g.to_move(st)[0]
+    while len(g.legal(st, p)) < 2:  # a position with a real choice
+        g.apply(st, p, 0)
+        p = g.to_move(st)[0]
+    return g, st, p
+
+
+def test_mcts_uses_only_samples_and_its_choice_ignores_hidden_cards():
+    g, st, p = _crazy_eights_decision()
+    # a second real state: the same table for p, other hidden cards (and generator)
+    other = determinize(st, p, random.Random(42))
+    assert view(other, p) == view(st, p)
+    assert [st.static[c] for c in st.zones[st.cat.zone_base["stock"]]] != [
+        other.static[c] for c in other.zones[other.cat.zone_base["stock"]]]
+    trees = []
+    for real in (st, other):
+        agent = MCTSAgent(seed=3, iterations=30)
+        choice = agent.decide(_Blind(g, p, view(real, p), g.legal(real, p), real))
+        trees.append((choice, agent.last_root.stats))
+    assert trees[0] == trees[1]
+
+
+def test_mcts_is_deterministic_for_a_seed():
+    g = game("examples/pig/ruleset.yaml")
+    histories = []
+    for seed in (5, 5, 6):
+        st = g.new(players=2, seed=7, record=False)
+        play_out(g, st, [MCTSAgent(seed=seed, iterations=10, max_rollout_decisions=30), RandomAgent(1)],
+                 view_fn=False)
+        histories.append(st.history)
+    assert histories[0] == histories[1]
+    assert histories[0] != histories[2]  # the seed matters: the search is random
+
+
+def test_mcts_plays_simultaneous_games():
+    g = game("examples/rock-paper-scissors/ruleset.yaml")
+    for seed in range(3):
+        st = g.new(players=2, seed=seed)
+        play_out(g, st, [MCTSAgent(seed=seed, iterations=20), MCTSAgent(seed=seed + 9, iterations=20)])
+        assert st.over
+    # the opponent's already given answer is secret: both answers it might be give one decision
+    st = g.new(players=2, seed=0)
+    decisions = []
+    for answer in range(3):
+        real = st.clone()
+        g.apply(real, 0, answer)
+        agent = MCTSAgent(seed=1, iterations=30)
+        decisions.append(decide(g, real, 1, agent.decide))
+        stats = agent.last_root.stats
+        assert {k for k in stats if k[0] == 1} == {(1, 0), (1, 1), (1, 2)}
+    assert len(set(decisions)) == 1
+
+
+def test_mcts_in_a_game_with_hidden_cards_and_many_players():
+    g = game("rulesets/get-bit/ruleset.yaml")
+    st = g.new(players=4, seed=1, record=False)
+    agent = MCTSAgent(seed=0, iterations=8, max_rollout_decisions=40)
+    play_out(g, st, [agent] + [RandomAgent(i) for i in range(3)], view_fn=False)
+    assert st.over and agent.failed_iterations == 0
+
+
+def test_make_agent_builds_mcts_with_options():
+    agent = make_agent("mcts:iterations=12,c=0.7,max_rollout_decisions=50", seed=4)
+    assert isinstance(agent, MCTSAgent)
+    assert (agent.iterations, agent.c, agent.max_rollout_decisions) == (12, 0.7, 50)
+    assert isinstance(make_agent("random", seed=1), RandomAgent)

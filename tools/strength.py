@@ -1,0 +1,127 @@
+"""How strong is MCTS? It plays against random bots in each seed game.
+
+MCTS takes every seat in turn (game i: seat i mod N) against N-1 random
+agents; its result in a game is ``Game.returns`` for its seat (1 for a win, 1/k
+for a win shared by k). The win rate is printed with a 95 % Wilson interval
+next to the fair share 1/N, as a Markdown table (docs/agents.md holds one).
+
+    nice python tools/strength.py                    # the default budgets below
+    python tools/strength.py --only get-bit --games 20 --iterations 50
+    python tools/strength.py --jobs 2 --minutes 20   # stop starting games after 20 min per ruleset
+
+The interpreter plays a few thousand decisions per second, so the budgets
+are small and the long games (Survive, Young Svintus) get shorter rollouts;
+``--minutes`` bounds each ruleset's time and the table reports the games
+actually played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+# name, players, MCTS iterations per decision, rollout cap (decisions), games
+GAMES = [
+    ("get-bit", 4, 50, 100, 100),
+    ("dead-mans-draw", 2, 50, 100, 60),
+    ("young-svintus", 4, 10, 30, 40),
+    ("lifeboat", 4, 50, 100, 60),
+    ("survive", 2, 10, 30, 40),
+]
+
+_GAMES: dict = {}
+
+
+def _game(name: str):
+    if name not in _GAMES:
+        from interpreter.game import Game
+        from validator.pipeline import compile_path
+
+        result = compile_path(ROOT / "rulesets" / name / "ruleset.yaml")
+        if result.program is None:
+            raise SystemExit(f"{name} does not compile")
+        _GAMES[name] = Game(result.program)
+    return _GAMES[name]
+
+
+def play_one(name: str, players: int, index: int, iterations: int, cap: int, deadline: float) -> tuple | None:
+    """One game, MCTS in seat ``index mod players``: (seat, reward, MCTS
+    iterations that failed, seconds), or None when the deadline has passed."""
+    if time.time() > deadline:
+        return None
+    from interpreter.agents import RandomAgent, play_out
+    from interpreter.mcts import MCTSAgent
+
+    g = _game(name)
+    seat = index % players
+    agents = [RandomAgent(seed=1000 * index + p) for p in range(players)]
+    mcts = MCTSAgent(seed=index, iterations=iterations, max_rollout_decisions=cap)
+    agents[seat] = mcts
+    st = g.new(players=players, seed=index, record=False)
+    t = time.perf_counter()
+    play_out(g, st, agents, view_fn=False)
+    return seat, g.returns(st)[seat], mcts.failed_iterations, time.perf_counter() - t
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion (successes may be
+    fractional: a shared win counts 1/k)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", action="append", help="ruleset name (repeatable)")
+    ap.add_argument("--games", type=int, help="games per ruleset (default: the table in this file)")
+    ap.add_argument("--iterations", type=int, help="MCTS iterations per decision")
+    ap.add_argument("--cap", type=int, help="rollout cap in decisions")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes")
+    ap.add_argument("--minutes", type=float, default=0, help="per ruleset: start no game after this (0: no limit)")
+    args = ap.parse_args(argv)
+    rows = []
+    print("| game | players | MCTS budget | games | MCTS wins | win rate | 95 % Wilson | fair share | s/game |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, players, iterations, cap, games in GAMES:
+        if args.only and name not in args.only:
+            continue
+        iterations = args.iterations or iterations
+        cap = args.cap or cap
+        games = args.games or games
+        deadline = time.time() + args.minutes * 60 if args.minutes else float("inf")
+        task = [(name, players, i, iterations, cap, deadline) for i in range(games)]
+        if args.jobs > 1:
+            with ProcessPoolExecutor(args.jobs) as pool:
+                results = list(pool.map(play_one, *zip(*task)))
+        else:
+            results = [play_one(*t) for t in task]
+        results = [r for r in results if r is not None]
+        n = len(results)
+        wins = sum(r[1] for r in results)
+        lo, hi = wilson(wins, n)
+        secs = sum(r[3] for r in results) / max(n, 1)
+        rate = wins / n if n else 0.0
+        row = (f"| {name} | {players} | {iterations} it., rollouts ≤ {cap} | {n} | {wins:g} | {rate:.2f} | "
+               f"[{lo:.2f}, {hi:.2f}] | {1 / players:.2f} | {secs:.1f} |")
+        rows.append(row)
+        print(row, flush=True)
+        failed = sum(r[2] for r in results)
+        if failed:
+            print(f"  ({name}: {failed} MCTS iterations skipped: re-drawn states the rules could not play)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
