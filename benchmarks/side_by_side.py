@@ -2,11 +2,13 @@
 
     python benchmarks/side_by_side.py --seconds 5
 
-Plays random games of the project's Get Bit! (4 players) and, when its
-ruleset exists, Dead Man's Draw (2 players), alternating with the
-hand-written baselines in ../shared/bench, and prints games per second for
-both and their ratio. Only ratios measured together mean anything on a
-noisy machine.
+Plays random games of the project's Get Bit! (4 players) and Dead Man's
+Draw (2 players), alternating with the hand-written baselines in
+../shared/bench, and prints games per second for both and their ratio;
+then Young Svintus (base game, 4 players) against rlcard's raw UnoGame by
+decisions per second, when rlcard is importable (run it with the Python of
+the virtual environment that has rlcard: see benchmarks/svintus_vs_uno.py).
+Only ratios measured together mean anything on a noisy machine.
 """
 
 from __future__ import annotations
@@ -88,8 +90,33 @@ def main(argv=None) -> int:
         lines.append(
             f"{label} ({players} players): rulebook {o:,.0f} games/s, hand-written {b:,.0f} games/s, ratio {o / b:.3f}"
         )
+    lines.append(svintus_against_uno(args.seconds, args.rounds))
     print("\n".join(lines))
     return 0
+
+
+def svintus_against_uno(seconds: float, rounds: int) -> str:
+    """Young Svintus (base, 4 players) against rlcard's raw UnoGame, by
+    decisions per second (benchmarks/svintus_vs_uno.py has the details and
+    the rlcard-only options). rlcard lives in a virtual environment of its
+    own; without it, the line says how to get it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import svintus_vs_uno as sv
+
+    if importlib.util.find_spec("rlcard") is None:
+        return "Young Svintus against rlcard's UNO: skipped; " + sv.INSTALL.replace("\n", " ").replace("  ", " ")
+    peers = sv.load_peers(BENCH)
+    if peers is None:
+        return f"Young Svintus against rlcard's UNO: skipped (no peer_playouts.py in {BENCH})"
+    sides = [("ours", sv.svintus_runner()), ("uno", sv.uno_runner(peers))]
+    totals: dict = {"ours": {}, "uno": {}}
+    for r in range(rounds):
+        for name, run in sides if r % 2 == 0 else reversed(sides):
+            sv.add(totals[name], run(seconds / rounds))
+    o = totals["ours"]["decisions"] / totals["ours"]["seconds"]
+    u = totals["uno"]["decisions"] / totals["uno"]["seconds"]
+    return (f"Young Svintus base (4 players) against rlcard's raw UnoGame: rulebook {o:,.0f} decisions/s, "
+            f"rlcard {u:,.0f} decisions/s, ratio {o / u:.3f}")
 
 
 if __name__ == "__main__":

@@ -124,10 +124,10 @@ def load_time(path: Path) -> float:
 
 
 def all_load_time(paths: list[Path]) -> float:
-    code = ("import sys, time\nsys.path.insert(0, {root!r})\nt0 = time.perf_counter()\n"
+    code = (f"import sys, time\nsys.path.insert(0, {str(ROOT)!r})\nt0 = time.perf_counter()\n"
             "from validator.pipeline import validate_path\n"
-            "for p in {paths!r}:\n    assert not validate_path(p).errors\n"
-            "print(time.perf_counter() - t0)\n").format(root=str(ROOT), paths=[str(p) for p in paths])
+            f"for p in {[str(p) for p in paths]!r}:\n    assert not validate_path(p).errors\n"
+            "print(time.perf_counter() - t0)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
