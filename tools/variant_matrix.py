@@ -1,0 +1,321 @@
+"""Random games for every variant combination and player count of a ruleset.
+
+    python tools/variant_matrix.py RULESET --games 1000
+    python tools/variant_matrix.py RULESET --games 200 --players 2-6 --jobs 2 --out SIMULATIONS.md
+    python tools/variant_matrix.py RULESET --list                 # the combinations, without playing
+
+Enumerates every combination of the ruleset's variants that its
+``excludes`` and ``requires`` allow (the check ``rulebook play --variant``
+makes), and for each one every player count the combination allows (or
+those of ``--players`` among them). Each cell plays ``--games`` games
+between uniformly random bots exactly as ``rulebook simulate`` does (the
+same per-game seeds from ``--seed``, the same bots, see
+``rulebook.simulate``), so any game of the table can be replayed on its own
+with ``rulebook simulate``.
+
+The table: variants, players, games, errors (games stopped by a run-time
+error), and, with ``--cap-message TEXT``, how games ended: a ruleset that
+cuts long games off with a hard cap usually says so (``say``); every game
+whose narration contains TEXT at least once counts as reaching the cap, the
+others as ending by the rules, and ``cap hits`` counts the messages (a
+match of several deals can be cut more than once). Then the mean and
+largest number of decisions per game and the seconds the cell took.
+
+``--out FILE.md`` writes the table as Markdown after every cell, so an
+interrupted run leaves the cells it finished. Nothing in here knows any
+particular game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import itertools
+import shlex
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+MAX_COMBINATIONS = 4096
+
+
+def combinations(path: Path, ignore=(), only_with=()) -> list[tuple[str, ...]]:
+    """Every selection of variants the ruleset allows (and that holds every
+    variant of only_with), smallest first, in the order the ruleset declares them."""
+    from validator.loader import load_file
+    from validator.variants import check_selection
+
+    doc, diags = load_file(path)
+    if diags:
+        raise SystemExit(f"{path}: cannot load ({diags[0].message})")
+    declared = doc.data.get("variants") or {}
+    for name in list(ignore) + list(only_with):
+        if name not in declared:
+            raise SystemExit(f"unknown variant '{name}' (variants: {', '.join(declared) or 'none'})")
+    names = [n for n in declared if n not in ignore]
+    if 2 ** len(names) > MAX_COMBINATIONS:
+        raise SystemExit(f"{len(names)} variants give {2 ** len(names)} combinations; leave some out with --ignore")
+    out = []
+    for size in range(len(names) + 1):
+        for combo in itertools.combinations(names, size):
+            if all(v in combo for v in only_with) and not check_selection(doc, combo):
+                out.append(combo)
+    return out
+
+
+def parse_players(text: str | None) -> set[int] | None:
+    if not text:
+        return None
+    out = set()
+    for part in text.split(","):
+        part = part.strip()
+        if "-" in part:
+            lo, hi = part.split("-", 1)
+            out.update(range(int(lo), int(hi) + 1))
+        elif part:
+            out.add(int(part))
+    return out
+
+
+def parse_params(pairs) -> dict:
+    """NAME=VALUE pairs read as the command line reads them."""
+    import click
+
+    from rulebook.cli import _params
+
+    try:
+        return _params(pairs or ())
+    except click.UsageError as err:
+        raise SystemExit(err.message) from None
+
+
+_games: dict = {}
+
+
+def _game(path: str, combo: tuple[str, ...]):
+    from interpreter.game import Game
+    from validator.pipeline import compile_path
+
+    key = (path, combo)
+    if key not in _games:
+        compiled = compile_path(path, combo)
+        if compiled.program is None:
+            first = compiled.report.errors[0] if compiled.report.errors else None
+            raise SystemExit(f"{path} with {combo or 'no variants'} does not compile: {first and first.message}")
+        _games[key] = Game(compiled.program)
+    return _games[key]
+
+
+class _Keep:
+    """The game interface, keeping the last state it started (to read its narration)."""
+
+    def __init__(self, game):
+        self.game = game
+        self.last = None
+
+    def new(self, *args, **kwargs):
+        self.last = self.game.new(*args, **kwargs)
+        return self.last
+
+    def __getattr__(self, name):
+        return getattr(self.game, name)
+
+
+def play_chunk(task: dict) -> dict:
+    """Games start .. start+count-1 of one cell; the same seeds and bots as run_many."""
+    from interpreter.errors import RulebookError
+    from rulebook.simulate import game_seed, play_one
+
+    keep = _Keep(_game(task["path"], tuple(task["combo"])))
+    cap = task["cap_message"]
+    out = {"games": 0, "errors": 0, "capped": 0, "cap_hits": 0, "decisions": [], "first_error": None}
+    for i in range(task["start"], task["start"] + task["count"]):
+        seed = game_seed(task["seed"], i)
+        out["games"] += 1
+        try:
+            _, decisions = play_one(keep, task["players"], seed, task["params"], record=bool(cap))
+        except (RulebookError, RecursionError, MemoryError) as err:
+            out["errors"] += 1
+            if out["first_error"] is None:
+                out["first_error"] = f"game {i} (seed {seed}): {err}"
+            continue
+        out["decisions"].append(decisions)
+        if cap:
+            hits = sum(1 for e in keep.last.events if e[0] == "say" and cap in e[1])
+            out["cap_hits"] += hits
+            out["capped"] += hits > 0
+    return out
+
+
+def cells(path: Path, combos, wanted: set[int] | None) -> list[tuple[tuple[str, ...], int]]:
+    out = []
+    for combo in combos:
+        prog = _game(str(path), combo).program
+        for n in range(prog.min_players, prog.max_players + 1):
+            if wanted is None or n in wanted:
+                out.append((combo, n))
+    return out
+
+
+def row_line(r: dict, cap: str | None) -> str:
+    ds = r["decisions"]
+    vals = [", ".join(r["combo"]) or "(base)", str(r["players"]), str(r["games"]), str(r["errors"])]
+    if cap:
+        ok = r["games"] - r["errors"]
+        vals += [str(ok - r["capped"]), str(r["capped"]), str(r["cap_hits"])]
+    vals += [f"{statistics.mean(ds):.0f}" if ds else "-", str(max(ds)) if ds else "-", f"{r['seconds']:.1f}"]
+    return "| " + " | ".join(vals) + " |"
+
+
+def render(rows, header: list[str], cap: str | None, done: int, total: int) -> str:
+    lines = list(header)
+    if done < total:
+        lines += [f"**Partial**: {done} of {total} cells finished.", ""]
+    cols = ["variants", "players", "games", "errors"]
+    if cap:
+        cols += ["ended by the rules", "reached the cap", "cap hits"]
+    cols += ["mean decisions", "max decisions", "seconds (summed over processes)"]
+    lines.append("| " + " | ".join(cols) + " |")
+    lines.append("|" + "|".join("---" for _ in cols) + "|")
+    lines += [row_line(r, cap) for r in rows]
+    errors = [r for r in rows if r["first_error"]]
+    if errors:
+        lines += ["", "First error of each cell with errors:", ""]
+        for r in errors:
+            lines.append(f"- {', '.join(r['combo']) or '(base)'}, {r['players']} players: {r['first_error']}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("ruleset", help="a ruleset file, folder or id (as for rulebook simulate)")
+    ap.add_argument("--games", "-n", type=int, default=100, help="games per cell")
+    ap.add_argument("--players", help="player counts, e.g. 2-6 or 2,4 (default: every count a combination allows)")
+    ap.add_argument("--jobs", "-j", type=int, default=1, help="processes")
+    ap.add_argument("--seed", type=int, default=0, help="the run's seed, as for rulebook simulate")
+    ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="parameter values")
+    ap.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="VARIANT",
+        help="leave a variant out of the combinations (repeatable)",
+    )
+    ap.add_argument(
+        "--only-with",
+        action="append",
+        default=[],
+        metavar="VARIANT",
+        help="only the combinations that hold this variant (repeatable)",
+    )
+    ap.add_argument(
+        "--cap-message", metavar="TEXT", help="text of the ruleset's narration that marks a game cut off by a hard cap"
+    )
+    ap.add_argument("--out", metavar="FILE.md", help="write the table as Markdown (after every cell)")
+    ap.add_argument("--list", action="store_true", help="list the cells and stop")
+    args = ap.parse_args(argv)
+
+    from rulebook.locate import locate
+
+    try:
+        path = locate(args.ruleset)
+    except FileNotFoundError as err:
+        print(err, file=sys.stderr)
+        return 2
+    params = parse_params(args.param)
+    todo = cells(path, combinations(path, args.ignore, args.only_with), parse_players(args.players))
+    if args.list:
+        for combo, n in todo:
+            print(f"{', '.join(combo) or '(base)'}: {n} players")
+        print(f"{len(todo)} cells")
+        return 0
+
+    command = "python tools/variant_matrix.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
+    header = [
+        f"# Variant matrix: {_game(str(path), ()).program.title}",
+        "",
+        f"{datetime.date.today().isoformat()}, `{command}`",
+        "",
+        f"{len(todo)} cells (variant combination x player count), {args.games} games each between random bots, "
+        f"run seed {args.seed}" + (f", parameters {params}" if params else "") + ".",
+        "",
+    ]
+    chunk = max(1, min(args.games, -(-args.games // max(1, args.jobs * 2))))
+    tasks = []
+    for k, (combo, n) in enumerate(todo):
+        for start in range(0, args.games, chunk):
+            tasks.append(
+                (
+                    k,
+                    {
+                        "path": str(path),
+                        "combo": list(combo),
+                        "players": n,
+                        "start": start,
+                        "count": min(chunk, args.games - start),
+                        "seed": args.seed,
+                        "params": params,
+                        "cap_message": args.cap_message,
+                    },
+                )
+            )
+    rows = [
+        {
+            "combo": combo,
+            "players": n,
+            "games": 0,
+            "errors": 0,
+            "capped": 0,
+            "cap_hits": 0,
+            "decisions": [],
+            "first_error": None,
+            "seconds": 0.0,
+            "left": 0,
+        }
+        for combo, n in todo
+    ]
+    for k, _ in tasks:
+        rows[k]["left"] += 1
+    done = 0
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    try:
+        results = pool.map(_timed, [t for _, t in tasks]) if pool else map(_timed, [t for _, t in tasks])
+        for (k, _), (res, seconds) in zip(tasks, results):
+            row = rows[k]
+            for key in ("games", "errors", "capped", "cap_hits"):
+                row[key] += res[key]
+            row["decisions"] += res["decisions"]
+            row["first_error"] = row["first_error"] or res["first_error"]
+            row["seconds"] += seconds
+            row["left"] -= 1
+            if row["left"] == 0:
+                done += 1
+                finished = [r for r in rows if r["left"] == 0]
+                print(row_line(row, args.cap_message), flush=True)
+                if args.out:
+                    Path(args.out).write_text(render(finished, header, args.cap_message, done, len(rows)))
+    finally:
+        if pool:
+            pool.shutdown(cancel_futures=True)
+    text = render(rows, header, args.cap_message, done, len(rows))
+    if args.out:
+        Path(args.out).write_text(text)
+    print()
+    print(text)
+    return 1 if any(r["errors"] for r in rows) else 0
+
+
+def _timed(task: dict):
+    start = time.perf_counter()
+    res = play_chunk(task)
+    return res, time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    sys.exit(main())
