@@ -302,9 +302,11 @@ def replay(log_file, game, interactive, viewer):
               help="Win rates and game lengths as an image, e.g. FILE.png (the plot extra).")
 @click.option("--failures", "failures_dir", type=click.Path(file_okay=False), default="rulebook-failures",
               show_default=True, help="Where each failed game is saved as a log for rulebook replay.")
+@click.option("--logs", "logs_dir", type=click.Path(file_okay=False),
+              help="Write every game as a log for rulebook replay, one file per game, in this folder.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def simulate(game, variants, players, games, seed, params, agents, seat_specs, workers, backend, scheduler,
-             max_decisions, out_path, plot_path, failures_dir, quiet):
+             max_decisions, out_path, plot_path, failures_dir, logs_dir, quiet):
     """Play many games between agents and summarise them (docs/simulation.md)."""
     import os
 
@@ -345,7 +347,8 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
             raise
     start = time.perf_counter()
     results = run_many(loaded, n, games, seed, values, progress=not quiet, specs=specs, workers=workers,
-                       backend=backend, scheduler=scheduler, max_decisions=max_decisions)
+                       backend=backend, scheduler=scheduler, max_decisions=max_decisions,
+                       keep_history=bool(logs_dir))
     seconds = time.perf_counter() - start
     if backend == "dask":
         where = f"Dask at {scheduler}" if scheduler else "a local Dask cluster"
@@ -358,6 +361,9 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
                    + ("" if reproduced else " (note: playing it again here did not fail the same way)"))
     if len(saved) > 5:
         click.echo(f"... and {len(saved) - 5} more failed games in {failures_dir}")
+    if logs_dir:
+        count = sim_report.save_logs(logs_dir, loaded, str(Path(path).resolve()), n, values, seed, results)
+        click.echo(f"{count} game logs written to {logs_dir}; replay one with: rulebook replay FILE")
     if out_path:
         sim_report.write_results(out_path, results, {i: log for i, (log, _) in saved.items()})
         click.echo(f"results written to {out_path}")

@@ -39,9 +39,10 @@ class Job:
     specs: tuple
     run_seed: int
     max_decisions: int
+    keep_history: bool = False
 
     @classmethod
-    def of(cls, game, players, params, specs, run_seed, max_decisions, source=None) -> Job:
+    def of(cls, game, players, params, specs, run_seed, max_decisions, source=None, keep_history=False) -> Job:
         prog = game.program
         file = str(prog.source_file)
         if source is None:
@@ -50,11 +51,11 @@ class Job:
             except OSError:
                 source = ""  # only workers need it; they say so if it is missing
         return cls(source, file, tuple(prog.variants), prog.digest, players, dict(params), tuple(specs), run_seed,
-                   max_decisions)
+                   max_decisions, keep_history)
 
     def play(self, game, index: int) -> Result:
         return play_game(game, self.players, index, game_seed(self.run_seed, index), self.specs, self.params,
-                         self.max_decisions)
+                         self.max_decisions, keep_history=self.keep_history)
 
 
 _GAMES: dict = {}

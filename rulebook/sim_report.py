@@ -292,3 +292,33 @@ def write_failure(path: Path, game, ruleset_path: str, players: int, params: dic
     if r.kind == RULE and not r.error.startswith("while seat "):
         return again == r.error
     return again is None and not st.over
+
+
+def save_logs(directory: str | Path, game, ruleset_path: str, players: int, params: dict, run_seed: int,
+              results: list[Result]) -> int:
+    """Write every game of a run (``--logs``) as a log ``rulebook replay``
+    reads: failed games as ``save_failures`` writes them, finished ones
+    with their decisions, labels and winners. Returns how many were written."""
+    from rulebook.logs import LogWriter
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    written = 0
+    for r in results:
+        path = directory / f"{game.program.id}-game{r.index}-seed{r.seed}.jsonl"
+        written += 1
+        if r.error:
+            write_failure(path, game, ruleset_path, players, params, run_seed, r)
+            continue
+        st = game.new(players=players, seed=r.seed, params=params, record=False)
+        log = LogWriter(path, game, st, r.seed, str(ruleset_path))
+        try:
+            log.write({"simulate": {"game": r.index, "run_seed": run_seed, "agents": list(r.agents)}})
+            for player, value in r.history or []:
+                options = game.legal(st, player)
+                log.decision(player, value, options[game.legal_values(st, player).index(value)].label)
+                game.apply_value(st, player, value)
+            log.end(st)
+        finally:
+            log.close()
+    return written

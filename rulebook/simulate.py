@@ -92,6 +92,7 @@ def play_game(
     params: dict | None = None,
     max_decisions: int = DEFAULT_MAX_DECISIONS,
     fast: bool | None = None,
+    keep_history: bool = False,
 ) -> Result:
     """Play game ``index`` of a run (seeded ``seed``) with one agent spec per
     seat. A ``RulebookError`` of the ruleset, the decision cap and a failing
@@ -116,7 +117,8 @@ def play_game(
         scores = game.scores(st) if game.program.score else None
     except RulebookError as err:
         return _failed(index, seed, specs, st, str(err), RULE)
-    return Result(index, seed, list(st.winners), decisions, None, specs, scores, st.turn or None)
+    history = [list(h) for h in st.history] if keep_history else None
+    return Result(index, seed, list(st.winners), decisions, None, specs, scores, st.turn or None, history=history)
 
 
 def _failed(index, seed, specs, st, message, kind) -> Result:
@@ -235,6 +237,7 @@ def run_many(
     scheduler: str | None = None,
     max_decisions: int = DEFAULT_MAX_DECISIONS,
     source: str | None = None,
+    keep_history: bool = False,
 ) -> list[Result]:
     """Play games ``0 .. n-1`` of a run and return their results in index
     order. ``workers`` > 1 plays them in that many processes; ``backend``
@@ -245,7 +248,7 @@ def run_many(
     from rulebook import sim_backends
 
     specs = list(specs) if specs is not None else ["random"] * players
-    job = sim_backends.Job.of(game, players, params or {}, specs, run_seed, max_decisions, source)
+    job = sim_backends.Job.of(game, players, params or {}, specs, run_seed, max_decisions, source, keep_history)
     bar = None
     if progress is True:
         import sys

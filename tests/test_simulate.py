@@ -344,3 +344,17 @@ def test_failures_agree_between_the_run_and_a_rerun_of_one_game(flaky):
 def test_bench_still_runs(capsys):
     code, out, _ = run_main(capsys, "bench", "pig", "--seconds", "0.2")
     assert code == 0 and "games_per_s=" in out
+
+
+def test_logs_writes_every_game_and_each_replays_to_its_winners(tmp_path, capsys):
+    logs, out = tmp_path / "logs", tmp_path / "r.jsonl"
+    code, text, _ = run_main(capsys, "simulate", DMD, "-n", "3", "--seed", "2", "-q", "--workers", "2",
+                             "--agents", "mcts:iterations=3,random", "--logs", logs, "--out", out)
+    assert code == 0 and "3 game logs written" in text
+    rows = {r["index"]: r for r in map(json.loads, out.read_text().splitlines())}
+    files = sorted(logs.iterdir())
+    assert len(files) == 3
+    for f in files:
+        index = int(re.search(r"game(\d+)-", f.name).group(1))
+        code, shown, _ = run_main(capsys, "replay", f)
+        assert code == 0 and f"replay reproduces the log: {rows[index]['decisions']} decisions" in shown
