@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dsl import ast as A
 from interpreter import ops
+from interpreter.builtins import charge
 from interpreter.compile_expr import CompileError, Cx, as_list_fn
 from interpreter.errors import BAD_VALUE, EMPTY_ZONE, NO_OPTIONS, RuleError
 from interpreter.labels import describe
@@ -290,6 +291,8 @@ class StmtCompiler:
             d = dest(st, L)
             k = count(st, L) if count else 1
             moved = []
+            if d == z:  # top to bottom of the same zone: a card can come round again, so count the work
+                charge(st, max(k, 0))
             for _ in range(k):
                 zone = st.zones[z]
                 if not zone:
@@ -338,12 +341,18 @@ class StmtCompiler:
             base = st.cat.zone_base[name]
             who = recips(st, L)
             moved = []
-            for _ in range(count(st, L)):
-                for r in who:
+            targets = [base + (r if per_player else st.cat.ordinal[r]) for r in who]
+            rounds = count(st, L) if targets else 0
+            if z in targets:  # dealing from one of the receiving zones: cards can come round again
+                charge(st, max(rounds, 0) * len(targets))
+            for _ in range(rounds):
+                for target in targets:
                     zone = st.zones[z]
                     if not zone:
                         break
-                    moved.append(ops.move(st, zone[0], base + (r if per_player else st.cat.ordinal[r]), fire_now=False))
+                    moved.append(ops.move(st, zone[0], target, fire_now=False))
+                if not st.zones[z]:
+                    break  # the source is empty: the deal is over, however many rounds were asked for
             if moved and "moved" in st.prog.triggers:
                 ops.fire_in_order(st, moved)
 

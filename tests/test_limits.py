@@ -1133,3 +1133,27 @@ def test_cli_a_crash_inside_validation_shows_no_traceback(tmp_path, capsys):
     assert exit_code in (1, 3)
     assert len([x for x in err.splitlines() if x.strip()]) <= 1
     _clean(out, err)
+
+
+@pytest.mark.parametrize("effect, code", [
+    ("deal 1000000000 from deck to hand", None),  # the deck runs out: the deal stops there
+    ("deal 1000000000 from deck to hand for []", None),  # nobody to deal to
+    ("draw 1000000000 from deck to deck", "R100"),  # top to bottom for ever: the work budget stops it
+    ("deal 1000000000 from hand[0] to hand", "R100"),  # dealing from a receiving zone
+], ids=["deal-runs-out", "deal-to-nobody", "draw-round-and-round", "deal-round-and-round"])
+def test_a_huge_draw_or_deal_ends_or_is_stopped(effect, code):
+    """Found by the long fuzz run: 'deal 1000000000 from stock to hand' kept
+    looping over its rounds after the stock was empty (30 s of CPU)."""
+    text = ruleset("components:\n  card:\n    count: 10\nzones:\n  deck: {}\n  hand: {per: player}\n"
+                   "setup: |\n  move components(card) to deck\n  deal 2 from deck to hand\n"
+                   + on_begin(effect + "\nend game"))
+    result = compile_text(text, "unit.yaml")
+    assert result.program is not None, [d.render() for d in result.report.errors]
+    game = Game(result.program)
+    if code is None:
+        st = game.new(players=2)
+        assert st.over
+    else:
+        with pytest.raises(RulebookError) as err:
+            game.new(players=2)
+        assert err.value.code == code
