@@ -80,6 +80,10 @@ class Game:
             if choices and v not in choices:
                 raise RuleError("E063", f"parameter '{k}' must be one of {choices}, not {v!r}")
             merged[k] = v
+        for k, want in prog.param_types.items():  # a player is one of this game's seats (or none)
+            v = merged.get(k)
+            if want.kind == "player" and v is not None and not (type(v) is int and 0 <= v < n):
+                raise RuleError("E063", f"parameter '{k}' is a player: a seat from 0 to {n - 1}, not {v!r}")
         st.params = merged
         st.record = record
         st.events = []
