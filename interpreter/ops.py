@@ -14,7 +14,10 @@ MAX_STACK = 200  # frames: nested procedure calls and triggers
 
 
 def zone_owner(st, z: int):
-    """The player who owns zone instance ``z`` (None for shared zones)."""
+    """The player who owns zone instance ``z`` (None for shared zones, and
+    for none: the zone of a component out of the game)."""
+    if z is None:
+        return None
     cat = st.cat
     fam = st.prog.families[cat.zone_family[z]]
     if fam.per is None:
