@@ -402,7 +402,7 @@ def _check_limits(text: str) -> None:
 
 
 _MEMO: dict = {}
-_MEMO_SIZE = 20_000
+_MEMO_SIZE = 4096  # the five seed games and their variants hold about 400 distinct texts
 
 
 def _parse(text: str, start: str):
@@ -425,7 +425,7 @@ def _parse(text: str, start: str):
     finally:
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.clear()
-        if len(text) < 20_000:
+        if len(text) < 8_000:
             _MEMO[key] = hit
 
 
