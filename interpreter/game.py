@@ -14,14 +14,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter import ops, rng
-from interpreter.compile_stmt import _type_tag
-from interpreter.errors import GameOverError, IllegalOptionError, NotYourTurnError, RuleError, SaveFileError
+from interpreter.errors import (
+    GameOverError,
+    IllegalOptionError,
+    NotYourTurnError,
+    RulebookError,
+    RuleError,
+    SaveFileError,
+)
 from interpreter.labels import describe, player_name
 from interpreter.program import ANY, COMP, LIST, PLAYER, TIMED_OUT, Catalog, Program, Type
 from interpreter.state import State
 from interpreter.vm import run, scores
 
-SAVE_FORMAT = 1
+SAVE_FORMAT = 2  # 2: the state carries its seed, and a save is checked by replaying it
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,7 @@ class Game:
         st.record = record
         st.events = []
         st.rng = rng.seed_state(seed)
+        st.seed = seed
         st.work = 0
         st.vars = {}
         st.eliminated = [False] * n
@@ -347,14 +354,46 @@ class Game:
                 f"the ruleset has changed since this game was saved (digest {data.get('digest')} != {prog.digest})",
                 "R022",
             )
+        saved = data.get("state")
+        if not isinstance(saved, dict):
+            raise SaveFileError("the save holds no game state", "R023")
+        st = self._replay(data, saved)
+        if json.loads(json.dumps(st.to_data())) != saved:
+            raise SaveFileError(
+                "the saved state does not follow from its seed and decisions (the file was edited or damaged)",
+                "R023",
+            )
+        return st
+
+    def _replay(self, data: dict, saved: dict) -> State:
+        """The game a save describes, made again from its players, seed,
+        parameters and decisions: what loads is what those give, never
+        the saved tables themselves, so an edited state cannot load."""
+        seed, history = saved.get("seed"), saved.get("history")
+        if type(seed) is not int or not isinstance(history, list):
+            raise SaveFileError("the save has no seed or no list of decisions", "R023")
+        if type(data.get("players")) is not int or not isinstance(data.get("params", {}), dict):
+            raise SaveFileError("the save does not say how many players and which parameters", "R023")
         try:
-            st = self.new(players=data["players"], seed=0, params=data.get("params") or {}, record=True)
-            st.load_data(data["state"])
-            _check_consistent(st)
+            st = self.new(players=data.get("players"), seed=seed, params=data.get("params") or {}, record=True)
+            for step, entry in enumerate(history, start=1):
+                if not (isinstance(entry, list) and len(entry) in (2, 3) and type(entry[0]) is int):
+                    raise SaveFileError(f"decision {step} of the save is damaged", "R023")
+                if st.over:
+                    raise SaveFileError(f"the save has decisions after the end of the game (decision {step})", "R023")
+                if len(entry) == 3:
+                    if entry[2] != "time_out":
+                        raise SaveFileError(f"decision {step} of the save is damaged", "R023")
+                    self.time_out(st, entry[0])
+                else:
+                    self.apply_value(st, entry[0], entry[1])
         except SaveFileError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError, RuleError) as err:
-            raise SaveFileError(f"the saved state is damaged: {type(err).__name__}: {err}", "R023") from None
+        except RulebookError as err:
+            raise SaveFileError(f"the saved decisions do not replay: {err}", "R023") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+            raise SaveFileError(f"the save is damaged: {type(err).__name__}: {err}", "R023") from None
+        st.events.clear()
         return st
 
 
@@ -419,89 +458,6 @@ def _tag_type(tag: str) -> Type:
     if tag.startswith("list:"):
         return LIST(_tag_type(tag[5:]))
     return {"comp": COMP(None), "player": PLAYER}.get(tag, Type(tag) if tag in ("zone", "int", "str", "bool") else ANY)
-
-
-def _check_consistent(st: State) -> None:
-    """Refuse a saved state whose parts contradict each other (edited files)."""
-    cat = st.cat
-    n_comp = len(st.static)
-    if not (len(st.loc) == len(st.face) == len(st.owner) == len(st.props) == n_comp):
-        raise SaveFileError("component tables have different lengths", "R023")
-    if len(st.zones) != len(cat.zone_family) or len(st.pvars) != st.n or len(st.eliminated) != st.n:
-        raise SaveFileError("zone or player tables do not match the ruleset", "R023")
-    seen = set()
-    for z, zone in enumerate(st.zones):
-        for c in zone:
-            if not isinstance(c, int) or not 0 <= c < n_comp or c in seen or st.loc[c] != z:
-                raise SaveFileError(f"component {c} is misplaced in zone {z}", "R023")
-            seen.add(c)
-    for c in range(n_comp):
-        if c not in seen and st.loc[c] != ops.BOX:
-            raise SaveFileError(f"component {c} is lost", "R023")
-    codes = st.prog.codes
-    for f in st.stack:
-        if not (isinstance(f, list) and len(f) == 3 and isinstance(f[0], int) and 0 <= f[0] < len(codes)
-                and isinstance(f[1], int) and 0 <= f[1] <= len(codes[f[0]].ins)
-                and isinstance(f[2], list) and len(f[2]) == codes[f[0]].nlocals):
-            raise SaveFileError("the saved continuation is damaged", "R023")
-    pend = st.pending
-    if not st.over and pend is None:
-        raise SaveFileError("a game in progress must be waiting for a decision", "R023")
-    if pend is not None:
-        ok = (isinstance(pend, dict) and pend.get("kind") in ("choose", "action", "simul")
-              and all(isinstance(pend.get(k), list) for k in ("players", "options", "answers", "done"))
-              and len(pend["players"]) == len(pend["options"]) == len(pend["answers"]) == len(pend["done"]) > 0
-              and all(isinstance(p, int) and 0 <= p < st.n for p in pend["players"])
-              and all(isinstance(o, list) and o for o in pend["options"])
-              and st.stack and isinstance(pend.get("slot"), int) and 0 <= pend["slot"] < len(st.stack[-1][2]))
-        if not ok:
-            raise SaveFileError("the saved pending decision is damaged", "R023")
-        if all(d is True for d in pend["done"]):
-            raise SaveFileError("the saved pending decision has nobody left to decide", "R023")
-        tag = pend.get("type", "any")
-        for options in pend["options"]:
-            for v in options:
-                if not _valid_option(st, tag, v):
-                    raise SaveFileError(f"the saved pending decision offers {v!r}, not a {tag}", "R023")
-        labels = pend.get("labels")
-        if labels is not None and not (
-            isinstance(labels, list) and len(labels) == len(pend["options"])
-            and all(isinstance(ls, list) and len(ls) == len(o) and all(isinstance(x, str) for x in ls)
-                    for ls, o in zip(labels, pend["options"]))
-        ):
-            raise SaveFileError("the saved option labels are damaged", "R023")
-
-
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _valid_option(st: State, tag: str, v) -> bool:
-    """Whether ``v`` is a value of the decision type ``tag`` in this state
-    (a save is untrusted: its options are checked before anyone uses them)."""
-    if tag.startswith("list:"):
-        return isinstance(v, list) and all(_valid_option(st, tag[5:], x) for x in v)
-    if tag == "comp":
-        return _is_int(v) and 0 <= v < len(st.static)
-    if tag == "player":
-        return _is_int(v) and 0 <= v < st.n
-    if tag == "zone":
-        return _is_int(v) and 0 <= v < len(st.zones)
-    if tag == "int":
-        return _is_int(v)
-    if tag == "bool":
-        return isinstance(v, bool)
-    if tag == "str":
-        return isinstance(v, str)
-    if tag == "action":
-        if not (isinstance(v, list) and len(v) == 2 and _is_int(v[0]) and 0 <= v[0] < len(st.prog.actions)
-                and isinstance(v[1], list)):
-            return False
-        types = st.prog.actions[v[0]].param_types
-        return len(v[1]) == len(types) and all(
-            _valid_option(st, _type_tag(t) if t is not None else "any", x) for t, x in zip(types, v[1]))
-    return v is None or isinstance(v, (bool, int, str)) or (
-        isinstance(v, list) and all(_valid_option(st, "any", x) for x in v))
 
 
 def build_catalog(st: State) -> Catalog:

@@ -49,6 +49,7 @@ class State:
         "record",
         "since_decision",
         "work",
+        "seed",
     )
 
     def clone(self) -> State:
@@ -84,6 +85,7 @@ class State:
         s.record = self.record
         s.since_decision = self.since_decision
         s.work = self.work
+        s.seed = self.seed
         return s
 
     # ------------------------------------------------------------ plain data
@@ -112,6 +114,7 @@ class State:
             "steps": self.steps,
             "turn": self.turn,
             "since_decision": self.since_decision,
+            "seed": self.seed,
         }
 
     def load_data(self, data: dict[str, Any]) -> None:
@@ -137,5 +140,6 @@ class State:
         self.steps = data["steps"]
         self.turn = data["turn"]
         self.since_decision = data["since_decision"]
+        self.seed = data.get("seed")
         self.work = 0
         self.events = []

@@ -1060,3 +1060,26 @@ def fuzzers() -> dict:
     return out
 
 
+
+
+LONG_RUN_SAVES = {
+    "frames-deleted": SaveInput(ruleset="lifeboat", decisions=72, seed=5707, mutations=(
+        Mutation(op="delete", a=655, b=298708, text="returnreturn"), Mutation(op="delete", a=655, b=72, text="and"))),
+    "names-renamed-and-swapped": SaveInput(ruleset="survive", decisions=96, seed=80132138, mutations=(
+        Mutation(op="rename", a=588298, b=454, text="w03XHIe"), Mutation(op="rename", a=478, b=2389, text="ew_m3E"),
+        Mutation(op="swap_values", a=478, b=2389, text="ew_m3E"))),
+    "item-deleted": SaveInput(ruleset="rock-paper-scissors", decisions=0, seed=198, mutations=(
+        Mutation(op="delete", a=20654, b=58835, text="A"),)),
+    "values-swapped": SaveInput(ruleset="survive", decisions=117, seed=516733183, mutations=(
+        Mutation(op="swap_values", a=110726, b=381, text="gN"), Mutation(op="swap_values", a=110726, b=381,
+                                                                             text="gN"))),
+}
+
+
+@pytest.mark.parametrize("name", LONG_RUN_SAVES)
+def test_found_by_fuzzing_edited_saves_that_loaded_are_refused(name):
+    """The long run's save fuzzer (2026-11-29): edited saves that passed
+    every check of the saved tables, then failed in play (nobody to move,
+    TypeError, IndexError). Loading now replays the seed and decisions and
+    compares, so each is R023."""
+    assert fuzz_save(LONG_RUN_SAVES[name]) == ["load:R023"]

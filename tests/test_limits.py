@@ -830,7 +830,7 @@ def test_a_missing_state_field_is_R023(saved):
         assert _load_code(g, d) == "R023", key
 
 
-@pytest.mark.parametrize("data", [None, [], "{}", 42, {"format": 2}, {}], ids=repr)
+@pytest.mark.parametrize("data", [None, [], "{}", 42, {"format": 99}, {}], ids=repr)
 def test_not_a_save_is_R020(saved, data):
     g, _ = saved
     assert _load_code(g, data) == "R020"
