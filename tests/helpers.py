@@ -27,3 +27,18 @@ def diagnostics(body: str, head: str = HEAD):
 
 def codes(body: str, head: str = HEAD) -> list[str]:
     return [d.code for d in diagnostics(body, head)]
+
+
+def run_main(capsys, *args):
+    """Run the command line as a user does (``rulebook.cli.main``): its exit
+    code and what it printed on standard output and standard error."""
+    from rulebook.cli import main
+
+    try:
+        main([str(a) for a in args])
+    except SystemExit as exit:
+        code = exit.code
+    else:  # pragma: no cover - main always exits
+        code = 0
+    out = capsys.readouterr()
+    return code, out.out, out.err

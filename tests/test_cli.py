@@ -7,7 +7,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from rulebook.cli import cli, main
+from rulebook.cli import cli
+from tests.helpers import run_main
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent
@@ -17,15 +18,6 @@ def run(*args, input=None):
     return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
 
 
-def run_main(capsys, *args):
-    try:
-        main(list(args))
-    except SystemExit as exit:
-        code = exit.code
-    else:  # pragma: no cover
-        code = 0
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_list_shows_get_bit():

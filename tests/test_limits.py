@@ -23,6 +23,7 @@ from interpreter.compile_ruleset import DEFAULT_LIMITS
 from interpreter.errors import RulebookError, RuleError, SaveFileError
 from interpreter.game import Game
 from interpreter.scenario import run_file
+from tests.helpers import run_main
 from validator.loader import MAX_BYTES, MAX_DEPTH, MAX_NODES
 from validator.pipeline import compile_path, compile_text, validate_path
 
@@ -953,16 +954,6 @@ def test_bad_scenarios_fail_cleanly(scenario_dir, text, code):
 
 
 # ============================================================== the command line
-def run_main(capsys, *args):
-    from rulebook.cli import main
-    try:
-        main(list(args))
-    except SystemExit as exit:
-        code = exit.code
-    else:  # pragma: no cover - main always exits
-        code = 0
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def _write(tmp_path, name, text) -> str:

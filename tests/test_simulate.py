@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from interpreter.game import Game
-from rulebook.cli import main
 from rulebook.sim_report import percentile, wilson
 from rulebook.simulate import (
     AGENT,
@@ -26,6 +25,7 @@ from rulebook.simulate import (
     run_many,
     split_agents,
 )
+from tests.helpers import run_main
 from validator.pipeline import compile_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,15 +99,6 @@ def wild(seed=0):
 """
 
 
-def run_main(capsys, *args):
-    try:
-        main([str(a) for a in args])
-    except SystemExit as exit:
-        code = exit.code
-    else:  # pragma: no cover
-        code = 0
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def load(path) -> Game:
