@@ -409,24 +409,23 @@ def _parse(text: str, start: str):
     """Parse, remembering results: a ruleset and its variants share most
     of their rule text, and the syntax tree is immutable."""
     key = (start, text)
-    hit = _MEMO.get(key)
-    if hit is not None:
-        if isinstance(hit, ParseError):
-            raise ParseError(hit.code, hit.message, hit.line, hit.column, hit.hint)
-        return hit
-    try:
-        node = _parse_uncached(text, start)
-    except ParseError as err:
-        hit = err
-        raise
-    else:
-        hit = node
-        return node
-    finally:
+    if key not in _MEMO:
+        try:
+            result = _parse_uncached(text, start)
+        except ParseError as err:
+            result = err
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.clear()
-        if len(text) < 8_000:
-            _MEMO[key] = hit
+        if len(text) >= 8_000:  # long texts are not kept
+            return _result(result)
+        _MEMO[key] = result
+    return _result(_MEMO[key])
+
+
+def _result(result):
+    if isinstance(result, ParseError):  # a fresh exception each time: a raised one carries its traceback
+        raise ParseError(result.code, result.message, result.line, result.column, result.hint)
+    return result
 
 
 MAX_TREE_DEPTH = 300  # syntax tree depth: operators inside operators, blocks inside blocks

@@ -35,15 +35,6 @@ def charged(st, items):
     return items
 
 
-def _via(fallback, helper, *args):
-    """``fallback`` fused as the call ``helper(st, *args)``."""
-    if not has_src(*args):
-        return fallback
-    env: dict = {}
-    h = name_for(helper, env)
-    return fuse(fallback, f"{h}(st, {', '.join(part(a, env) for a in args)})", env, *args)
-
-
 def _loop(fallback, template, xs, slot, body):
     """``fallback`` fused as a Python comprehension over ``xs`` that binds
     each item to the local ``slot``, as the closure's loop does (the last
@@ -105,13 +96,11 @@ def _minmax(pick):
             if len(n.args) != 2:
                 cx.error("E040", f"{n.func}() takes a list, or two numbers", n.pos)
             second, _ = c.expr(n.args[1], cx)
-            return via(lambda st, L: pick(first(st, L), second(st, L)), lambda st, a, b: pick(a, b), True,
-                       first, second), INT
+            return via(pick, False, first, second), INT
         xs, et, k, kt = _with_key(c, n, cx, n.func)
         if k is None:
             empty = None if et.kind in ("comp", "player") else 0
-            return via(lambda st, L: pick(xs(st, L), default=empty), lambda st, v: pick(v, default=empty), True,
-                       xs), et
+            return via(lambda v: pick(v, default=empty), False, xs), et
 
         slot, key = k
         empty_key = None if kt.kind in ("comp", "player") else 0
@@ -292,13 +281,9 @@ def _range(c, n, cx):
             raise RuleError("R107", f"range({lo}, {hi}) would hold {hi - lo} numbers; the limit is {limit}", where)
         return list(range(lo, hi))
 
-    def make(st, L):
-        lo, hi = (0, a(st, L)) if b is None else (a(st, L), b(st, L))
-        return numbers(lo, hi)
-
     if b is None:
-        return fused(make, "{n}(0, {0})", a, n=numbers), LIST(INT)
-    return via(make, numbers, False, a, b), LIST(INT)
+        return via(lambda hi: numbers(0, hi), False, a), LIST(INT)
+    return via(numbers, False, a, b), LIST(INT)
 
 
 def _abs(c, n, cx):
@@ -309,10 +294,7 @@ def _abs(c, n, cx):
 def _random(c, n, cx):
     xs, et = c.listy(n.args[0], cx, "random()")
 
-    def pick(st, L):
-        return _pick(st, xs(st, L))
-
-    return via(pick, _pick, True, xs), et
+    return via(_pick, True, xs), et
 
 
 def _pick(st, items):
@@ -330,20 +312,14 @@ def _roll(c, n, cx):
             raise RuleError(BAD_VALUE, f"roll({k}): a die needs at least one side", where)
         return 1 + ops.random_index(st, k)
 
-    def roll(st, L):
-        return roll_die(st, sides(st, L))
-
-    return via(roll, roll_die, True, sides), INT
+    return via(roll_die, True, sides), INT
 
 
 def _index_of(c, n, cx):
     xs, _ = c.listy(n.args[0], cx, "index_of()")
     x, _ = c.expr(n.args[1], cx)
 
-    def index_of(st, L):
-        return _index_in(xs(st, L), x(st, L))
-
-    return via(index_of, _index_in, False, xs, x), INT
+    return via(_index_in, False, xs, x), INT
 
 
 def _index_in(items, v):
@@ -359,7 +335,7 @@ def _comp_arg(c, n, cx, what):
 
 def _zone(c, n, cx):
     fn, _ = _comp_arg(c, n, cx, "zone()")
-    return _via(lambda st, L: st.loc[fn(st, L)] if st.loc[fn(st, L)] >= 0 else None, _zone_of, fn), Type("zone", None)
+    return via(_zone_of, True, fn), Type("zone", None)
 
 
 def _zone_of(st, c):
@@ -369,7 +345,7 @@ def _zone_of(st, c):
 def _owner(c, n, cx):
     fn, t = c.expr(n.args[0], cx)
     if t.kind == "zone":
-        return via(lambda st, L: ops.zone_owner(st, fn(st, L)), ops.zone_owner, True, fn), PLAYER
+        return via(ops.zone_owner, True, fn), PLAYER
     if t.kind not in ("comp", "any", "error"):
         cx.error("E041", f"owner() needs a component or a zone, not {t}", n.args[0].pos)
     return fused(lambda st, L: st.owner[fn(st, L)], "st.owner[{0}]", fn), PLAYER
@@ -382,19 +358,19 @@ def _player_arg(c, n, cx, i=0):
 def _next_player(c, n, cx):
     p = _player_arg(c, n, cx)
     if len(n.args) == 1:
-        return _via(lambda st, L: ops.next_player(st, p(st, L)), ops.next_player, p), PLAYER
+        return via(ops.next_player, True, p), PLAYER
     k = c.expect(n.args[1], cx, INT, "the step of next_player()")
     return (lambda st, L: ops.next_player(st, p(st, L), k(st, L))), PLAYER
 
 
 def _seat_order(c, n, cx):
     p = _player_arg(c, n, cx)
-    return _via(lambda st, L: ops.seat_order(st, p(st, L)), ops.seat_order, p), LIST(PLAYER)
+    return via(ops.seat_order, True, p), LIST(PLAYER)
 
 
 def _opponents(c, n, cx):
     p = _player_arg(c, n, cx)
-    return _via(lambda st, L: _opponents_of(st, p(st, L)), _opponents_of, p), LIST(PLAYER)
+    return via(_opponents_of, True, p), LIST(PLAYER)
 
 
 def _opponents_of(st, p):
@@ -507,8 +483,7 @@ def _board(st, space):
 
 def _neighbours(c, n, cx):
     s, t = _space_arg(c, n, cx, 0, "neighbours()")
-    return via(lambda st, L: list(_board(st, s(st, L)).adj.get(s(st, L), ())), _neighbours_of, True, s), \
-        LIST(t if t.kind == "comp" else ANY)
+    return via(_neighbours_of, True, s), LIST(t if t.kind == "comp" else ANY)
 
 
 def _neighbours_of(st, space):
@@ -518,7 +493,7 @@ def _neighbours_of(st, space):
 def _distance(c, n, cx):
     a, _ = _space_arg(c, n, cx, 0, "distance()")
     b, _ = _space_arg(c, n, cx, 1, "distance()")
-    return via(lambda st, L: _board(st, a(st, L)).distance(a(st, L), b(st, L)), _distance_of, True, a, b), INT
+    return via(_distance_of, True, a, b), INT
 
 
 def _distance_of(st, a, b):

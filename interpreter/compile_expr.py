@@ -110,8 +110,19 @@ def fused(fallback: Fn, template: str, *children: Fn, **helpers) -> Fn:
     return fuse(fallback, template.format(*(part(c, env) for c in children), **names), env, *children)
 
 
-def via(fallback: Fn, helper, with_state: bool, *args: Fn) -> Fn:
-    """``fallback`` fused as the call ``helper([st, ]*args)``."""
+def via(helper, with_state: bool, *args: Fn) -> Fn:
+    """The closure computing ``helper([st, ]*args)``, each argument a
+    compiled expression; fused into one function when they have source."""
+    if len(args) == 1:
+        (a,) = args
+        fallback = (lambda st, L: helper(st, a(st, L))) if with_state else (lambda st, L: helper(a(st, L)))
+    elif len(args) == 2:
+        a, b = args
+        fallback = ((lambda st, L: helper(st, a(st, L), b(st, L))) if with_state
+                    else (lambda st, L: helper(a(st, L), b(st, L))))
+    else:
+        fallback = ((lambda st, L: helper(st, *[x(st, L) for x in args])) if with_state
+                    else (lambda st, L: helper(*[x(st, L) for x in args])))
     inner = ", ".join(["st"] * with_state + [f"{{{i}}}" for i in range(len(args))])
     return fused(fallback, "{helper}(" + inner + ")", *args, helper=helper)
 
@@ -340,9 +351,7 @@ class ExprCompiler:
         if attr == "owner":
             return fused(lambda st, L: st.owner[obj(st, L)], "st.owner[{0}]", obj), PLAYER
         if attr == "type":
-            return via(
-                lambda st, L: st.cat.types[obj(st, L)] if obj(st, L) < st.cat.n else st.static[obj(st, L)]["type"],
-                _type_of, True, obj), STR
+            return via(_type_of, True, obj), STR
         if attr == "id":
             return obj, INT
         types = [self.comp_types[t.arg]] if t.arg else list(self.comp_types.values())
@@ -383,10 +392,7 @@ class ExprCompiler:
                         BAD_VALUE, f"index {i} is outside a list of {len(xs) if isinstance(xs, list) else 0}", where
                     ) from None
 
-            def item(st, L):
-                return item_of(obj(st, L), key(st, L))
-
-            return via(item, item_of, False, obj, key), elem_type(t)
+            return via(item_of, False, obj, key), elem_type(t)
         if t.kind == "zone":
             where = cx.where(n.pos)
 
@@ -396,10 +402,7 @@ class ExprCompiler:
                     raise RuleError(BAD_VALUE, f"position {i} is outside a zone of {len(z)}", where)
                 return z[i]
 
-            def zitem(st, L):
-                return zone_item(st, obj(st, L), key(st, L))
-
-            return via(zitem, zone_item, True, obj, key), COMP(t.arg)
+            return via(zone_item, True, obj, key), COMP(t.arg)
         cx.error("E041", f"a {t} cannot be indexed with [...]", n.pos)
 
     def zone_of_family(self, name: str, key_node, n, cx):
@@ -553,10 +556,7 @@ class ExprCompiler:
                     raise RuleError("R107", f"a text of {len(text)} characters; the limit is {limit}", where)
                 return text
 
-            def join_text(st, L):
-                return joined(a(st, L), b(st, L))
-
-            return via(join_text, joined, False, a, b), STR
+            return via(joined, False, a, b), STR
         for side, t in ((n.left, ta), (n.right, tb)):
             if t.kind not in ("int", "any", "error", "player"):
                 cx.error("E041", f"'{op}' needs numbers, not {t}", side.pos)

@@ -4,7 +4,9 @@ Everything that changes during a game lives in ``State``: variables,
 component properties, zones, the seeded generator, the interpreter's frame
 stack (so a game can stop at any decision) and the pending decision. What
 never changes during a game (the compiled program, the component catalogue)
-is shared by reference and not saved: it is rebuilt from the ruleset.
+is shared by reference and not saved: it is rebuilt from the ruleset. A
+saved game is loaded by replaying its seed and decisions (``Game.load``),
+and ``to_data`` is what the replay must give back.
 
 Invariant that makes cloning cheap: list values stored in variables,
 properties and frame locals are never mutated in place (statements build
@@ -90,7 +92,8 @@ class State:
 
     # ------------------------------------------------------------ plain data
     def to_data(self) -> dict[str, Any]:
-        """Everything needed to resume, as JSON-compatible data."""
+        """The state as JSON-compatible data: what a save holds, and what
+        replaying the save's seed and decisions must give again."""
         return {
             "vars": self.vars,
             "pvars": self.pvars,
@@ -116,30 +119,3 @@ class State:
             "since_decision": self.since_decision,
             "seed": self.seed,
         }
-
-    def load_data(self, data: dict[str, Any]) -> None:
-        self.vars = dict(data["vars"])
-        self.pvars = [dict(d) for d in data["pvars"]]
-        self.props = [dict(d) if d is not None else None for d in data["props"]]
-        self.static = self.cat.static + [dict(d) for d in data["created"]] if data["created"] else self.cat.static
-        self.owner = list(data["owner"])
-        self.zones = [list(z) for z in data["zones"]]
-        self.loc = list(data["loc"])
-        self.face = list(data["face"])
-        self.known = {int(k): list(v) for k, v in data["known"].items()}
-        self.rng = int(data["rng"])
-        self.eliminated = list(data["eliminated"])
-        self.current = data["current"]
-        self.phase = data["phase"]
-        self.end_turn, self.end_phase, self.pass_to = data["flags"]
-        self.stack = [[f[0], f[1], list(f[2])] for f in data["stack"]]
-        self.pending = data["pending"]
-        self.over = data["over"]
-        self.winners = data["winners"]
-        self.history = [list(h) for h in data["history"]]
-        self.steps = data["steps"]
-        self.turn = data["turn"]
-        self.since_decision = data["since_decision"]
-        self.seed = data.get("seed")
-        self.work = 0
-        self.events = []
