@@ -11,9 +11,10 @@ An agent is any of:
 
 ``options`` are the ``Option`` values of ``Game.legal`` for the seat the
 agent plays. ``make_agent`` builds agents by name for the command line
-(``random``, ``mcts``, ``mcts:iterations=200``) or from a user's module
-(``package.module:Name``). ``mcts`` (``interpreter.mcts``) is imported only
-when asked for. See docs/agents.md.
+(``random``, ``greedy``, ``mcts``, ``mcts:iterations=200``) or from a
+user's module (``package.module:Name``). ``greedy`` (``interpreter.greedy``)
+and ``mcts`` (``interpreter.mcts``) are imported only when asked for. See
+docs/agents.md.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -34,19 +34,40 @@ class RandomAgent:
     def choose(self, view, options) -> int:
         return self.rng.randrange(len(options))
 
+    def decide(self, decision: Decision) -> int:
+        """The same draw as ``choose``, without building a view it would not read."""
+        if type(self).choose is not RandomAgent.choose:  # a subclass that chooses by the view
+            return self.choose(decision.view, decision.options)
+        return self.rng.randrange(len(decision.options))
 
-@dataclass
+
 class Decision:
     """What an agent is told when it must decide: who it is, what it sees
     and what it may do. ``sample`` is the only way to a full game state,
-    and it hides what the player cannot see by re-drawing it."""
+    and it hides what the player cannot see by re-drawing it.
 
-    game: Any
-    player: int
-    view: dict
-    options: list
-    prompt: str = ""
-    _state: Any = field(default=None, repr=False)
+    ``view`` is built on first use (``view_fn(state, player)``): agents
+    that search never read it, and building it costs as much as a move."""
+
+    def __init__(self, game, player: int, view: dict | None, options: list, prompt: str = "",
+                 _state: Any = None, view_fn: Callable | None = None):
+        self.game = game
+        self.player = player
+        self.options = options
+        self.prompt = prompt
+        self._state = _state
+        self._view = view
+        self._view_fn = view_fn
+
+    @property
+    def view(self) -> dict | None:
+        if self._view is None and self._view_fn is not None:
+            self._view = self._view_fn(self._state, self.player)
+            self._view_fn = None
+        return self._view
+
+    def __repr__(self) -> str:
+        return f"Decision(player={self.player}, options={len(self.options)}, prompt={self.prompt!r})"
 
     def sample(self, rng: random.Random):
         """A clone of the game in which everything this player cannot see
@@ -71,11 +92,9 @@ def decide(game, st, player: int, agent: Callable[[Decision], int], view_fn=None
     """Ask one agent (already wrapped by ``as_agent``) for one decision."""
     from interpreter.view import view as make_view
 
-    view_fn = view_fn or make_view
     options = game.legal(st, player)
-    d = Decision(game, player, view_fn(st, player) if view_fn is not False else None, options,
-                 game.prompt(st, player), st)
-    return agent(d)
+    lazy = None if view_fn is False else (view_fn or make_view)
+    return agent(Decision(game, player, None, options, game.prompt(st, player), st, lazy))
 
 
 AGENTS: dict[str, Callable[..., Any]] = {"random": RandomAgent}
@@ -86,7 +105,7 @@ def make_agent(spec: str, seed: int = 0):
     (options after the colon, as ``key=value`` pairs); or a user's
     ``package.module:Name``, a class or function called with ``seed=``."""
     name, _, opts = spec.partition(":")
-    if name in AGENTS or (name == "mcts" and _load_mcts()):
+    if name in AGENTS or (name in _LAZY and _load(name)):
         kwargs = _options(opts)
         return AGENTS[name](seed=seed, **kwargs)
     if "." in name and opts and "=" not in opts:
@@ -96,16 +115,19 @@ def make_agent(spec: str, seed: int = 0):
             return factory(seed=seed)
         except TypeError:
             return factory() if isinstance(factory, type) else factory
-    raise ValueError(f"unknown agent '{spec}': one of {', '.join(sorted(set(AGENTS) | {'mcts'}))}, "
+    raise ValueError(f"unknown agent '{spec}': one of {', '.join(sorted(set(AGENTS) | set(_LAZY)))}, "
                      "or package.module:Name")
 
 
-def _load_mcts() -> bool:
+_LAZY = {"greedy": ("interpreter.greedy", "GreedyAgent"), "mcts": ("interpreter.mcts", "MCTSAgent")}
+
+
+def _load(name: str) -> bool:
+    module, cls = _LAZY[name]
     try:
-        from interpreter.mcts import MCTSAgent
+        AGENTS[name] = getattr(importlib.import_module(module), cls)
     except ImportError:
         return False
-    AGENTS["mcts"] = MCTSAgent
     return True
 
 

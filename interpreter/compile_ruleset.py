@@ -1065,6 +1065,16 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                     self.prog.tie_breaks.append(fn)
             self.prog.lowest_wins = scoring.get("lowest_wins", False)
             self.prog.score_locals = scope.code.nlocals
+        self.compile_bots()
+
+    def compile_bots(self):
+        """``bots.heuristic``: how good a position is for ``player``, for
+        agents that look ahead (``greedy``); it never changes the rules."""
+        bots = self.data.get("bots") or {}
+        if "heuristic" in bots:
+            scope = self.scratch("heuristic")
+            self.prog.heuristic, _ = self.compile_expr_at(("bots", "heuristic"), scope, INT, "the heuristic")
+            self.prog.heuristic_locals = scope.code.nlocals
 
     def compile_player_label(self):
         players = self.data.get("players") or {}

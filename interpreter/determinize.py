@@ -126,7 +126,21 @@ def _redeal_hidden(s: State, player: int, rng: random.Random) -> None:
 
 
 def _face_key(face) -> str:
+    row, hidden_props = face
+    if hidden_props is None:  # the common case: a catalogue row, the same object game after game
+        hit = _ROW_KEYS.get(id(row))
+        if hit is not None and hit[0] is row:
+            return hit[1]
+        key = json.dumps(face, sort_keys=True, default=str)
+        if len(_ROW_KEYS) >= 65536:
+            _ROW_KEYS.clear()
+        _ROW_KEYS[id(row)] = (row, key)  # the row is kept alive, so its id cannot be reused
+        return key
     return json.dumps(face, sort_keys=True, default=str)
+
+
+# id(static row) -> (row, its key): rows are read-only, so their keys never change
+_ROW_KEYS: dict[int, tuple[dict, str]] = {}
 
 
 def _freeze(v):

@@ -223,6 +223,8 @@ class Program:
     tie_breaks: list[Callable] = field(default_factory=list)
     score_locals: int = 8
     lowest_wins: bool = False
+    heuristic: Callable | None = None  # bots.heuristic: (state, locals) -> int, 'player' in slot 0
+    heuristic_locals: int = 1
     setup: Code | None = None
     phases: list[str] = field(default_factory=list)
     hooks: dict = field(default_factory=dict)  # (phase, hook) -> Code, for graphs and docs

@@ -443,6 +443,15 @@ schema = {
                 "lowest_wins": {"type": "boolean"},
             },
         },
+        "bots": {
+            "type": "object",
+            "additionalProperties": False,
+            "description": "Hints for computer players; they never change the rules.",
+            "properties": {
+                "heuristic": dict(EXPR, description="How good the position is for 'player' (higher is better); "
+                                  "the greedy agent plays the option that leads to its best lead over the others."),
+            },
+        },
         "variants": {
             "type": "object",
             "propertyNames": {"pattern": "^[a-z0-9][a-z0-9-]*$"},
@@ -627,6 +636,8 @@ FIELD_DOCS: dict[str, dict] = {
     "scoring.score": {"examples": ["player.score", "score_of(player)"]},
     "scoring.tie_breaks": {"examples": [["0 - count(hand[player]) if not big_game else 0"], ["-count(shown[player])"]]},
     "scoring.lowest_wins": {"description": "true: the lowest score wins (and the lowest tie breaks).", "examples": [True]},
+    "bots": {"examples": [{"heuristic": "player.score - count(hand[player])"}]},
+    "bots.heuristic": {"examples": ["player.score - count(hand[player])", "10 * count(won[player]) + player.coins"]},
     "variants": {"examples": [{"quick": {"title": "Quick game", "description": "Play to 50 points.", "params": {"target": 50}}}]},
     "variants.*": {"description": "A variant: new parameter values, player counts and a merge patch over the ruleset.", "examples": [{"title": "2 players", "players": {"min": 2, "max": 2}, "params": {"pawns_per_player": 2, "ending": "first_out"}, "excludes": ["three-players", "team-game"]}]},
     "variants.*.title": {"description": "The variant's name as printed.", "examples": ["Quick game", "Team game (expansion)"]},

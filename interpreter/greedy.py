@@ -1,0 +1,97 @@
+"""A cheap agent that looks one decision ahead: ``GreedyAgent``.
+
+For each of its options it plays the option in a determinization (a state
+consistent with its own view; see ``interpreter.determinize``), lets the
+rules run to the next decision, and scores where that leads:
+
+* a finished game is worth the most when the agent is among the winners and
+  the least when it is not;
+* otherwise the ruleset's ``bots.heuristic`` (an expression judged for
+  ``player``, higher is better), or failing that its ``scoring.score``
+  (negated when the lowest score wins), gives the agent's *lead*: its own
+  value minus the best value among the other players still in the game, so
+  that making a rival draw cards counts as much as shedding one's own;
+* with neither, every unfinished position is worth the same.
+
+Exact ties are broken at random (never by position: the first option is not
+a strategy). Randomness in the rules is re-drawn by each determinization, so
+``samples`` > 1 averages an option over several draws.
+
+Why it exists: uniformly random bots are the right tool to show a ruleset
+runs without errors, but in games where any player may always draw instead
+of playing (shedding games) random play almost never ends; simulations meant
+to say something about balance need players that try. The greedy agent needs
+nothing but data from the ruleset, costs (options x samples) clones per
+decision, and sees only what its seat sees.
+"""
+
+from __future__ import annotations
+
+import random
+
+from interpreter.errors import RulebookError
+
+WIN = 1e12
+
+
+class GreedyAgent:
+    """One-step lookahead on the ruleset's ``bots.heuristic``."""
+
+    def __init__(self, seed: int = 0, samples: int = 1):
+        if samples < 1:
+            raise ValueError("the greedy agent needs at least one sample")
+        self.rng = random.Random(seed)
+        self.samples = int(samples)
+
+    def decide(self, decision) -> int:
+        options = decision.options
+        if len(options) <= 1:
+            return 0
+        game, me, rng = decision.game, decision.player, self.rng
+        totals = [0.0] * len(options)
+        for _ in range(self.samples):
+            base = decision.sample(rng)
+            base.record = False
+            for k in range(len(options)):
+                s = game.clone(base)
+                try:
+                    game.apply(s, me, k)
+                except RulebookError:  # the sample cannot be played this way: no evidence for it
+                    continue
+                totals[k] += value(game, s, me)
+        top = max(totals)
+        best = [k for k, v in enumerate(totals) if v == top]
+        return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def value(game, s, me: int) -> float:
+    """How good state ``s`` is for seat ``me`` (see the module docstring)."""
+    if s.over:
+        return WIN if me in s.winners else -WIN
+    judge = _judge(game.program)
+    if judge is None:
+        return 0.0
+    values = [judge(s, p) for p in range(s.n)]
+    others = [values[p] for p in range(s.n) if p != me and not s.eliminated[p]]
+    return values[me] - (max(others) if others else 0)
+
+
+def _judge(prog):
+    """``(state, player) -> number`` from the ruleset: its heuristic, else its score."""
+    if prog.heuristic is not None:
+        fn, size, sign = prog.heuristic, prog.heuristic_locals, 1
+    elif prog.score is not None:
+        fn, size, sign = prog.score, prog.score_locals, -1 if prog.lowest_wins else 1
+    else:
+        return None
+
+    def judge(s, p):
+        L = [p] + [None] * size
+        if prog.heuristic is not None:
+            return fn(s, L)  # the author's heuristic: its errors are the ruleset's, and reported
+        try:  # a final score need not be computable mid-game
+            return sign * fn(s, L)
+        except (RulebookError, TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError):
+            return 0
+
+    return judge
