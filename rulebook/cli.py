@@ -257,7 +257,8 @@ def replay(log_file, game, interactive, viewer):
     seat = viewer - 1 if viewer else None
     if not interactive:
         for rec in log.decisions:
-            click.echo(f"{rec['step']:>4}. {player_name(states[0], rec['player'])}: {rec.get('label', rec['value'])}")
+            label = rec.get("label", rec.get("value"))  # a time-out has a label and no value
+            click.echo(f"{rec['step']:>4}. {player_name(states[0], rec['player'])}: {label}")
         end = states[-1]
         result = ("winners: " + ", ".join(player_name(end, p) for p in end.winners)) if end.over else "not finished"
         click.echo(f"replay reproduces the log: {len(log.decisions)} decisions, {result}")
@@ -286,8 +287,8 @@ def replay(log_file, game, interactive, viewer):
 @click.option("--seed", type=int, default=0, show_default=True, help="The run's seed; each game's derives from it.")
 @click.option("--param", "params", multiple=True, help="Set a parameter: NAME=VALUE.")
 @click.option("--agents", default="random", show_default=True,
-              help="Agents by seat, comma-separated, the last repeating: random, mcts[:KEY=VALUE,...], "
-              "package.module:Name.")
+              help="Agents by seat, comma-separated, the last repeating: random, greedy[:samples=N], "
+              "mcts[:KEY=VALUE,...], package.module:Name.")
 @click.option("--seat", "seat_specs", multiple=True, metavar="SEAT=AGENT",
               help="The agent of one seat (1-based; repeatable); overrides --agents.")
 @click.option("--workers", "-j", type=click.IntRange(min=0), default=None,
@@ -304,9 +305,12 @@ def replay(log_file, game, interactive, viewer):
               show_default=True, help="Where each failed game is saved as a log for rulebook replay.")
 @click.option("--logs", "logs_dir", type=click.Path(file_okay=False),
               help="Write every game as a log for rulebook replay, one file per game, in this folder.")
+@click.option("--time-outs", "time_outs", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              metavar="RATE", help="Let each decision that has a turn time limit run out of time with this "
+              "probability, as for a player who dawdles (agents never do on their own).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def simulate(game, variants, players, games, seed, params, agents, seat_specs, workers, backend, scheduler,
-             max_decisions, out_path, plot_path, failures_dir, logs_dir, quiet):
+             max_decisions, time_outs, out_path, plot_path, failures_dir, logs_dir, quiet):
     """Play many games between agents and summarise them (docs/simulation.md)."""
     import os
 
@@ -348,7 +352,7 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
     start = time.perf_counter()
     results = run_many(loaded, n, games, seed, values, progress=not quiet, specs=specs, workers=workers,
                        backend=backend, scheduler=scheduler, max_decisions=max_decisions,
-                       keep_history=bool(logs_dir))
+                       keep_history=bool(logs_dir), time_outs=time_outs)
     seconds = time.perf_counter() - start
     if backend == "dask":
         where = f"Dask at {scheduler}" if scheduler else "a local Dask cluster"

@@ -40,9 +40,11 @@ class Job:
     run_seed: int
     max_decisions: int
     keep_history: bool = False
+    time_outs: float = 0.0
 
     @classmethod
-    def of(cls, game, players, params, specs, run_seed, max_decisions, source=None, keep_history=False) -> Job:
+    def of(cls, game, players, params, specs, run_seed, max_decisions, source=None, keep_history=False,
+           time_outs=0.0) -> Job:
         prog = game.program
         file = str(prog.source_file)
         if source is None:
@@ -51,11 +53,11 @@ class Job:
             except OSError:
                 source = ""  # only workers need it; they say so if it is missing
         return cls(source, file, tuple(prog.variants), prog.digest, players, dict(params), tuple(specs), run_seed,
-                   max_decisions, keep_history)
+                   max_decisions, keep_history, time_outs)
 
     def play(self, game, index: int) -> Result:
         return play_game(game, self.players, index, game_seed(self.run_seed, index), self.specs, self.params,
-                         self.max_decisions, keep_history=self.keep_history)
+                         self.max_decisions, keep_history=self.keep_history, time_outs=self.time_outs)
 
 
 _GAMES: dict = {}

@@ -272,12 +272,9 @@ def write_failure(path: Path, game, ruleset_path: str, players: int, params: dic
     again = None
     try:
         log.write(extra)
-        for player, value in r.history or []:
-            options = game.legal(st, player)
-            label = options[game.legal_values(st, player).index(value)].label
-            log.decision(player, value, label)
+        for entry in r.history or []:
             try:
-                game.apply_value(st, player, value)
+                _write_step(log, game, st, entry)
             except RulebookError as err:
                 again = str(err)
                 break
@@ -314,11 +311,22 @@ def save_logs(directory: str | Path, game, ruleset_path: str, players: int, para
         log = LogWriter(path, game, st, r.seed, str(ruleset_path))
         try:
             log.write({"simulate": {"game": r.index, "run_seed": run_seed, "agents": list(r.agents)}})
-            for player, value in r.history or []:
-                options = game.legal(st, player)
-                log.decision(player, value, options[game.legal_values(st, player).index(value)].label)
-                game.apply_value(st, player, value)
+            for entry in r.history or []:
+                _write_step(log, game, st, entry)
             log.end(st)
         finally:
             log.close()
     return written
+
+
+def _write_step(log, game, st, entry) -> None:
+    """Write one history entry (a decision, or ``[player, None, "time_out"]``)
+    to the log, with its label, and play it again in ``st``."""
+    player, value = entry[0], entry[1]
+    if len(entry) > 2 and entry[2] == "time_out":
+        log.time_out(player)
+        game.time_out(st, player)
+        return
+    options = game.legal(st, player)
+    log.decision(player, value, options[game.legal_values(st, player).index(value)].label)
+    game.apply_value(st, player, value)

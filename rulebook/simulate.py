@@ -13,11 +13,19 @@ same generator a ``RandomAgent`` seeded with ``agent_seed`` would hold, over
 ``Game.legal_values`` instead of the labelled ``Game.legal``, so it makes the
 same choices as the general loop (a test checks this on every seed it plays)
 and as the random bots of earlier versions of ``rulebook simulate``.
+
+Agents answer at once, so a turn's ``time_limit`` never runs out for them.
+``time_outs`` (``--time-outs RATE``) lets each timed decision run out of time
+with that probability instead, as for a player who dawdles: the turn's
+``on_time_out`` runs, recorded in the history like a decision. Whether a
+decision times out is drawn from a generator of its own, seeded by the game's
+seed, so a rate of 0 plays exactly the games of a run without it.
 """
 
 from __future__ import annotations
 
 import operator
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -75,7 +83,7 @@ def play_one(game, players: int, seed: int, params=None, record=False) -> tuple[
     return st.winners, decisions
 
 
-class _Stop(Exception):
+class GameStopped(Exception):
     """A game stopped by the decision cap or by its agent (not the ruleset)."""
 
     def __init__(self, kind: str, message: str):
@@ -93,6 +101,7 @@ def play_game(
     max_decisions: int = DEFAULT_MAX_DECISIONS,
     fast: bool | None = None,
     keep_history: bool = False,
+    time_outs: float = 0.0,
 ) -> Result:
     """Play game ``index`` of a run (seeded ``seed``) with one agent spec per
     seat. A ``RulebookError`` of the ruleset, the decision cap and a failing
@@ -100,18 +109,13 @@ def play_game(
     exception is a bug in Rulebook and propagates. ``fast=None`` uses the
     random loop whenever every seat is ``random``."""
     specs = list(specs)
-    if fast is None:
-        fast = all(s == "random" for s in specs)
     st = None
     try:
         st = game.new(players=players, seed=seed, params=params, record=False)
-        if fast:
-            decisions = _random_loop(game, st, seed, max_decisions)
-        else:
-            decisions = _agent_loop(game, st, seed, specs, max_decisions)
+        decisions = play_state(game, st, seed, specs, max_decisions, fast, time_outs)
     except RulebookError as err:
         return _failed(index, seed, specs, st, str(err), RULE)
-    except _Stop as stop:
+    except GameStopped as stop:
         return _failed(index, seed, specs, st, str(stop), stop.kind)
     try:
         scores = game.scores(st) if game.program.score else None
@@ -121,53 +125,92 @@ def play_game(
     return Result(index, seed, list(st.winners), decisions, None, specs, scores, st.turn or None, history=history)
 
 
+def play_state(game, st, seed: int, specs: Sequence[str], max_decisions: int = DEFAULT_MAX_DECISIONS,
+               fast: bool | None = None, time_outs: float = 0.0) -> int:
+    """Play the new game ``st`` (seeded ``seed``) to its end with one agent
+    spec per seat; returns the number of decisions. Raises ``RulebookError``
+    when the rules fail and ``GameStopped`` at the cap or when an agent fails."""
+    if fast is None:
+        fast = all(s == "random" for s in specs)
+    timer = _TimeOuts(game, seed, time_outs) if time_outs else None
+    if fast:
+        return _random_loop(game, st, seed, max_decisions, timer)
+    return _agent_loop(game, st, seed, list(specs), max_decisions, timer)
+
+
+class _TimeOuts:
+    """Which timed decisions run out of time, at ``rate``, from a generator
+    seeded by the game's seed alone."""
+
+    def __init__(self, game, seed: int, rate: float):
+        if not 0.0 <= rate <= 1.0:
+            raise ValueError(f"a time-out rate is between 0 and 1, not {rate}")
+        self.game, self.rate, self.rng = game, rate, random.Random(f"time-outs {seed}")
+
+    def run_out(self, st, player: int) -> bool:
+        """True (and the time-out applied) when this decision runs out of time."""
+        if self.game.time_limit(st, player) is None or self.rng.random() >= self.rate:
+            return False
+        self.game.time_out(st, player)
+        return True
+
+
 def _failed(index, seed, specs, st, message, kind) -> Result:
     history = [list(h) for h in st.history] if st is not None else []
     return Result(index, seed, [], len(history), message, specs, None, None, kind, history)
 
 
-def _random_loop(game, st, seed: int, cap: int) -> int:
+def _random_loop(game, st, seed: int, cap: int, timer: _TimeOuts | None = None) -> int:
     rngs = [RandomAgent(agent_seed(seed, p)).rng for p in range(st.n)]
     decisions = 0
     while not st.over:
         for p in game.to_move(st):
-            game.apply(st, p, rngs[p].randrange(len(game.legal_values(st, p))))
+            if timer is None or not timer.run_out(st, p):
+                game.apply(st, p, rngs[p].randrange(len(game.legal_values(st, p))))
             decisions += 1
             if decisions >= cap and not st.over:
-                raise _Stop(CAP, f"no end after {cap} decisions (--max-decisions)")
+                raise GameStopped(CAP, f"no end after {cap} decisions (--max-decisions)")
     return decisions
 
 
-def _agent_loop(game, st, seed: int, specs: list, cap: int) -> int:
-    from interpreter.agents import as_agent, decide, make_agent
-    from interpreter.game import Option
+def _agent_loop(game, st, seed: int, specs: list, cap: int, timer: _TimeOuts | None = None) -> int:
+    from interpreter.agents import as_agent, make_agent
 
     agents = [as_agent(make_agent(spec, agent_seed(seed, p))) for p, spec in enumerate(specs)]
     decisions = 0
     while not st.over:
         for p in game.to_move(st):
-            try:
-                index = decide(game, st, p, agents[p])
-            except RulebookError as err:
-                # the ruleset failed while the agent looked ahead (in a copy of the game)
-                raise RulebookError(f"while seat {p + 1} ({specs[p]}) was deciding: {err}") from None
-            except Exception as err:  # noqa: BLE001 - a user's agent may fail in any way; the run goes on
-                raise _Stop(AGENT, f"agent '{specs[p]}' at seat {p + 1} failed: {type(err).__name__}: {err}") from None
-            if isinstance(index, Option):
-                index = index.index
-            count = len(game.legal_values(st, p))
-            chosen = index
-            try:  # any integer type (a NumPy agent's int64 too), but not a bool
-                index = operator.index(index)
-            except TypeError:
-                pass
-            if isinstance(chosen, bool) or not isinstance(index, int) or not 0 <= index < count:
-                raise _Stop(AGENT, f"agent '{specs[p]}' at seat {p + 1} chose {chosen!r}, not one of {count} options")
-            game.apply(st, p, index)
+            if timer is None or not timer.run_out(st, p):
+                game.apply(st, p, _ask(game, st, p, agents[p], specs[p]))
             decisions += 1
             if decisions >= cap and not st.over:
-                raise _Stop(CAP, f"no end after {cap} decisions (--max-decisions)")
+                raise GameStopped(CAP, f"no end after {cap} decisions (--max-decisions)")
     return decisions
+
+
+def _ask(game, st, p: int, agent, spec: str) -> int:
+    """Seat ``p``'s agent's choice, checked to be one of its options."""
+    from interpreter.agents import decide
+    from interpreter.game import Option
+
+    try:
+        index = decide(game, st, p, agent)
+    except RulebookError as err:
+        # the ruleset failed while the agent looked ahead (in a copy of the game)
+        raise RulebookError(f"while seat {p + 1} ({spec}) was deciding: {err}") from None
+    except Exception as err:  # noqa: BLE001 - a user's agent may fail in any way; the run goes on
+        raise GameStopped(AGENT, f"agent '{spec}' at seat {p + 1} failed: {type(err).__name__}: {err}") from None
+    if isinstance(index, Option):
+        index = index.index
+    count = len(game.legal_values(st, p))
+    chosen = index
+    try:  # any integer type (a NumPy agent's int64 too), but not a bool
+        index = operator.index(index)
+    except TypeError:
+        pass
+    if isinstance(chosen, bool) or not isinstance(index, int) or not 0 <= index < count:
+        raise GameStopped(AGENT, f"agent '{spec}' at seat {p + 1} chose {chosen!r}, not one of {count} options")
+    return index
 
 
 # ------------------------------------------------------------ line-ups
@@ -238,17 +281,22 @@ def run_many(
     max_decisions: int = DEFAULT_MAX_DECISIONS,
     source: str | None = None,
     keep_history: bool = False,
+    time_outs: float = 0.0,
 ) -> list[Result]:
     """Play games ``0 .. n-1`` of a run and return their results in index
     order. ``workers`` > 1 plays them in that many processes; ``backend``
     ``"dask"`` on a Dask cluster (``scheduler``'s, or a local one). The
     results are the same whatever the backend (see the module's docstring).
     ``progress``: True for a bar on stderr, or a function told how many more
-    games are done."""
+    games are done. ``time_outs``: the rate at which timed decisions run out
+    of time (see the module's docstring)."""
     from rulebook import sim_backends
 
+    if not 0.0 <= time_outs <= 1.0:
+        raise ValueError(f"a time-out rate is between 0 and 1, not {time_outs}")
     specs = list(specs) if specs is not None else ["random"] * players
-    job = sim_backends.Job.of(game, players, params or {}, specs, run_seed, max_decisions, source, keep_history)
+    job = sim_backends.Job.of(game, players, params or {}, specs, run_seed, max_decisions, source, keep_history,
+                              time_outs)
     bar = None
     if progress is True:
         import sys

@@ -118,3 +118,63 @@ def test_end_rules_are_checked_before_a_decision_with_no_options():
     g.apply(st, 0, 0)
     g.apply(st, 1, 0)
     assert st.over and st.winners == [1]
+
+
+# ---------------------------------------------------------------- simulated players who dawdle
+def test_simulated_time_outs_follow_the_rate_and_a_rate_of_zero_changes_nothing():
+    from rulebook.simulate import play_game
+
+    g, _ = game()
+    runs = {rate: [play_game(g, 2, i, 100 + i, ["random", "random"], time_outs=rate, keep_history=True)
+                   for i in range(40)] for rate in (0.0, 0.3)}
+    plain = [play_game(g, 2, i, 100 + i, ["random", "random"], keep_history=True) for i in range(40)]
+    assert [r.history for r in runs[0.0]] == [r.history for r in plain]
+    assert not any(len(h) > 2 for r in plain for h in r.history)
+    timed = [h for r in runs[0.3] for h in r.history]
+    outs = sum(1 for h in timed if len(h) > 2 and h[2] == "time_out")
+    assert all(r.error is None for r in runs[0.3])
+    assert 0.15 < outs / len(timed) < 0.45  # about 0.3 of the (all timed) turns ran out
+    # a time-out costs the turn: whoever times out more often tends to lose, and the penalty is counted
+    assert any(r.winners != p.winners for r, p in zip(runs[0.3], plain))
+
+
+def test_simulated_time_outs_are_the_same_in_the_agent_loop_and_the_fast_loop():
+    from rulebook.simulate import play_game
+
+    g, _ = game()
+    for i in range(10):
+        fast = play_game(g, 2, i, i, ["random", "random"], fast=True, time_outs=0.4, keep_history=True)
+        slow = play_game(g, 2, i, i, ["random", "random"], fast=False, time_outs=0.4, keep_history=True)
+        assert fast.history == slow.history
+
+
+def test_a_rate_leaves_games_without_time_limits_alone():
+    from rulebook.simulate import play_game
+
+    g = Game(compile_path(Path(__file__).parent.parent / "examples" / "pig" / "ruleset.yaml").program)
+    for i in range(5):
+        a = play_game(g, 2, i, i, ["random", "random"], time_outs=0.9, keep_history=True)
+        b = play_game(g, 2, i, i, ["random", "random"], keep_history=True)
+        assert a.history == b.history
+
+
+def test_cli_time_outs_are_logged_and_every_log_replays(tmp_path, capsys):
+    from tests.helpers import run_main
+
+    logs = tmp_path / "logs"
+    code, out, _ = run_main(capsys, "simulate", RULESET, "-n", "4", "-q", "--time-outs", "0.5", "--logs", logs)
+    assert code == 0 and "errors: 0" in out
+    seen = 0
+    for f in sorted(logs.iterdir()):
+        code, shown, _ = run_main(capsys, "replay", f)
+        assert code == 0 and "replay reproduces the log" in shown
+        seen += shown.count("time ran out")
+    assert seen > 0
+
+
+@pytest.mark.parametrize("rate", ["-0.1", "1.5", "often"])
+def test_cli_a_rate_outside_zero_to_one_is_a_usage_error(tmp_path, capsys, rate):
+    from tests.helpers import run_main
+
+    code, _, err = run_main(capsys, "simulate", RULESET, "-n", "1", "-q", "--time-outs", rate)
+    assert code == 2 and "--time-outs" in err

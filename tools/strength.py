@@ -1,13 +1,15 @@
-"""How strong is MCTS? It plays against random bots in each seed game.
+"""How strong is an agent (MCTS by default)? It plays against random bots in each seed game.
 
-MCTS takes every seat in turn (game i: seat i mod N) against N-1 random
-agents; its result in a game is ``Game.returns`` for its seat (1 for a win, 1/k
-for a win shared by k). The win rate is printed with a 95 % Wilson interval
+The agent (MCTS, or ``--agent SPEC`` such as ``greedy``) takes every seat
+in turn (game i: seat i mod N) against N-1 random agents; its result in a
+game is ``Game.returns`` for its seat (1 for a win, 1/k for a win shared by
+k). The win rate is printed with a 95 % Wilson interval
 next to the fair share 1/N, as a Markdown table (docs/agents.md holds one).
 
     nice python tools/strength.py                    # the default budgets below
     python tools/strength.py --only get-bit --games 20 --iterations 50
     python tools/strength.py --jobs 2 --minutes 20   # stop starting games after 20 min per ruleset
+    python tools/strength.py --agent greedy --games 200
 
 The interpreter plays a few thousand decisions per second, so the budgets
 are small and the long games (Survive, Young Svintus) get shorter rollouts;
@@ -51,23 +53,27 @@ def _game(name: str):
     return _GAMES[name]
 
 
-def play_one(name: str, players: int, index: int, iterations: int, cap: int, deadline: float) -> tuple | None:
-    """One game, MCTS in seat ``index mod players``: (seat, reward, MCTS
+def play_one(name: str, players: int, index: int, iterations: int, cap: int, deadline: float,
+             spec: str = "mcts") -> tuple | None:
+    """One game, the agent in seat ``index mod players``: (seat, reward, MCTS
     iterations that failed, seconds), or None when the deadline has passed."""
     if time.time() > deadline:
         return None
-    from interpreter.agents import RandomAgent, play_out
+    from interpreter.agents import RandomAgent, make_agent, play_out
     from interpreter.mcts import MCTSAgent
 
     g = _game(name)
     seat = index % players
     agents = [RandomAgent(seed=1000 * index + p) for p in range(players)]
-    mcts = MCTSAgent(seed=index, iterations=iterations, max_rollout_decisions=cap)
-    agents[seat] = mcts
+    if spec == "mcts":
+        agent = MCTSAgent(seed=index, iterations=iterations, max_rollout_decisions=cap)
+    else:
+        agent = make_agent(spec, index)
+    agents[seat] = agent
     st = g.new(players=players, seed=index, record=False)
     t = time.perf_counter()
     play_out(g, st, agents, view_fn=False)
-    return seat, g.returns(st)[seat], mcts.failed_iterations, time.perf_counter() - t
+    return seat, g.returns(st)[seat], getattr(agent, "failed_iterations", 0), time.perf_counter() - t
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -85,6 +91,8 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", action="append", help="ruleset name (repeatable)")
+    ap.add_argument("--agent", default="mcts", help="the agent measured: mcts (with the budgets below) or a spec "
+                    "as for rulebook simulate, e.g. greedy")
     ap.add_argument("--games", type=int, help="games per ruleset (default: the table in this file)")
     ap.add_argument("--iterations", type=int, help="MCTS iterations per decision")
     ap.add_argument("--cap", type=int, help="rollout cap in decisions")
@@ -92,7 +100,9 @@ def main(argv=None) -> int:
     ap.add_argument("--minutes", type=float, default=0, help="per ruleset: start no game after this (0: no limit)")
     args = ap.parse_args(argv)
     rows = []
-    print("| game | players | MCTS budget | games | MCTS wins | win rate | 95 % Wilson | fair share | s/game |")
+    mcts = args.agent == "mcts"
+    print(f"| game | players | {'MCTS budget' if mcts else 'agent'} | games | wins | win rate | 95 % Wilson | "
+          "fair share | s/game |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name, players, iterations, cap, games in GAMES:
         if args.only and name not in args.only:
@@ -101,7 +111,7 @@ def main(argv=None) -> int:
         cap = args.cap or cap
         games = args.games or games
         deadline = time.time() + args.minutes * 60 if args.minutes else float("inf")
-        task = [(name, players, i, iterations, cap, deadline) for i in range(games)]
+        task = [(name, players, i, iterations, cap, deadline, args.agent) for i in range(games)]
         if args.jobs > 1:
             with ProcessPoolExecutor(args.jobs) as pool:
                 results = list(pool.map(play_one, *zip(*task)))
@@ -113,7 +123,8 @@ def main(argv=None) -> int:
         lo, hi = wilson(wins, n)
         secs = sum(r[3] for r in results) / max(n, 1)
         rate = wins / n if n else 0.0
-        row = (f"| {name} | {players} | {iterations} it., rollouts ≤ {cap} | {n} | {wins:g} | {rate:.2f} | "
+        budget = f"{iterations} it., rollouts ≤ {cap}" if mcts else args.agent
+        row = (f"| {name} | {players} | {budget} | {n} | {wins:g} | {rate:.2f} | "
                f"[{lo:.2f}, {hi:.2f}] | {1 / players:.2f} | {secs:.1f} |")
         rows.append(row)
         print(row, flush=True)

@@ -1,15 +1,17 @@
-"""Random games for every variant combination and player count of a ruleset.
+"""Simulated games for every variant combination and player count of a ruleset.
 
     python tools/variant_matrix.py RULESET --games 1000
     python tools/variant_matrix.py RULESET --games 200 --players 2-6 --jobs 2 --out SIMULATIONS.md
+    python tools/variant_matrix.py RULESET --agents greedy --time-outs 0.1 --games 1000
     python tools/variant_matrix.py RULESET --list                 # the combinations, without playing
 
 Enumerates every combination of the ruleset's variants that its
 ``excludes`` and ``requires`` allow (the check ``rulebook play --variant``
 makes), and for each one every player count the combination allows (or
 those of ``--players`` among them). Each cell plays ``--games`` games
-between uniformly random bots exactly as ``rulebook simulate`` does (the
-same per-game seeds from ``--seed``, the same bots, see
+between agents (``--agents``, default uniformly random bots; ``--time-outs``
+as for ``rulebook simulate``) exactly as ``rulebook simulate`` does (the
+same per-game seeds from ``--seed``, the same agents, see
 ``rulebook.simulate``), so any game of the table can be replayed on its own
 with ``rulebook simulate``.
 
@@ -112,42 +114,32 @@ def _game(path: str, combo: tuple[str, ...]):
     return _games[key]
 
 
-class _Keep:
-    """The game interface, keeping the last state it started (to read its narration)."""
-
-    def __init__(self, game):
-        self.game = game
-        self.last = None
-
-    def new(self, *args, **kwargs):
-        self.last = self.game.new(*args, **kwargs)
-        return self.last
-
-    def __getattr__(self, name):
-        return getattr(self.game, name)
-
-
 def play_chunk(task: dict) -> dict:
-    """Games start .. start+count-1 of one cell; the same seeds and bots as run_many."""
+    """Games start .. start+count-1 of one cell; the same seeds and agents as run_many."""
     from interpreter.errors import RulebookError
-    from rulebook.simulate import game_seed, play_one
+    from rulebook.simulate import GameStopped, game_seed, lineup, play_state
 
-    keep = _Keep(_game(task["path"], tuple(task["combo"])))
+    game = _game(task["path"], tuple(task["combo"]))
     cap = task["cap_message"]
-    out = {"games": 0, "errors": 0, "capped": 0, "cap_hits": 0, "decisions": [], "first_error": None}
+    specs = lineup(task["players"], task["agents"])
+    out = {"games": 0, "errors": 0, "capped": 0, "cap_hits": 0, "time_outs": 0, "decisions": [],
+           "first_error": None}
     for i in range(task["start"], task["start"] + task["count"]):
         seed = game_seed(task["seed"], i)
         out["games"] += 1
+        st = None
         try:
-            _, decisions = play_one(keep, task["players"], seed, task["params"], record=bool(cap))
-        except (RulebookError, RecursionError, MemoryError) as err:
+            st = game.new(players=task["players"], seed=seed, params=task["params"], record=bool(cap))
+            decisions = play_state(game, st, seed, specs, time_outs=task["time_outs"])
+        except (RulebookError, GameStopped, RecursionError, MemoryError) as err:
             out["errors"] += 1
             if out["first_error"] is None:
                 out["first_error"] = f"game {i} (seed {seed}): {err}"
             continue
         out["decisions"].append(decisions)
+        out["time_outs"] += sum(1 for h in st.history if len(h) > 2)
         if cap:
-            hits = sum(1 for e in keep.last.events if e[0] == "say" and cap in e[1])
+            hits = sum(1 for e in st.events if e[0] == "say" and cap in e[1])
             out["cap_hits"] += hits
             out["capped"] += hits > 0
     return out
@@ -163,27 +155,31 @@ def cells(path: Path, combos, wanted: set[int] | None) -> list[tuple[tuple[str, 
     return out
 
 
-def row_line(r: dict, cap: str | None) -> str:
+def row_line(r: dict, cap: str | None, time_outs: bool = False) -> str:
     ds = r["decisions"]
     vals = [", ".join(r["combo"]) or "(base)", str(r["players"]), str(r["games"]), str(r["errors"])]
     if cap:
         ok = r["games"] - r["errors"]
         vals += [str(ok - r["capped"]), str(r["capped"]), str(r["cap_hits"])]
+    if time_outs:
+        vals.append(str(r["time_outs"]))
     vals += [f"{statistics.mean(ds):.0f}" if ds else "-", str(max(ds)) if ds else "-", f"{r['seconds']:.1f}"]
     return "| " + " | ".join(vals) + " |"
 
 
-def render(rows, header: list[str], cap: str | None, done: int, total: int) -> str:
+def render(rows, header: list[str], cap: str | None, done: int, total: int, time_outs: bool = False) -> str:
     lines = list(header)
     if done < total:
         lines += [f"**Partial**: {done} of {total} cells finished.", ""]
     cols = ["variants", "players", "games", "errors"]
     if cap:
         cols += ["ended by the rules", "reached the cap", "cap hits"]
+    if time_outs:
+        cols.append("time-outs")
     cols += ["mean decisions", "max decisions", "seconds (summed over processes)"]
     lines.append("| " + " | ".join(cols) + " |")
     lines.append("|" + "|".join("---" for _ in cols) + "|")
-    lines += [row_line(r, cap) for r in rows]
+    lines += [row_line(r, cap, time_outs) for r in rows]
     errors = [r for r in rows if r["first_error"]]
     if errors:
         lines += ["", "First error of each cell with errors:", ""]
@@ -217,6 +213,10 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--cap-message", metavar="TEXT", help="text of the ruleset's narration that marks a game cut off by a hard cap"
     )
+    ap.add_argument("--agents", default="random",
+                    help="agents by seat, as for rulebook simulate (default: random)")
+    ap.add_argument("--time-outs", type=float, default=0.0, metavar="RATE",
+                    help="the rate at which timed decisions run out of time, as for rulebook simulate")
     ap.add_argument("--out", metavar="FILE.md", help="write the table as Markdown (after every cell)")
     ap.add_argument("--list", action="store_true", help="list the cells and stop")
     args = ap.parse_args(argv)
@@ -242,10 +242,22 @@ def main(argv=None) -> int:
         "",
         f"{datetime.date.today().isoformat()}, `{command}`",
         "",
-        f"{len(todo)} cells (variant combination x player count), {args.games} games each between random bots, "
-        f"run seed {args.seed}" + (f", parameters {params}" if params else "") + ".",
+        f"{len(todo)} cells (variant combination x player count), {args.games} games each, agents "
+        f"{args.agents}, run seed {args.seed}" + (f", parameters {params}" if params else "")
+        + (f", time-out rate {args.time_outs}" if args.time_outs else "") + ".",
         "",
     ]
+    from rulebook.simulate import check_agents, lineup, split_agents
+
+    agents = split_agents(args.agents)
+    try:
+        check_agents(lineup(max(n for _, n in todo), agents) if todo else agents)
+    except ValueError as err:
+        print(err, file=sys.stderr)
+        return 2
+    if not 0.0 <= args.time_outs <= 1.0:
+        print(f"--time-outs {args.time_outs}: a rate is between 0 and 1", file=sys.stderr)
+        return 2
     chunk = max(1, min(args.games, -(-args.games // max(1, args.jobs * 2))))
     tasks = []
     for k, (combo, n) in enumerate(todo):
@@ -262,6 +274,8 @@ def main(argv=None) -> int:
                         "seed": args.seed,
                         "params": params,
                         "cap_message": args.cap_message,
+                        "agents": agents,
+                        "time_outs": args.time_outs,
                     },
                 )
             )
@@ -273,6 +287,7 @@ def main(argv=None) -> int:
             "errors": 0,
             "capped": 0,
             "cap_hits": 0,
+            "time_outs": 0,
             "decisions": [],
             "first_error": None,
             "seconds": 0.0,
@@ -283,12 +298,13 @@ def main(argv=None) -> int:
     for k, _ in tasks:
         rows[k]["left"] += 1
     done = 0
+    timed = bool(args.time_outs)
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
         results = pool.map(_timed, [t for _, t in tasks]) if pool else map(_timed, [t for _, t in tasks])
         for (k, _), (res, seconds) in zip(tasks, results):
             row = rows[k]
-            for key in ("games", "errors", "capped", "cap_hits"):
+            for key in ("games", "errors", "capped", "cap_hits", "time_outs"):
                 row[key] += res[key]
             row["decisions"] += res["decisions"]
             row["first_error"] = row["first_error"] or res["first_error"]
@@ -297,13 +313,13 @@ def main(argv=None) -> int:
             if row["left"] == 0:
                 done += 1
                 finished = [r for r in rows if r["left"] == 0]
-                print(row_line(row, args.cap_message), flush=True)
+                print(row_line(row, args.cap_message, timed), flush=True)
                 if args.out:
-                    Path(args.out).write_text(render(finished, header, args.cap_message, done, len(rows)))
+                    Path(args.out).write_text(render(finished, header, args.cap_message, done, len(rows), timed))
     finally:
         if pool:
             pool.shutdown(cancel_futures=True)
-    text = render(rows, header, args.cap_message, done, len(rows))
+    text = render(rows, header, args.cap_message, done, len(rows), timed)
     if args.out:
         Path(args.out).write_text(text)
     print()
