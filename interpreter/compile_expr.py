@@ -585,9 +585,12 @@ class ExprCompiler:
     def _x_LambdaExpr(self, n, cx):
         cx.error("E041", "a function (x => ...) can only be an argument of filter, map, sort, any, all, ...", n.pos)
 
-    def template_parts(self, text: str, cx: Cx, line: int, col: int, what: str):
+    def template_parts(self, text: str, cx: Cx, line: int, col: int, what: str, public: bool = False):
         """Compile a text template whose first character is at (line, col) of
-        ``cx``'s text; returns pieces (literal, None) or (fn, type)."""
+        ``cx``'s text; returns pieces (literal, None) or (fn, type).
+        ``public``: the text is for everybody (``say``), so a piece that is
+        just ``name(x)`` is compiled as ``x`` itself, which the renderer
+        names without revealing face-down components."""
         from dsl.parser import ParseError, parse_template
 
         try:
@@ -601,6 +604,8 @@ class ExprCompiler:
                 pieces.append((piece, None))
             else:
                 node, start = piece
+                if public and isinstance(node, A.Call) and node.func == "name" and len(node.args) == 1:
+                    node = node.args[0]
                 pieces.append(self.expr(node, cx.inner(line, col + start - 1)))
         return pieces
 

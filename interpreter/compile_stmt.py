@@ -828,7 +828,7 @@ class StmtCompiler:
         em.emit(eliminate, cx.where(s.pos))
 
     def _s_SayStmt(self, s, cx, em):
-        pieces = self.template_parts(s.template, cx, s.text_pos[0], s.text_pos[1] + 1, "the text of say")
+        pieces = self.template_parts(s.template, cx, s.text_pos[0], s.text_pos[1] + 1, "the text of say", public=True)
 
         def say(st, fr):
             if st.record:
