@@ -123,6 +123,10 @@ def summary(game, players: int, results: list[Result], seconds: float | None = N
         turns = [r.turns for r in ok if r.turns is not None]
         if turns:
             lines.append(f"turns per game: mean {statistics.mean(turns):.1f}, min {min(turns)}, max {max(turns)}")
+    timed = sum(r.timed for r in results)
+    if timed:
+        outs = sum(r.time_outs for r in results)
+        lines.append(f"time-outs (--time-outs): {outs} of {timed} timed decisions ({outs / timed:.1%})")
     errors = [r for r in results if r.error]
     kinds = {k: sum(1 for r in errors if r.kind == k) for k in (RULE, CAP, AGENT)}
     lines.append(

@@ -54,6 +54,8 @@ class Result:
     turns: int | None = None
     kind: str | None = None
     history: list | None = None
+    timed: int = 0  # decisions with a time limit (counted with --time-outs only)
+    time_outs: int = 0  # of those, how many ran out of time
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -110,9 +112,10 @@ def play_game(
     random loop whenever every seat is ``random``."""
     specs = list(specs)
     st = None
+    timer = _TimeOuts(game, seed, time_outs) if time_outs else None
     try:
         st = game.new(players=players, seed=seed, params=params, record=False)
-        decisions = play_state(game, st, seed, specs, max_decisions, fast, time_outs)
+        decisions = play_state(game, st, seed, specs, max_decisions, fast, timer=timer)
     except RulebookError as err:
         return _failed(index, seed, specs, st, str(err), RULE)
     except GameStopped as stop:
@@ -122,17 +125,21 @@ def play_game(
     except RulebookError as err:
         return _failed(index, seed, specs, st, str(err), RULE)
     history = [list(h) for h in st.history] if keep_history else None
-    return Result(index, seed, list(st.winners), decisions, None, specs, scores, st.turn or None, history=history)
+    return Result(index, seed, list(st.winners), decisions, None, specs, scores, st.turn or None, history=history,
+                  timed=timer.timed if timer else 0, time_outs=timer.outs if timer else 0)
 
 
 def play_state(game, st, seed: int, specs: Sequence[str], max_decisions: int = DEFAULT_MAX_DECISIONS,
-               fast: bool | None = None, time_outs: float = 0.0) -> int:
+               fast: bool | None = None, time_outs: float = 0.0, timer: _TimeOuts | None = None) -> int:
     """Play the new game ``st`` (seeded ``seed``) to its end with one agent
     spec per seat; returns the number of decisions. Raises ``RulebookError``
-    when the rules fail and ``GameStopped`` at the cap or when an agent fails."""
+    when the rules fail and ``GameStopped`` at the cap or when an agent fails.
+    ``timer`` (a ``_TimeOuts``, which counts what it did) or ``time_outs``
+    (a rate) lets timed decisions run out of time."""
     if fast is None:
         fast = all(s == "random" for s in specs)
-    timer = _TimeOuts(game, seed, time_outs) if time_outs else None
+    if timer is None and time_outs:
+        timer = _TimeOuts(game, seed, time_outs)
     if fast:
         return _random_loop(game, st, seed, max_decisions, timer)
     return _agent_loop(game, st, seed, list(specs), max_decisions, timer)
@@ -146,11 +153,16 @@ class _TimeOuts:
         if not 0.0 <= rate <= 1.0:
             raise ValueError(f"a time-out rate is between 0 and 1, not {rate}")
         self.game, self.rate, self.rng = game, rate, random.Random(f"time-outs {seed}")
+        self.timed = self.outs = 0
 
     def run_out(self, st, player: int) -> bool:
         """True (and the time-out applied) when this decision runs out of time."""
-        if self.game.time_limit(st, player) is None or self.rng.random() >= self.rate:
+        if self.game.time_limit(st, player) is None:
             return False
+        self.timed += 1
+        if self.rng.random() >= self.rate:
+            return False
+        self.outs += 1
         self.game.time_out(st, player)
         return True
 

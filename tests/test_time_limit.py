@@ -4,6 +4,7 @@ only ``rulebook play`` measures time, for human seats."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -164,6 +165,7 @@ def test_cli_time_outs_are_logged_and_every_log_replays(tmp_path, capsys):
     logs = tmp_path / "logs"
     code, out, _ = run_main(capsys, "simulate", RULESET, "-n", "4", "-q", "--time-outs", "0.5", "--logs", logs)
     assert code == 0 and "errors: 0" in out
+    assert re.search(r"time-outs \(--time-outs\): \d+ of \d+ timed decisions", out)
     seen = 0
     for f in sorted(logs.iterdir()):
         code, shown, _ = run_main(capsys, "replay", f)
