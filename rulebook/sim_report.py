@@ -112,6 +112,7 @@ def summary(game, players: int, results: list[Result], seconds: float | None = N
                 [r.label, str(r.seats), str(r.trials), f"{r.wins:g}", _pct(r.rate),
                  f"{_pct(r.interval[0])} - {_pct(r.interval[1])}"]
                 for r in agent_rates(players, results)])
+        lines += _score_lines(players, ok)
         none = sum(1 for r in ok if not r.winners)
         shared = sum(1 for r in ok if len(r.winners) > 1)
         lines.append(f"games without a winner: {none}; games with a shared win: {shared}")
@@ -141,6 +142,26 @@ def summary(game, players: int, results: list[Result], seconds: float | None = N
         rate = len(results) / seconds if seconds > 0 else float("inf")
         lines.append(f"time: {seconds:.2f} s, {rate:.1f} games/s" + (f" ({where})" if where else ""))
     return "\n".join(lines)
+
+
+def _score_lines(players: int, ok: list[Result]) -> list[str]:
+    """Final scores by seat and the winners' scores, when the ruleset has
+    ``scoring`` (a match's points, a game's final tally)."""
+    scored = [r for r in ok if r.scores and len(r.scores) == players
+              and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in r.scores)]
+    if not scored or len({x for r in scored for x in r.scores}) == 1:  # nothing scored: nothing to say
+        return []
+    agents = _agents(players, ok)
+    lines = [f"final scores by seat ({len(scored)} games)"]
+    lines += _table(["seat", "mean", "min", "median", "max"], [
+        [f"P{p + 1} {agents[p]}", f"{statistics.mean(col):.1f}", f"{min(col):g}", f"{statistics.median(col):g}",
+         f"{max(col):g}"]
+        for p, col in enumerate([r.scores[p] for r in scored] for p in range(players))])
+    best = [max(r.scores[w] for w in r.winners) for r in scored if r.winners]
+    if best:
+        lines.append(f"winning score: mean {statistics.mean(best):.1f}, min {min(best):g}, "
+                     f"median {statistics.median(best):g}, max {max(best):g}")
+    return lines
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:

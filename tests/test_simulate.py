@@ -349,3 +349,18 @@ def test_logs_writes_every_game_and_each_replays_to_its_winners(tmp_path, capsys
         index = int(re.search(r"game(\d+)-", f.name).group(1))
         code, shown, _ = run_main(capsys, "replay", f)
         assert code == 0 and f"replay reproduces the log: {rows[index]['decisions']} decisions" in shown
+
+
+def test_the_summary_gives_final_scores_by_seat_and_the_winning_score(capsys):
+    code, out, _ = run_main(capsys, "simulate", PIG, "-n", "12", "-q", "--param", "target=20")
+    assert code == 0
+    rows = out[out.index("final scores by seat (12 games)"):].splitlines()
+    assert rows[1].split() == ["seat", "mean", "min", "median", "max"]
+    assert rows[2].startswith("  P1 random") and rows[3].startswith("  P2 random")
+    winning = re.search(r"winning score: mean [\d.]+, min (\d+), median [\d.]+, max (\d+)", out)
+    assert winning and int(winning.group(1)) >= 20  # pig ends when a player holds at or over the target
+
+
+def test_a_game_without_scores_prints_no_score_table(capsys):
+    code, out, _ = run_main(capsys, "simulate", ROOT / "examples" / "tic-tac-toe", "-n", "3", "-q")
+    assert code == 0 and "final scores" not in out
