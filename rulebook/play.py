@@ -44,9 +44,9 @@ WARN_AT = 5.0  # seconds left when a timed player is warned (for limits of 10 s 
 PROMPT = "choice (number, ? for help, s to save, q to quit)"
 
 
-def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path) -> None:
+def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path,
+        bots: str = "random") -> None:
     """The ``play`` command's body (see ``rulebook.cli.play`` for the options)."""
-    from interpreter.agents import RandomAgent
     from rulebook.cli import _load, _params, _players
     from rulebook.logs import LogWriter
 
@@ -55,6 +55,8 @@ def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_p
         saved = read_save(resume_path)
         variants = tuple(saved.get("variants") or ())
         humans = tuple(saved.get("humans") or humans)
+        if isinstance(saved.get("bots"), str):
+            bots = saved["bots"]
     loaded, path = _load(game_arg, variants)
     if saved is not None:
         st = loaded.load(saved)
@@ -67,6 +69,7 @@ def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_p
     for h in humans:
         if not 1 <= h <= n:
             raise click.UsageError(f"--human {h}: seats are 1 to {n}")
+    agents = _bots(bots, n, seed)
     log = None
     if log_path:
         log = LogWriter(log_path, loaded, st, seed, path)
@@ -82,7 +85,8 @@ def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_p
         delay=delay,
         log=log,
         save_path=save_path,
-        bots={p: RandomAgent(seed * 100 + p) for p in range(n)},
+        bots=agents,
+        bot_specs=bots,
     )
     try:
         session.play()
@@ -92,6 +96,22 @@ def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_p
         if log:
             log.close()
         sys.exit(130)
+
+
+def _bots(text: str, n: int, seed: int) -> dict:
+    """One agent per seat from ``--bots`` (seat order, the last repeating),
+    each seeded ``seed * 100 + seat`` (the seeds of the random bots before
+    agents could be chosen, so random games keep their course). Wrapped by
+    ``as_agent``: every kind of agent decides from its own view."""
+    from interpreter.agents import as_agent, make_agent
+    from rulebook.simulate import check_agents, lineup, split_agents
+
+    try:
+        specs = lineup(n, split_agents(text))
+        check_agents(specs)
+    except ValueError as err:
+        raise click.UsageError(f"--bots: {err}") from None
+    return {p: as_agent(make_agent(spec, seed * 100 + p)) for p, spec in enumerate(specs)}
 
 
 def read_save(path) -> dict:
@@ -143,13 +163,14 @@ def _log_history(game, st, seed, log) -> None:
 class Session:
     """One game in progress at this terminal."""
 
-    def __init__(self, game, st, *, game_arg, humans, seed, verbose, delay, log, save_path, bots, stdin=None):
+    def __init__(self, game, st, *, game_arg, humans, seed, verbose, delay, log, save_path, bots, stdin=None,
+                 bot_specs: str = "random"):
         self.game, self.st = game, st
         self.game_arg = game_arg
         self.humans = humans  # 1-based, as typed
         self.seats = [h - 1 for h in humans]
         self.seed, self.verbose, self.delay = seed, verbose, delay
-        self.log, self.save_path, self.bots = log, save_path, bots
+        self.log, self.save_path, self.bots, self.bot_specs = log, save_path, bots, bot_specs
         self.console = make_console()
         self.reader = LineReader(stdin)
         # one human: the live narration is theirs; several: only what everybody may know
@@ -186,6 +207,8 @@ class Session:
 
     # ------------------------------------------------------------ the game
     def play(self) -> None:
+        from interpreter.agents import decide
+
         game, st, prog = self.game, self.st, self.game.program
         title = f"{prog.title}{' (' + ', '.join(prog.variants) + ')' if prog.variants else ''}"
         self.say(
@@ -213,7 +236,7 @@ class Session:
                     return
                 self.fresh[p] = 0
             else:
-                answer = self.bots[p].choose(_view(st, p), options)
+                answer = decide(game, st, p, self.bots[p])
             if self.log:  # the plain value: an option hidden from its chooser is still replayable
                 self.log.decision(p, game.legal_values(st, p)[answer], options[answer].label)
             game.apply(st, p, answer)
@@ -240,7 +263,7 @@ class Session:
             self.log.close()
         if why == SAVE:
             data = self.game.save(self.st)
-            data.update(seed=self.seed, humans=list(self.humans))
+            data.update(seed=self.seed, humans=list(self.humans), bots=self.bot_specs)
             Path(self.save_path).write_text(json.dumps(data))
             self.say(
                 f"Saved to {self.save_path}; resume with: rulebook play {self.game_arg} --resume {self.save_path}",
@@ -349,8 +372,3 @@ class Session:
                 self.say(answer)  # typed input is echoed by a terminal; piped input is not
             return answer
 
-
-def _view(st, p):
-    from interpreter.view import view
-
-    return view(st, p)

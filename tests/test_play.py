@@ -251,3 +251,33 @@ def test_a_slow_human_times_out_and_the_penalty_is_narrated(tmp_path):
     assert "End of input" in text
     records = [json.loads(line) for line in log.read_text().splitlines()]
     assert any(r.get("time_out") for r in records)
+
+
+# ------------------------------------------------------------------ the bots
+def test_bots_by_seat_play_the_game_and_the_default_keeps_the_random_games(tmp_path):
+    code, plain = play(*TTT)
+    code2, random_bots = play(*TTT, "--bots", "random")
+    assert code == code2 == 0 and plain == random_bots
+    log = tmp_path / "g.jsonl"
+    code, out = play("play", "young-svintus", "-p", "3", "--seed", "4", "--bots", "greedy,random", "--log", str(log))
+    assert code == 0 and "Game over" in out and "cut off" not in out
+    code, out = play("replay", str(log))
+    assert code == 0 and "replay reproduces the log" in out
+
+
+def test_a_save_keeps_the_bots_and_resume_uses_them(tmp_path, monkeypatch):
+    import rulebook.play as play_module
+
+    save = tmp_path / "game.json"
+    code, _ = play(*TTT, "--human", "1", "--bots", "greedy", "--save", str(save), input="1\ns\n")
+    assert code == 0 and json.loads(save.read_text())["bots"] == "greedy"
+    asked = []
+    real = play_module._bots
+    monkeypatch.setattr(play_module, "_bots", lambda text, n, seed: asked.append(text) or real(text, n, seed))
+    code, out = play("play", "tic-tac-toe", "--resume", str(save), input="1\n" * 5)
+    assert code == 0 and "Game over" in out and asked == ["greedy"]
+
+
+def test_an_unknown_bot_is_a_usage_error():
+    code, out = play(*TTT, "--bots", "nobody")
+    assert code == 2 and "--bots: agent 'nobody'" in out
