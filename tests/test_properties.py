@@ -538,6 +538,34 @@ def test_rulesets_are_discovered():
     assert len(set(IDS)) == len(IDS)
 
 
+# ----------------------------------------------------------------- greedy players
+@combos
+def test_greedy_games_end_with_a_decider_and_conserve_components(combo):
+    """Properties 1-3 again between greedy agents (``interpreter.greedy``),
+    which play towards the rules' own endings (a target reached, a hand
+    emptied) where random play rarely gets: every seat greedy, at the
+    fewest and the most players, one seeded game each."""
+    from interpreter.agents import decide
+    from interpreter.greedy import GreedyAgent
+
+    game = get_game(combo)
+    prog = game.program
+    for n in sorted({prog.min_players, prog.max_players}):
+        st = game.new(players=n, seed=n, record=False)
+        agents = [GreedyAgent(seed=100 * n + p).decide for p in range(n)]
+        count = [0]
+        check_components(st, count)
+        decisions = 0
+        while not game.is_over(st) and decisions < MAX_DECISIONS:
+            check_decision(game, st)
+            for p in game.to_move(st):
+                game.apply(st, p, decide(game, st, p, agents[p], view_fn=False))
+                decisions += 1
+            check_components(st, count)
+        check_decision(game, st)
+        assert game.is_over(st), f"{combo.id}: no end after {MAX_DECISIONS} greedy decisions with {n} players"
+
+
 # ----------------------------------------------------------------- 7
 def _type(st, c: int) -> str:
     return st.cat.types[c] if c < st.cat.n else st.static[c]["type"]
