@@ -30,7 +30,7 @@ from interpreter.labels import describe
 from validator.diagnostics import Diagnostic
 from validator.loader import Document, load_file
 
-STEP_KEYS = {"player", "option", "index", "expect", "options", "note", "error", "value", "time_out"}
+STEP_KEYS = {"player", "option", "index", "expect", "options", "note", "error", "value", "time_out", "says"}
 TOP_KEYS = {
     "name",
     "description",
@@ -169,12 +169,16 @@ def _run_file(path: Path) -> Outcome:
             params=data.get("params"),
             after_setup=tuple(after),
         )
+        said_from = 0  # the narration since the last decision is what a 'says' step reads
         for i, step in enumerate(steps):
             if "expect" in step:
                 failures += _check(st, doc, checks[i])
+            if "says" in step:
+                failures += _check_says(st, doc, step["says"], said_from, ("steps", i, "says"))
             if "options" in step:
                 failures += _check_options(game, st, doc, step, ("steps", i, "options"))
             if "option" in step or "index" in step or "time_out" in step:
+                said_from = len(st.events)
                 failure = _decide(game, st, doc, step, ("steps", i))
                 if failure is not None:
                     failures.append(failure)
@@ -246,6 +250,18 @@ def _text(doc: Document, path):
     for k in path:
         node = node[k]
     return node
+
+
+def _check_says(st, doc, want, since: int, path) -> list[Diagnostic]:
+    """Each wanted line must be one the rules said (``say``) since the last decision."""
+    said = [e[1] for e in st.events[since:] if e[0] == "say"]
+    out = []
+    for j, line in enumerate(want if isinstance(want, list) else [want]):
+        if str(line) not in said:
+            where = path + (j,) if isinstance(want, list) else path
+            out.append(doc.diag("E070", f"expected the line {str(line)!r}; said since the last decision: {said}",
+                                where))
+    return out
 
 
 def _check_options(game, st, doc, step, path) -> list[Diagnostic]:
