@@ -42,3 +42,15 @@ def run_main(capsys, *args):
         code = 0
     out = capsys.readouterr()
     return code, out.out, out.err
+
+
+def blind_decision(game, player, view, options, real):
+    """A decision that holds no state (for agent tests): sampling goes
+    through a closure over the real state, so an agent that read the real
+    state instead of sampling would fail."""
+    from interpreter.agents import Decision
+    from interpreter.determinize import determinize
+
+    d = Decision(game, player, view, options, "", None)
+    d.sample = lambda rng: determinize(real, player, rng)
+    return d

@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 
 from conftest import game
-from helpers import HEAD, codes, compile_ok, diagnostics
+from helpers import HEAD, blind_decision, codes, compile_ok, diagnostics
 
-from interpreter.agents import Decision, RandomAgent, decide, make_agent, play_out
+from interpreter.agents import RandomAgent, decide, make_agent, play_out
 from interpreter.determinize import determinize
 from interpreter.greedy import GreedyAgent, value
 from interpreter.view import view
@@ -112,17 +112,6 @@ def test_an_unknown_field_under_bots_is_a_schema_error():
     assert codes(TAKE + "bots:\n  heuristics: \"1\"\n") == ["E012"]
 
 
-class _Blind(Decision):
-    """A decision without the real state: sampling goes through a closure."""
-
-    def __init__(self, game, player, view, options, real):
-        super().__init__(game, player, view, options, "", None)
-        self._sampler = lambda rng: determinize(real, player, rng)
-
-    def sample(self, rng):
-        return self._sampler(rng)
-
-
 def test_the_choice_does_not_depend_on_hidden_cards():
     g = game("rulesets/young-svintus/ruleset.yaml")
     st = g.new(players=3, seed=4, record=False)
@@ -132,7 +121,7 @@ def test_the_choice_does_not_depend_on_hidden_cards():
         p = g.to_move(st)[0]
     other = determinize(st, p, random.Random(42))  # the same view, other hidden cards
     assert view(other, p) == view(st, p) and other.static != st.static
-    choices = [GreedyAgent(seed=3, samples=2).decide(_Blind(g, p, view(real, p), g.legal(real, p), real))
+    choices = [GreedyAgent(seed=3, samples=2).decide(blind_decision(g, p, view(real, p), g.legal(real, p), real))
                for real in (st, other)]
     assert choices[0] == choices[1]
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 
 from conftest import game
+from helpers import blind_decision
 
-from interpreter.agents import Decision, RandomAgent, decide, make_agent, play_out
+from interpreter.agents import RandomAgent, decide, make_agent, play_out
 from interpreter.determinize import determinize
 from interpreter.mcts import MCTSAgent
 from interpreter.view import view
@@ -26,18 +27,6 @@ def test_mcts_beats_random_at_tic_tac_toe():
         lost += g.returns(st)[1 - seat]
     # 13 of 16 (81 %): the 95 % Wilson interval [0.57, 0.93] lies above the fair share 1/2
     assert score >= 13 and lost <= 2, f"MCTS won {score}, lost {lost} of 16 against random"
-
-
-class _Blind(Decision):
-    """A decision that holds no state: sampling goes through a closure, so an
-    agent that read the real state would fail."""
-
-    def __init__(self, game, player, view, options, real):
-        super().__init__(game, player, view, options, "", None)
-        self._sampler = lambda rng: determinize(real, player, rng)
-
-    def sample(self, rng):
-        return self._sampler(rng)
 
 
 def _crazy_eights_decision():
@@ -60,7 +49,7 @@ def test_mcts_uses_only_samples_and_its_choice_ignores_hidden_cards():
     trees = []
     for real in (st, other):
         agent = MCTSAgent(seed=3, iterations=30)
-        choice = agent.decide(_Blind(g, p, view(real, p), g.legal(real, p), real))
+        choice = agent.decide(blind_decision(g, p, view(real, p), g.legal(real, p), real))
         trees.append((choice, agent.last_root.stats))
     assert trees[0] == trees[1]
 
