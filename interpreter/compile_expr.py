@@ -13,6 +13,7 @@ import operator
 from collections.abc import Callable
 
 from dsl import ast as A
+from interpreter import ops
 from interpreter.errors import BAD_VALUE, RuleError
 from interpreter.fuse import fuse, has_src, leaf, name_for, part
 from interpreter.program import (
@@ -441,7 +442,10 @@ class ExprCompiler:
             try:
                 return st.cat.zone_of_comp[name][c]
             except (KeyError, TypeError):
-                raise RuleError(BAD_VALUE, f"{name}[...]: the index is not a {per}", where) from None
+                z = ops.comp_zone(st, name, c) if isinstance(c, int) else None  # a component created in play
+                if z is None:
+                    raise RuleError(BAD_VALUE, f"{name}[...]: the index is not a {per}", where) from None
+                return z
 
         def comp_zone(st, L):
             return comp_zone_of(st, key(st, L))

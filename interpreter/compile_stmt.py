@@ -456,6 +456,7 @@ class StmtCompiler:
             st.owner.append(None)
             st.loc.append(ops.BOX)
             st.face.append(True)
+            ops.add_comp_zones(st, c, type_name)
             ops.move(st, c, zone(st, L))
             if slot is not None:
                 L[slot] = c

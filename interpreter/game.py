@@ -121,6 +121,7 @@ class Game:
         st.static = st.cat.static
         cat = st.cat
         st.zones = [[] for _ in cat.zone_family]
+        st.extra_zones = []  # [family, component] of zones made for components created in play
         st.loc = [ops.BOX] * cat.n
         st.face = [True] * cat.n
         st.owner = [None] * cat.n

@@ -27,11 +27,12 @@ def comp_name(st, c: int) -> str:
 def zone_name(st, z: int) -> str:
     if z < 0:
         return "out of the game"
-    cat = st.cat
-    fam = st.prog.families[cat.zone_family[z]]
+    from interpreter.ops import zone_family, zone_key
+
+    fam = st.prog.families[zone_family(st, z)]
     if fam.per is None:
         return fam.name
-    key = cat.zone_key[z]
+    key = zone_key(st, z)
     if fam.per == "player":
         return f"{fam.name} of {player_name(st, key)}"
     return f"{fam.name} of {comp_name(st, key)}"

@@ -52,6 +52,7 @@ class State:
         "since_decision",
         "work",
         "seed",
+        "extra_zones",
     )
 
     def clone(self) -> State:
@@ -88,13 +89,16 @@ class State:
         s.since_decision = self.since_decision
         s.work = self.work
         s.seed = self.seed
+        s.extra_zones = self.extra_zones[:] if self.extra_zones else []
         return s
 
     # ------------------------------------------------------------ plain data
     def to_data(self) -> dict[str, Any]:
         """The state as JSON-compatible data: what a save holds, and what
-        replaying the save's seed and decisions must give again."""
-        return {
+        replaying the save's seed and decisions must give again. Zones made
+        in play are listed only when there are some, so saves of games
+        without them read as they did before such zones existed."""
+        data = {
             "vars": self.vars,
             "pvars": self.pvars,
             "props": self.props,
@@ -119,3 +123,6 @@ class State:
             "since_decision": self.since_decision,
             "seed": self.seed,
         }
+        if self.extra_zones:
+            data["extra_zones"] = self.extra_zones
+        return data

@@ -10,7 +10,7 @@ equal views; agents and the terminal UI only ever get views.
 from __future__ import annotations
 
 from interpreter.labels import comp_name, player_name
-from interpreter.ops import can_see
+from interpreter.ops import can_see, zone_family, zone_label
 
 
 def component_view(st, c: int, p) -> dict:
@@ -41,13 +41,12 @@ def _type(st, c: int) -> str:
 
 def view(st, p) -> dict:
     """The game as player ``p`` sees it (``p=None``: a spectator)."""
-    cat = st.cat
     zones = {}
     families = st.prog.families
     for z, zone in enumerate(st.zones):
-        name = cat.zone_names[z]
+        name = zone_label(st, z)
         items = [component_view(st, c, p) for c in zone]
-        if not families[cat.zone_family[z]].ordered and any(i.get("hidden") for i in items):
+        if not families[zone_family(st, z)].ordered and any(i.get("hidden") for i in items):
             # an unordered zone is kept in component order; shown as is, where a hidden
             # component sits would tell which one it is: hidden ones first, by their backs
             hidden = sorted((i for i in items if i.get("hidden")), key=lambda i: sorted(map(str, i.items())))

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from interpreter.errors import RulebookError
 from interpreter.game import Game, _tag_type
-from interpreter.ops import can_see
+from interpreter.ops import can_see, zone_family, zone_key
 from interpreter.program import ANY, Type
 from interpreter.view import view
 
@@ -305,9 +305,9 @@ class Encoder:
                 out[i + 2 + k] = self.code(x, et)
         return i + w
 
-    def _where(self, z: int) -> tuple[float, float, float]:
-        key = self.cat.zone_key[z]
-        return float(z + 1), float(self.families[self.cat.zone_family[z]]), 0.0 if key is None else float(key + 1)
+    def _where(self, st, z: int) -> tuple[float, float, float]:
+        key = zone_key(st, z)
+        return float(z + 1), float(self.families[zone_family(st, z)]), 0.0 if key is None else float(key + 1)
 
     # ------------------------------------------------------------ encode
     def encode(self, st, p: int) -> np.ndarray:
@@ -346,10 +346,12 @@ class Encoder:
         seg = self.segments
         zones = seg["zones"].start
         backs_used: dict[str, int] = {}
+        counted = len(self.cat.zone_family)  # zones made in play (for created components) have no count row
         for z, zd in enumerate(v["zones"].values()):
             items = zd["items"]
-            out[zones + 2 * z] = zd["count"]
-            where = self._where(z)
+            if z < counted:
+                out[zones + 2 * z] = zd["count"]
+            where = self._where(st, z)
             hidden = 0
             for pos, item in enumerate(items):
                 if item.get("hidden"):
@@ -357,7 +359,8 @@ class Encoder:
                     self._back(item, where, pos, backs_used, out)
                 else:
                     self._item(st, item, where, pos, out)
-            out[zones + 2 * z + 1] = hidden
+            if z < counted:
+                out[zones + 2 * z + 1] = hidden
 
     def _item(self, st, item: dict, where, pos: int, out) -> None:
         c = item["id"]

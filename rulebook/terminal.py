@@ -151,15 +151,18 @@ def _zone_groups(st, v: dict, skip_families: set) -> tuple[list, dict]:
     """Split the view's zones into shared ones and each player's: a zone
     kept per player belongs to that player, one kept per component to the
     component's owner when the viewer can see who owns it."""
-    cat, families, viewer = st.cat, st.prog.families, v["viewer"]
+    from interpreter.ops import zone_family, zone_key, zone_label
+
+    families, viewer = st.prog.families, v["viewer"]
     shared: list = []
     per_player: dict[int, list] = {p: [] for p in range(st.n)}
-    for z, name in enumerate(cat.zone_names):
-        fam = families[cat.zone_family[z]]
+    for z in range(len(st.zones)):
+        name = zone_label(st, z)
+        fam = families[zone_family(st, z)]
         if fam.name in skip_families:
             continue
         zone = v["zones"][name]
-        key = cat.zone_key[z]
+        key = zone_key(st, z)
         owner = None
         if fam.per is None:
             label = fam.name

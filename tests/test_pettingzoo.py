@@ -23,6 +23,7 @@ np = pytest.importorskip("numpy", reason=NOT_INSTALLED)
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
+from interpreter import ops  # noqa: E402
 from interpreter.ops import can_see  # noqa: E402
 from interpreter.view import component_view  # noqa: E402
 from rulebook import pettingzoo_env  # noqa: E402
@@ -185,7 +186,7 @@ def _swap(st, a: int, b: int):
     if kb is not None:
         s.known[a] = kb
     for z in {za, zb}:
-        if not s.prog.families[s.cat.zone_family[z]].ordered:
+        if not s.prog.families[ops.zone_family(s, z)].ordered:
             s.zones[z].sort()
     return s
 
@@ -208,7 +209,7 @@ def _check_options_hidden_as_legal_hides_them(enc, g, st, p) -> int:
 
 
 def ordered(st, c: int) -> bool:
-    return st.prog.families[st.cat.zone_family[st.loc[c]]].ordered
+    return st.prog.families[ops.zone_family(st, st.loc[c])].ordered
 
 
 @pytest.mark.parametrize("game,players,variants", [(g, n, ()) for g, n in SEED_GAMES] + [SHARK], ids=ID)

@@ -317,8 +317,8 @@ def check_components(st, prev_count: list) -> None:
         if c not in where:
             assert st.loc[c] == ops.BOX, f"component {c} is in no zone but loc says {st.loc[c]}"
     for z, zone in enumerate(st.zones):
-        if not st.prog.families[st.cat.zone_family[z]].ordered:
-            assert zone == sorted(zone), f"unordered zone {st.cat.zone_names[z]} lost its canonical order: {zone}"
+        if not st.prog.families[ops.zone_family(st, z)].ordered:
+            assert zone == sorted(zone), f"unordered zone {ops.zone_label(st, z)} lost its canonical order: {zone}"
 
 
 def check_decision(game: Game, st) -> None:
@@ -601,7 +601,7 @@ def perturb(st, p, rnd: random.Random):
     hidden = {c for zone in st.zones for c in zone if not ops.can_see(st, c, p)}
     groups: dict = {}
     for z, zone in enumerate(st.zones):
-        if not st.prog.families[st.cat.zone_family[z]].ordered:
+        if not st.prog.families[ops.zone_family(st, z)].ordered:
             if any(c not in hidden for c in zone) or len({back_of(st, c) for c in zone}) > 1:
                 continue
         for i, c in enumerate(zone):
@@ -622,7 +622,7 @@ def perturb(st, p, rnd: random.Random):
         moved += comps
         changed = True
     for z, zone in enumerate(st2.zones):
-        if not st2.prog.families[st2.cat.zone_family[z]].ordered:
+        if not st2.prog.families[ops.zone_family(st2, z)].ordered:
             zone.sort()
     others = [q for q in range(st.n) if q != p]
     for c in sorted(hidden):
