@@ -13,9 +13,13 @@ rules run to the next decision, and scores where that leads:
   that making a rival draw cards counts as much as shedding one's own;
 * with neither, every unfinished position is worth the same.
 
-Exact ties are broken at random (never by position: the first option is not
-a strategy). Randomness in the rules is re-drawn by each determinization, so
-``samples`` > 1 averages an option over several draws.
+In a simultaneous decision, the players who have not answered yet answer
+at random in the lookahead (as the determinization re-draws the answers
+already given), so the round resolves before it is judged. Exact ties are
+broken at random (never by position: the first option is not a strategy).
+Randomness in the rules and hidden cards are re-drawn by each
+determinization, so ``samples`` > 1 averages an option over several draws:
+in push-your-luck games, an estimate of the risk.
 
 Why it exists: uniformly random bots are the right tool to show a ruleset
 runs without errors, but in games where any player may always draw instead
@@ -56,12 +60,25 @@ class GreedyAgent:
                 s = game.clone(base)
                 try:
                     game.apply(s, me, k)
+                    _answer_for_the_others(game, s, rng)
                 except RulebookError:  # the sample cannot be played this way: no evidence for it
                     continue
                 totals[k] += value(game, s, me)
         top = max(totals)
         best = [k for k, v in enumerate(totals) if v == top]
         return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def _answer_for_the_others(game, s, rng: random.Random) -> None:
+    """In a simultaneous decision the others' answers are unknown (those
+    already given were re-drawn by the sample): let each player still to
+    answer pick uniformly, so that the decision resolves and its outcome
+    can be judged. The same assumption as the determinization's."""
+    pend = s.pending
+    if pend is None or pend["kind"] != "simul":
+        return
+    for q in game.to_move(s):
+        game.apply(s, q, rng.randrange(len(game.legal_values(s, q))))
 
 
 def value(game, s, me: int) -> float:

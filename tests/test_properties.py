@@ -543,14 +543,14 @@ def test_rulesets_are_discovered():
 def test_greedy_games_end_with_a_decider_and_conserve_components(combo):
     """Properties 1-3 again between greedy agents (``interpreter.greedy``),
     which play towards the rules' own endings (a target reached, a hand
-    emptied) where random play rarely gets: every seat greedy, at the
-    fewest and the most players, one seeded game each."""
+    emptied) where random play rarely gets: every seat greedy, one seeded
+    game at the fewest players (greedy costs a lookahead per option)."""
     from interpreter.agents import decide
     from interpreter.greedy import GreedyAgent
 
     game = get_game(combo)
     prog = game.program
-    for n in sorted({prog.min_players, prog.max_players}):
+    for n in [prog.min_players]:
         st = game.new(players=n, seed=n, record=False)
         agents = [GreedyAgent(seed=100 * n + p).decide for p in range(n)]
         count = [0]
