@@ -59,7 +59,7 @@ import random
 
 from interpreter import rng as srng
 from interpreter.compile_stmt import SUSPEND
-from interpreter.ops import can_see
+from interpreter.ops import BOX, zone_family, zone_owner
 from interpreter.state import State
 
 
@@ -80,22 +80,56 @@ def hidden_groups(st: State, player: int) -> list[list[int]]:
     """The components ``player`` cannot see, grouped by what their backs show
     of the card itself (type, public fixed properties); only groups of two
     or more, whose identities can be exchanged. Sorted, so deterministic."""
-    prog = st.prog
-    cat = st.cat
     static = st.static
+    face = st.face
+    known = st.known
+    loc = st.loc
+    zone_sees: dict[int, bool] = {}  # zone -> whether player sees the face-down components in it
     groups: dict[tuple, list[int]] = {}
-    n_cat = cat.n
     for c in range(len(static)):
-        if can_see(st, c, player):
-            continue
-        t = cat.types[c] if c < n_cat else static[c].get("type")
-        ct = prog.comp_types.get(t)
-        if ct is None or ct.board:
-            continue
-        row = static[c]
-        key = (t,) + tuple(_freeze(row.get(p)) for p in ct.public if p in ct.static or p in row)
-        groups.setdefault(key, []).append(c)
+        if face[c]:
+            continue  # ops.can_see, with the zone's answer computed once per zone
+        if player is not None:
+            k = known.get(c)
+            if k and player in k:
+                continue
+            z = loc[c]
+            if z != BOX:
+                sees = zone_sees.get(z)
+                if sees is None:
+                    fam = st.prog.families[zone_family(st, z)]
+                    sees = zone_sees[z] = fam.visibility == "owner" and zone_owner(st, z) == player
+                if sees:
+                    continue
+        key = _back_key(st, c)
+        if key is not None:
+            groups.setdefault(key, []).append(c)
     return [g for g in groups.values() if len(g) > 1]
+
+
+def _back_key(st: State, c: int) -> tuple | None:
+    """What a component's back shows of the card itself: its type and public
+    fixed properties (None for board spaces, which are never re-drawn).
+    Fixed rows never change, so the key is kept per row."""
+    row = st.static[c]
+    hit = _BACK_KEYS.get(id(row))
+    if hit is not None and hit[0] is row:
+        return hit[1]
+    cat = st.cat
+    t = cat.types[c] if c < cat.n else row.get("type")
+    ct = st.prog.comp_types.get(t)
+    if ct is None or ct.board:
+        key = None
+    else:
+        key = (t,) + tuple(_freeze(row.get(p)) for p in ct.public if p in ct.static or p in row)
+    if len(_BACK_KEYS) >= 65536:
+        _BACK_KEYS.clear()
+    _BACK_KEYS[id(row)] = (row, key)  # the row is kept alive, so its id cannot be reused
+    return key
+
+
+# id(static row) -> (row, its back key)
+_BACK_KEYS: dict[int, tuple[dict, tuple | None]] = {}
 
 
 def _redeal_hidden(s: State, player: int, rng: random.Random) -> None:
