@@ -24,7 +24,8 @@ match of several deals can be cut more than once). Then the mean and
 largest number of decisions per game and the seconds the cell took.
 
 ``--out FILE.md`` writes the table as Markdown after every cell, so an
-interrupted run leaves the cells it finished. Nothing in here knows any
+interrupted run leaves the cells it finished; ``--resume FILE.md`` starts
+again from such a table, keeping its cells that have ``--games`` games. Nothing in here knows any
 particular game.
 """
 
@@ -155,7 +156,37 @@ def cells(path: Path, combos, wanted: set[int] | None) -> list[tuple[tuple[str, 
     return out
 
 
+def columns(cap: str | None, time_outs: bool) -> list[str]:
+    cols = ["variants", "players", "games", "errors"]
+    if cap:
+        cols += ["ended by the rules", "reached the cap", "cap hits"]
+    if time_outs:
+        cols.append("time-outs")
+    return cols + ["mean decisions", "max decisions", "seconds (summed over processes)"]
+
+
+def read_rows(path: str, cols: list[str], games: int) -> dict[tuple, str]:
+    """The rows of an earlier table (``--resume``) with at least ``games``
+    games, by (variants, players), as their Markdown lines. The table must
+    have the columns this run writes."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    head = "| " + " | ".join(cols) + " |"
+    if head not in lines:
+        raise SystemExit(f"{path}: no table with the columns of this run ({head})")
+    out = {}
+    for line in lines[lines.index(head) + 2:]:
+        if not line.startswith("| "):
+            break
+        cells = [x.strip() for x in line.strip("|").split("|")]
+        combo = () if cells[0] == "(base)" else tuple(x.strip() for x in cells[0].split(","))
+        if int(cells[2]) >= games:
+            out[(combo, int(cells[1]))] = line
+    return out
+
+
 def row_line(r: dict, cap: str | None, time_outs: bool = False) -> str:
+    if "line" in r:  # a row kept from an earlier table (--resume)
+        return r["line"]
     ds = r["decisions"]
     vals = [", ".join(r["combo"]) or "(base)", str(r["players"]), str(r["games"]), str(r["errors"])]
     if cap:
@@ -171,16 +202,11 @@ def render(rows, header: list[str], cap: str | None, done: int, total: int, time
     lines = list(header)
     if done < total:
         lines += [f"**Partial**: {done} of {total} cells finished.", ""]
-    cols = ["variants", "players", "games", "errors"]
-    if cap:
-        cols += ["ended by the rules", "reached the cap", "cap hits"]
-    if time_outs:
-        cols.append("time-outs")
-    cols += ["mean decisions", "max decisions", "seconds (summed over processes)"]
+    cols = columns(cap, time_outs)
     lines.append("| " + " | ".join(cols) + " |")
     lines.append("|" + "|".join("---" for _ in cols) + "|")
-    lines += [row_line(r, cap, time_outs) for r in rows]
-    errors = [r for r in rows if r["first_error"]]
+    lines += [row_line(r, cap, time_outs) for r in rows if "line" in r or r["left"] == 0]
+    errors = [r for r in rows if r.get("first_error")]
     if errors:
         lines += ["", "First error of each cell with errors:", ""]
         for r in errors:
@@ -217,6 +243,9 @@ def main(argv=None) -> int:
                     help="agents by seat, as for rulebook simulate (default: random)")
     ap.add_argument("--time-outs", type=float, default=0.0, metavar="RATE",
                     help="the rate at which timed decisions run out of time, as for rulebook simulate")
+    ap.add_argument("--resume", metavar="FILE.md",
+                    help="keep the cells of an earlier table of this run that have at least --games games, "
+                    "and play only the others")
     ap.add_argument("--out", metavar="FILE.md", help="write the table as Markdown (after every cell)")
     ap.add_argument("--list", action="store_true", help="list the cells and stop")
     args = ap.parse_args(argv)
@@ -258,9 +287,14 @@ def main(argv=None) -> int:
     if not 0.0 <= args.time_outs <= 1.0:
         print(f"--time-outs {args.time_outs}: a rate is between 0 and 1", file=sys.stderr)
         return 2
+    kept = read_rows(args.resume, columns(args.cap_message, bool(args.time_outs)), args.games) if args.resume else {}
+    if kept:
+        header.insert(-1, f"{sum(1 for c in todo if c in kept)} cells kept from {args.resume} (--resume).")
     chunk = max(1, min(args.games, -(-args.games // max(1, args.jobs * 2))))
     tasks = []
     for k, (combo, n) in enumerate(todo):
+        if (combo, n) in kept:
+            continue
         for start in range(0, args.games, chunk):
             tasks.append(
                 (
@@ -297,7 +331,10 @@ def main(argv=None) -> int:
     ]
     for k, _ in tasks:
         rows[k]["left"] += 1
-    done = 0
+    for k, cell in enumerate(todo):
+        if cell in kept:
+            rows[k]["line"] = kept[cell]
+    done = len([c for c in todo if c in kept])
     timed = bool(args.time_outs)
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
@@ -312,10 +349,9 @@ def main(argv=None) -> int:
             row["left"] -= 1
             if row["left"] == 0:
                 done += 1
-                finished = [r for r in rows if r["left"] == 0]
                 print(row_line(row, args.cap_message, timed), flush=True)
                 if args.out:
-                    Path(args.out).write_text(render(finished, header, args.cap_message, done, len(rows), timed))
+                    Path(args.out).write_text(render(rows, header, args.cap_message, done, len(rows), timed))
     finally:
         if pool:
             pool.shutdown(cancel_futures=True)
