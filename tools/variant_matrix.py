@@ -266,14 +266,14 @@ def main(argv=None) -> int:
         return 0
 
     command = "python tools/variant_matrix.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
+    signature = (f"agents {args.agents}, run seed {args.seed}" + (f", parameters {params}" if params else "")
+                 + (f", time-out rate {args.time_outs}" if args.time_outs else ""))
     header = [
         f"# Variant matrix: {_game(str(path), ()).program.title}",
         "",
         f"{datetime.date.today().isoformat()}, `{command}`",
         "",
-        f"{len(todo)} cells (variant combination x player count), {args.games} games each, agents "
-        f"{args.agents}, run seed {args.seed}" + (f", parameters {params}" if params else "")
-        + (f", time-out rate {args.time_outs}" if args.time_outs else "") + ".",
+        f"{len(todo)} cells (variant combination x player count), {args.games} games each, {signature}.",
         "",
     ]
     from rulebook.simulate import check_agents, lineup, split_agents
@@ -287,7 +287,11 @@ def main(argv=None) -> int:
     if not 0.0 <= args.time_outs <= 1.0:
         print(f"--time-outs {args.time_outs}: a rate is between 0 and 1", file=sys.stderr)
         return 2
-    kept = read_rows(args.resume, columns(args.cap_message, bool(args.time_outs)), args.games) if args.resume else {}
+    kept = {}
+    if args.resume:
+        if f"games each, {signature}." not in Path(args.resume).read_text(encoding="utf-8"):
+            raise SystemExit(f"{args.resume} was not made with {signature}: its games are not this run's")
+        kept = read_rows(args.resume, columns(args.cap_message, bool(args.time_outs)), args.games)
     if kept:
         header.insert(-1, f"{sum(1 for c in todo if c in kept)} cells kept from {args.resume} (--resume).")
     chunk = max(1, min(args.games, -(-args.games // max(1, args.jobs * 2))))
