@@ -109,6 +109,9 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
         for tb in scoring.get("tie_breaks") or []:
             out.append(f"- tie-break: {tb}")
         out.append("- remaining ties are shared")
+    bots = data.get("bots") or {}
+    if bots.get("heuristic") is not None:
+        out += ["", "## Bots", f"- the greedy agent judges a position by: {bots['heuristic']}"]
     if variants_data:
         out += ["", "## Variants"]
         for name, spec in variants_data.items():
