@@ -54,3 +54,14 @@ def blind_decision(game, player, view, options, real):
     d = Decision(game, player, view, options, "", None)
     d.sample = lambda rng: determinize(real, player, rng)
     return d
+
+
+def position_with_choice(game, players: int, seed: int, options: int):
+    """A state of ``game`` where the player to move has at least ``options``
+    options (playing the first option until then): (state, that player)."""
+    st = game.new(players=players, seed=seed, record=False)
+    p = game.to_move(st)[0]
+    while len(game.legal(st, p)) < options:
+        game.apply(st, p, 0)
+        p = game.to_move(st)[0]
+    return st, p

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from conftest import game
-from helpers import HEAD, blind_decision, codes, compile_ok, diagnostics
+from helpers import HEAD, blind_decision, codes, compile_ok, diagnostics, position_with_choice
 
 from interpreter.agents import RandomAgent, decide, make_agent, play_out
 from interpreter.determinize import determinize
@@ -114,11 +114,7 @@ def test_an_unknown_field_under_bots_is_a_schema_error():
 
 def test_the_choice_does_not_depend_on_hidden_cards():
     g = game("rulesets/young-svintus/ruleset.yaml")
-    st = g.new(players=3, seed=4, record=False)
-    p = g.to_move(st)[0]
-    while len(g.legal(st, p)) < 3:  # a position with a real choice
-        g.apply(st, p, 0)
-        p = g.to_move(st)[0]
+    st, p = position_with_choice(g, 3, 4, 3)
     other = determinize(st, p, random.Random(42))  # the same view, other hidden cards
     assert view(other, p) == view(st, p) and other.static != st.static
     choices = [GreedyAgent(seed=3, samples=2).decide(blind_decision(g, p, view(real, p), g.legal(real, p), real))

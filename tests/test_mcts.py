@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from conftest import game
-from helpers import blind_decision
+from helpers import blind_decision, position_with_choice
 
 from interpreter.agents import RandomAgent, decide, make_agent, play_out
 from interpreter.determinize import determinize
@@ -31,11 +31,7 @@ def test_mcts_beats_random_at_tic_tac_toe():
 
 def _crazy_eights_decision():
     g = game("examples/crazy-eights/ruleset.yaml")
-    st = g.new(players=3, seed=4, record=False)
-    p = g.to_move(st)[0]
-    while len(g.legal(st, p)) < 2:  # a position with a real choice
-        g.apply(st, p, 0)
-        p = g.to_move(st)[0]
+    st, p = position_with_choice(g, 3, 4, 2)  # a position with a real choice
     return g, st, p
 
 
