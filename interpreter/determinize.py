@@ -109,27 +109,36 @@ def hidden_groups(st: State, player: int) -> list[list[int]]:
 
 def _back_key(st: State, c: int) -> tuple | None:
     """What a component's back shows of the card itself: its type and public
-    fixed properties (None for board spaces, which are never re-drawn).
-    Fixed rows never change, so the key is kept per row."""
+    fixed properties (None for board spaces, which are never re-drawn)."""
     row = st.static[c]
-    hit = _BACK_KEYS.get(id(row))
+
+    def compute():
+        t = st.cat.types[c] if c < st.cat.n else row.get("type")
+        ct = st.prog.comp_types.get(t)
+        if ct is None or ct.board:
+            return None
+        return (t,) + tuple(_freeze(row.get(p)) for p in ct.public if p in ct.static or p in row)
+
+    return _per_row(_BACK_KEYS, row, compute)
+
+
+def _per_row(cache: dict, row: dict, compute):
+    """A value computed once per fixed row (rows never change during a game,
+    and each belongs to one catalogue): keyed by the row's id, the row kept
+    alive in the entry so that its id cannot be reused by another object."""
+    hit = cache.get(id(row))
     if hit is not None and hit[0] is row:
         return hit[1]
-    cat = st.cat
-    t = cat.types[c] if c < cat.n else row.get("type")
-    ct = st.prog.comp_types.get(t)
-    if ct is None or ct.board:
-        key = None
-    else:
-        key = (t,) + tuple(_freeze(row.get(p)) for p in ct.public if p in ct.static or p in row)
-    if len(_BACK_KEYS) >= 65536:
-        _BACK_KEYS.clear()
-    _BACK_KEYS[id(row)] = (row, key)  # the row is kept alive, so its id cannot be reused
-    return key
+    value = compute()
+    if len(cache) >= 65536:
+        cache.clear()
+    cache[id(row)] = (row, value)
+    return value
 
 
-# id(static row) -> (row, its back key)
-_BACK_KEYS: dict[int, tuple[dict, tuple | None]] = {}
+# id(static row) -> (row, value): the back key and the face key of each row
+_BACK_KEYS: dict[int, tuple] = {}
+_ROW_KEYS: dict[int, tuple] = {}
 
 
 def _redeal_hidden(s: State, player: int, rng: random.Random) -> None:
@@ -162,19 +171,8 @@ def _redeal_hidden(s: State, player: int, rng: random.Random) -> None:
 def _face_key(face) -> str:
     row, hidden_props = face
     if hidden_props is None:  # the common case: a catalogue row, the same object game after game
-        hit = _ROW_KEYS.get(id(row))
-        if hit is not None and hit[0] is row:
-            return hit[1]
-        key = json.dumps(face, sort_keys=True, default=str)
-        if len(_ROW_KEYS) >= 65536:
-            _ROW_KEYS.clear()
-        _ROW_KEYS[id(row)] = (row, key)  # the row is kept alive, so its id cannot be reused
-        return key
+        return _per_row(_ROW_KEYS, row, lambda: json.dumps(face, sort_keys=True, default=str))
     return json.dumps(face, sort_keys=True, default=str)
-
-
-# id(static row) -> (row, its key): rows are read-only, so their keys never change
-_ROW_KEYS: dict[int, tuple[dict, str]] = {}
 
 
 def _freeze(v):
