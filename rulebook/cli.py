@@ -230,9 +230,9 @@ def graph(game, variants, fmt, out):
 @click.option(
     "--resume", "resume_path", type=click.Path(exists=True, dir_okay=False), help="Resume a game saved with 's'."
 )
-@click.option("--bots", default="random", show_default=True, metavar="SPEC[,SPEC...]",
-              help="The agents of the seats no human plays, in seat order, the last repeating: random, greedy, "
-              "mcts[:KEY=VALUE,...], package.module:Name.")
+@click.option("--bots", default=None, metavar="SPEC[,SPEC...]",
+              help="The agents of the seats no human plays, in seat order, the last repeating: random (default), "
+              "greedy, mcts[:KEY=VALUE,...], package.module:Name. With --resume: the save's bots unless given.")
 def play(game, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path, bots):
     """Play a game: human seats at the terminal, bots for the rest."""
     from rulebook.play import run

@@ -45,7 +45,7 @@ PROMPT = "choice (number, ? for help, s to save, q to quit)"
 
 
 def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path,
-        bots: str = "random") -> None:
+        bots: str | None = None) -> None:
     """The ``play`` command's body (see ``rulebook.cli.play`` for the options)."""
     from rulebook.cli import _load, _params, _players
     from rulebook.logs import LogWriter
@@ -55,8 +55,8 @@ def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_p
         saved = read_save(resume_path)
         variants = tuple(saved.get("variants") or ())
         humans = tuple(saved.get("humans") or humans)
-        if isinstance(saved.get("bots"), str):
-            bots = saved["bots"]
+        if bots is None:
+            bots = _saved_bots(saved.get("bots"))
     loaded, path = _load(game_arg, variants)
     if saved is not None:
         st = loaded.load(saved)
@@ -69,6 +69,7 @@ def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_p
     for h in humans:
         if not 1 <= h <= n:
             raise click.UsageError(f"--human {h}: seats are 1 to {n}")
+    bots = bots or "random"
     agents = _bots(bots, n, seed)
     log = None
     if log_path:
@@ -112,6 +113,28 @@ def _bots(text: str, n: int, seed: int) -> dict:
     except ValueError as err:
         raise click.UsageError(f"--bots: {err}") from None
     return {p: as_agent(make_agent(spec, seed * 100 + p)) for p, spec in enumerate(specs)}
+
+
+BUILT_IN_BOTS = ("random", "greedy", "mcts")
+
+
+def _saved_bots(value) -> str:
+    """The bots a save names, if they are built in. A save is input like any
+    other file: a spec such as ``package.module:Name`` would import (run)
+    code named by whoever wrote the file, so only the command line may ask
+    for a user's agent."""
+    from interpreter.errors import SaveFileError
+    from rulebook.simulate import split_agents
+
+    if value is None:
+        return "random"
+    if not isinstance(value, str):
+        raise SaveFileError("the save's bots are not a text like 'greedy,random'", "R023")
+    for spec in split_agents(value):
+        if spec.partition(":")[0] not in BUILT_IN_BOTS:
+            raise SaveFileError(f"the save names a bot that is not built in ({spec!r}); resume with --bots to "
+                                "choose the bots yourself", "R023")
+    return value
 
 
 def read_save(path) -> dict:

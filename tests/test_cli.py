@@ -198,3 +198,22 @@ def test_save_at_a_decision_and_resume(tmp_path, capsys, monkeypatch):
     save.write_text(save.read_text().replace('"digest": "', '"digest": "x'))
     code, _, err = run_main(capsys, "play", "get-bit", "--resume", str(save))
     assert code == 1 and "changed since this game was saved" in err
+
+
+def test_a_save_naming_a_user_agent_is_refused_unless_bots_are_given(tmp_path, capsys, monkeypatch):
+    import io
+
+    save = tmp_path / "save.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\ns\n"))
+    code, _, _ = run_main(capsys, "play", "tic-tac-toe", "--seed", "3", "--human", "1", "--bots", "greedy",
+                          "--save", str(save))
+    data = json.loads(save.read_text())
+    assert code == 0 and data["bots"] == "greedy"
+    data["bots"] = "os:system"  # would import and call code named by whoever wrote the file
+    save.write_text(json.dumps(data))
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 5))
+    code, out, err = run_main(capsys, "play", "tic-tac-toe", "--resume", str(save))
+    assert code == 1 and "not built in ('os:system')" in err and "Game over" not in out
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 5))
+    code, out, _ = run_main(capsys, "play", "tic-tac-toe", "--resume", str(save), "--bots", "random")
+    assert code == 0 and "Game over" in out

@@ -281,3 +281,4 @@ def test_a_save_keeps_the_bots_and_resume_uses_them(tmp_path, monkeypatch):
 def test_an_unknown_bot_is_a_usage_error():
     code, out = play(*TTT, "--bots", "nobody")
     assert code == 2 and "--bots: agent 'nobody'" in out
+
