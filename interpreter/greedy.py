@@ -31,6 +31,7 @@ decision, and sees only what its seat sees.
 
 from __future__ import annotations
 
+import math
 import random
 
 from interpreter.errors import RulebookError
@@ -53,6 +54,7 @@ class GreedyAgent:
             return 0
         game, me, rng = decision.game, decision.player, self.rng
         totals = [0.0] * len(options)
+        counts = [0] * len(options)
         for _ in range(self.samples):
             base = decision.sample(rng)
             base.record = False
@@ -64,8 +66,11 @@ class GreedyAgent:
                 except RulebookError:  # the sample cannot be played this way: no evidence for it
                     continue
                 totals[k] += value(game, s, me)
-        top = max(totals)
-        best = [k for k, v in enumerate(totals) if v == top]
+                counts[k] += 1
+        # the mean over the samples an option could be played in; never playable: never chosen
+        means = [t / c if c else -math.inf for t, c in zip(totals, counts)]
+        top = max(means)
+        best = [k for k, v in enumerate(means) if v == top]
         return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
