@@ -143,3 +143,19 @@ def test_greedy_is_deterministic_for_a_seed():
         play_out(g, st, [GreedyAgent(seed), GreedyAgent(seed + 10), GreedyAgent(seed + 20)], view_fn=False)
         runs.append(st.history)
     assert runs[0] == runs[1] and runs[0] != runs[2]
+
+
+def test_an_option_that_breaks_a_rule_in_every_sample_is_never_chosen():
+    # every playable option leaves the mover behind (a negative lead); 'boom' fails when played
+    body = TAKE.replace('''      set player.turns += 1
+phases:''', '''      set player.turns += 1
+  boom:
+    effect: |
+      let x = [1][5]
+phases:''').replace("actions: [take]", "actions: [take, boom]")
+    g = compile_ok(body + 'bots:\n  heuristic: "0 - count(pile[player])"\n')
+    st = g.new(players=2, seed=0, record=False)
+    labels = [o.label for o in g.legal(st, 0)]
+    assert "boom" in labels
+    for seed in range(10):
+        assert labels[decide(g, st, 0, GreedyAgent(seed).decide)] == "take 1"
