@@ -31,7 +31,8 @@ Whitehouse 2012) with decoupled UCT at simultaneous decisions:
 * **Rollouts** are uniformly random and capped at ``max_rollout_decisions``;
   a game still running at the cap is ranked as the ruleset's ``scoring``
   would rank it if it ended there (score, then tie-breaks; the leaders share
-  1) or, without scoring, counted as a draw.
+  1), by its ``bots.heuristic`` with ``cutoff="heuristic"``, or, with
+  neither, counted as a draw.
 
 The agent only ever touches ``decision.game`` and ``decision.sample``: it
 cannot see the real state. With an ``iterations`` budget a seed replays the
@@ -67,9 +68,13 @@ class MCTSAgent:
         c: float = 1.4,
         rollout: str = "random",
         max_rollout_decisions: int = 300,
+        cutoff: str = "score",
     ):
         if rollout != "random":
             raise ValueError(f"unknown rollout policy '{rollout}' (only 'random')")
+        if cutoff not in ("score", "heuristic"):
+            raise ValueError(f"unknown cutoff '{cutoff}' (score or heuristic)")
+        self.cutoff = cutoff
         if iterations < 1 and not seconds:
             raise ValueError("MCTS needs at least one iteration or some seconds")
         self.rng = random.Random(seed)
@@ -157,7 +162,7 @@ class MCTSAgent:
                 in_tree = False
             node = child
         self._rollout(game, s)
-        reward = _rewards(game, s)
+        reward = _rewards(game, s, self.cutoff)
         for node, joint in path:
             stats = node.stats
             for q, k in joint:
@@ -190,10 +195,11 @@ def _keys(opts, by_index: bool) -> list:
     return out
 
 
-def _rewards(game, s) -> list[float]:
+def _rewards(game, s, cutoff: str = "score") -> list[float]:
     """Each player's reward in [0, 1]: the game's returns when it is over;
-    at the rollout cap, the leaders by the ruleset's scoring share 1 (a draw
-    when there is no scoring or it cannot be computed yet)."""
+    at the rollout cap, the leaders share 1: by the ruleset's scoring, or
+    with ``cutoff="heuristic"`` by its ``bots.heuristic`` when it has one (a
+    draw when there is neither or it cannot be computed yet)."""
     n = s.n
     if s.over:
         if hasattr(game, "returns"):
@@ -201,16 +207,21 @@ def _rewards(game, s) -> list[float]:
         winners = list(s.winners)
         return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)] if winners else [0.0] * n
     prog = getattr(game, "program", None)
-    if prog is not None and prog.score is not None:
+    if prog is None:
+        return [1.0 / n] * n
+    live = [p for p in range(n) if not s.eliminated[p]] or list(range(n))
+    if cutoff == "heuristic" and prog.heuristic is not None:
+        keys = {p: (prog.heuristic(s, [p] + [None] * prog.heuristic_locals),) for p in live}
+    elif prog.score is not None:
         try:
-            live = [p for p in range(n) if not s.eliminated[p]] or list(range(n))
             keys = {p: _rank_key(s, prog, p) for p in live}
-            best = max(keys.values())
-            leaders = [p for p in live if keys[p] == best]
-            return [1.0 / len(leaders) if p in leaders else 0.0 for p in range(n)]
         except (RulebookError, TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError):
-            pass
-    return [1.0 / n] * n
+            return [1.0 / n] * n
+    else:
+        return [1.0 / n] * n
+    best = max(keys.values())
+    leaders = [p for p in live if keys[p] == best]
+    return [1.0 / len(leaders) if p in leaders else 0.0 for p in range(n)]
 
 
 def _rank_key(s, prog, p) -> tuple:

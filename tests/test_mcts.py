@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from conftest import game
 from helpers import blind_decision, position_with_choice
 
@@ -94,3 +95,43 @@ def test_make_agent_builds_mcts_with_options():
     assert isinstance(agent, MCTSAgent)
     assert (agent.iterations, agent.c, agent.max_rollout_decisions) == (12, 0.7, 50)
     assert isinstance(make_agent("random", seed=1), RandomAgent)
+
+
+def test_at_the_rollout_cap_the_heuristic_can_rank_the_players():
+    from helpers import compile_ok
+
+    from interpreter.mcts import _rewards
+
+    g = compile_ok("""
+player_vars:
+  gold: 0
+  gems: 0
+actions:
+  dig:
+    effect: |
+      set player.gold += 1
+      set player.gems += 2 if player == players[1] else 0
+      if player.gold >= 9:
+          end game
+phases:
+  play:
+    turn:
+      actions: [dig]
+scoring:
+  score: player.gold
+bots:
+  heuristic: player.gems
+""")
+    st = g.new(players=2, seed=0, record=False)
+    g.apply(st, 0, 0)
+    assert _rewards(g, st) == [1.0, 0.0]  # by the score: P1 has 1 gold, P2 none
+    assert _rewards(g, st, "heuristic") == [0.5, 0.5]  # by the heuristic: no gems yet
+    g.apply(st, 1, 0)
+    assert _rewards(g, st, "heuristic") == [0.0, 1.0]
+    with pytest.raises(ValueError, match="cutoff"):
+        make_agent("mcts:cutoff=guess")
+    nim = game("examples/nim/ruleset.yaml")  # a ruleset with a heuristic, played to its end
+    st = nim.new(players=2, seed=0, record=False)
+    play_out(nim, st, [make_agent("mcts:iterations=8,cutoff=heuristic,max_rollout_decisions=2", 1), RandomAgent(2)],
+             view_fn=False)
+    assert st.over
