@@ -53,6 +53,7 @@ class GreedyAgent:
         if len(options) <= 1:
             return 0
         game, me, rng = decision.game, decision.player, self.rng
+        judge = judge_of(game.program)
         totals = [0.0] * len(options)
         counts = [0] * len(options)
         for _ in range(self.samples):
@@ -65,7 +66,7 @@ class GreedyAgent:
                     _answer_for_the_others(game, s, rng)
                 except RulebookError:  # the sample cannot be played this way: no evidence for it
                     continue
-                totals[k] += value(game, s, me)
+                totals[k] += value(game, s, me, judge)
                 counts[k] += 1
         # the mean over the samples an option could be played in; never playable: never chosen
         means = [t / c if c else -math.inf for t, c in zip(totals, counts)]
@@ -86,34 +87,40 @@ def _answer_for_the_others(game, s, rng: random.Random) -> None:
         game.apply(s, q, rng.randrange(len(game.legal_values(s, q))))
 
 
-def value(game, s, me: int) -> float:
-    """How good state ``s`` is for seat ``me`` (see the module docstring)."""
+def value(game, s, me: int, judge=None) -> float:
+    """How good state ``s`` is for seat ``me`` (see the module docstring);
+    ``judge`` is ``judge_of(game.program)``, made once per decision."""
     if s.over:
         return WIN if me in s.winners else -WIN
-    judge = _judge(game.program)
     if judge is None:
-        return 0.0
+        judge = judge_of(game.program)
+        if judge is None:
+            return 0.0
     values = [judge(s, p) for p in range(s.n)]
     others = [values[p] for p in range(s.n) if p != me and not s.eliminated[p]]
     return values[me] - (max(others) if others else 0)
 
 
-def _judge(prog):
-    """``(state, player) -> number`` from the ruleset: its heuristic, else its score."""
-    if prog.heuristic is not None:
-        fn, size, sign = prog.heuristic, prog.heuristic_locals, 1
-    elif prog.score is not None:
-        fn, size, sign = prog.score, prog.score_locals, -1 if prog.lowest_wins else 1
-    else:
+def heuristic_of(prog):
+    """``(state, player) -> number``: the ruleset's ``bots.heuristic``, or None."""
+    if prog.heuristic is None:
         return None
+    fn, size = prog.heuristic, prog.heuristic_locals
+    return lambda s, p: fn(s, [p] + [None] * size)  # the author's: its errors are the ruleset's, and reported
 
-    def judge(s, p):
-        L = [p] + [None] * size
-        if prog.heuristic is not None:
-            return fn(s, L)  # the author's heuristic: its errors are the ruleset's, and reported
+
+def judge_of(prog):
+    """``(state, player) -> number`` from the ruleset: its heuristic, else its
+    score (negated when the lowest wins), else None."""
+    heuristic = heuristic_of(prog)
+    if heuristic is not None or prog.score is None:
+        return heuristic
+    fn, size, sign = prog.score, prog.score_locals, -1 if prog.lowest_wins else 1
+
+    def by_score(s, p):
         try:  # a final score need not be computable mid-game
-            return sign * fn(s, L)
+            return sign * fn(s, [p] + [None] * size)
         except (RulebookError, TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError):
             return 0
 
-    return judge
+    return by_score

@@ -46,6 +46,7 @@ import random
 import time
 
 from interpreter.errors import RulebookError
+from interpreter.greedy import heuristic_of
 
 
 class _Node:
@@ -210,8 +211,9 @@ def _rewards(game, s, cutoff: str = "score") -> list[float]:
     if prog is None:
         return [1.0 / n] * n
     live = [p for p in range(n) if not s.eliminated[p]] or list(range(n))
-    if cutoff == "heuristic" and prog.heuristic is not None:
-        keys = {p: (prog.heuristic(s, [p] + [None] * prog.heuristic_locals),) for p in live}
+    heuristic = heuristic_of(prog) if cutoff == "heuristic" else None
+    if heuristic is not None:
+        keys = {p: (heuristic(s, p),) for p in live}
     elif prog.score is not None:
         try:
             keys = {p: _rank_key(s, prog, p) for p in live}

@@ -77,7 +77,7 @@ def move(st, c: int, dest: int, position: str = "top", face: str | None = None, 
         st.loc[c] = BOX
     else:
         zone = st.zones[dest]
-        fams = st.cat.zone_family
+        fams = st.cat.zone_family  # zone_family(st, dest) written out: this is the game loop's hottest path
         fam = st.prog.families[fams[dest] if dest < len(fams) else st.extra_zones[dest - len(fams)][0]]
         if not fam.ordered:
             insort(zone, c)  # unordered zones keep a canonical order: by component
@@ -130,7 +130,7 @@ def can_see(st, c: int, p) -> bool:
     z = st.loc[c]
     if z == BOX:
         return False
-    fams = st.cat.zone_family
+    fams = st.cat.zone_family  # zone_family(st, z) written out: called for every component of every view
     fam = st.prog.families[fams[z] if z < len(fams) else st.extra_zones[z - len(fams)][0]]
     return fam.visibility == "owner" and zone_owner(st, z) == p
 
