@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 
 from interpreter import ops
-from interpreter.compile_expr import CompileError, as_list_fn, const, fused, via
+from interpreter.compile_expr import CompileError, as_list_fn, const, face_up_only, fused, via
 from interpreter.errors import BAD_VALUE, RuleError
 from interpreter.fuse import fuse, has_src, name_for, part
 from interpreter.program import ANY, BOOL, COMP, INT, LIST, PLAYER, STR, Type, elem_type, is_listy
@@ -441,11 +441,14 @@ def _name(c, n, cx):
     fn, t = c.expr(n.args[0], cx)
     from interpreter.labels import describe
 
-    return (lambda st, L: describe(st, fn(st, L), t)), STR
+    public = cx.public  # in text said to everybody, a face-down component is named by its back
+    return (lambda st, L: describe(st, fn(st, L), t, public)), STR
 
 
 def _str(c, n, cx):
     fn, t = c.expr(n.args[0], cx)
+    if cx.public and t.kind == "comp":  # a component's number tells which one it is
+        fn = face_up_only(fn)
     return (lambda st, L: str(fn(st, L))), STR
 
 

@@ -16,6 +16,7 @@ from dsl import ast as A
 from interpreter import ops
 from interpreter.errors import BAD_VALUE, RuleError
 from interpreter.fuse import fuse, has_src, leaf, name_for, part
+from interpreter.labels import HiddenInText
 from interpreter.program import (
     ANY,
     BOOL,
@@ -60,17 +61,20 @@ class Cx:
     """Where an expression is being compiled: its scope and its place in
     the file, for diagnostics."""
 
-    def __init__(self, comp, scope: Scope, path: tuple, span, depth: int = 0):
+    def __init__(self, comp, scope: Scope, path: tuple, span, depth: int = 0, public: bool = False):
         self.comp = comp
         self.scope = scope
         self.path = path
         self.span = span
         self.depth = depth  # function inlining depth
+        # in text said to everybody (say): reading what a face-down
+        # component hides makes its piece of text "[hidden]"
+        self.public = public
 
-    def inner(self, line: int, col: int) -> Cx:
+    def inner(self, line: int, col: int, public: bool | None = None) -> Cx:
         """The context for an expression that starts at (line, col) of this text."""
         span = OffsetSpan(self.span, line, col) if self.span is not None else None
-        return Cx(self.comp, self.scope, self.path, span, self.depth)
+        return Cx(self.comp, self.scope, self.path, span, self.depth, self.public if public is None else public)
 
     def at(self, pos) -> tuple[int, int]:
         if self.span is None:
@@ -130,6 +134,20 @@ def via(helper, with_state: bool, *args: Fn) -> Fn:
 
 def _type_of(st, c):
     return st.cat.types[c] if c < st.cat.n else st.static[c]["type"]
+
+
+def face_up_only(obj: Fn) -> Fn:
+    """``obj``, a component, for reading what its face shows in text said
+    to everybody: a face-down one stops the piece of text (HiddenInText),
+    which then reads "[hidden]" instead of telling a secret."""
+
+    def face_up(st, L):
+        c = obj(st, L)
+        if c is not None and not st.face[c]:
+            raise HiddenInText
+        return c
+
+    return face_up
 
 
 def _bind(L, slots, values):
@@ -349,13 +367,15 @@ class ExprCompiler:
         cx.error("E041", f"a {t} has no properties ('.{attr}')", n.pos)
 
     def comp_attr(self, obj: Fn, t: Type, attr: str, n, cx):
+        types = [self.comp_types[t.arg]] if t.arg else list(self.comp_types.values())
+        if cx.public and attr not in ("owner", "type") and not all(attr in ct.public for ct in types):
+            obj = face_up_only(obj)
         if attr == "owner":
             return fused(lambda st, L: st.owner[obj(st, L)], "st.owner[{0}]", obj), PLAYER
         if attr == "type":
             return via(_type_of, True, obj), STR
         if attr == "id":
             return obj, INT
-        types = [self.comp_types[t.arg]] if t.arg else list(self.comp_types.values())
         for ct in types:
             if attr in ct.dynamic:
                 return fused(lambda st, L: st.props[obj(st, L)][attr], f"st.props[{{0}}][{attr!r}]", obj), \
@@ -592,9 +612,9 @@ class ExprCompiler:
     def template_parts(self, text: str, cx: Cx, line: int, col: int, what: str, public: bool = False):
         """Compile a text template whose first character is at (line, col) of
         ``cx``'s text; returns pieces (literal, None) or (fn, type).
-        ``public``: the text is for everybody (``say``), so a piece that is
-        just ``name(x)`` is compiled as ``x`` itself, which the renderer
-        names without revealing face-down components."""
+        ``public``: the text is for everybody (``say``), so its pieces are
+        compiled in a public context: a face-down component is named by its
+        back, and a piece that reads what one hides renders as "[hidden]"."""
         from dsl.parser import ParseError, parse_template
 
         try:
@@ -608,9 +628,7 @@ class ExprCompiler:
                 pieces.append((piece, None))
             else:
                 node, start = piece
-                if public and isinstance(node, A.Call) and node.func == "name" and len(node.args) == 1:
-                    node = node.args[0]
-                pieces.append(self.expr(node, cx.inner(line, col + start - 1)))
+                pieces.append(self.expr(node, cx.inner(line, col + start - 1, public or None)))
         return pieces
 
     def lam(self, node, cx: Cx, param_type: Type, what: str, predicate: bool = False) -> tuple[int, Fn, Type]:
@@ -681,7 +699,7 @@ class ExprCompiler:
         slots = []
         for pname, ptype, fn in args:
             slots.append((inner.fresh(pname, ptype), fn))
-        body_cx = Cx(self, inner, fpath, fspan, cx.depth + 1)
+        body_cx = Cx(self, inner, fpath, fspan, cx.depth + 1, cx.public)
         if body_node is None:
             raise CompileError("function body did not parse")
         body, t = self.expr(body_node, body_cx)

@@ -12,7 +12,7 @@ from interpreter import ops
 from interpreter.builtins import charge
 from interpreter.compile_expr import CompileError, Cx, as_list_fn
 from interpreter.errors import BAD_VALUE, EMPTY_ZONE, NO_OPTIONS, RuleError
-from interpreter.labels import describe
+from interpreter.labels import HIDDEN, HiddenInText, describe
 from interpreter.program import (
     ANY,
     BOOL,
@@ -850,8 +850,22 @@ def deciding_player(st, who, name: str, where: str) -> int:
 
 
 def render(st, L, pieces, public: bool = False) -> str:
-    """A compiled text template: literal pieces and (closure, type) pairs."""
-    return "".join(p if t is None else describe(st, p(st, L), t, public) for p, t in pieces)
+    """A compiled text template: literal pieces and (closure, type) pairs.
+    ``public``: said to everybody; a piece that reads what a face-down
+    component hides (its pieces were compiled in a public context) reads
+    "[hidden]"."""
+    if not public:
+        return "".join(p if t is None else describe(st, p(st, L), t) for p, t in pieces)
+    out = []
+    for p, t in pieces:
+        if t is None:
+            out.append(p)
+            continue
+        try:
+            out.append(describe(st, p(st, L), t, True))
+        except HiddenInText:
+            out.append(HIDDEN)
+    return "".join(out)
 
 
 def option_labels(st, L, slot: int, options: list, pieces) -> list[str]:

@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 
+class HiddenInText(Exception):
+    """Raised while rendering text said to everybody when a piece of it
+    reads what a face-down component hides; the piece reads "[hidden]"."""
+
+
+HIDDEN = "[hidden]"
+
+
 def player_name(st, p) -> str:
     if p is None:
         return "nobody"
@@ -40,10 +48,12 @@ def zone_name(st, z: int) -> str:
 
 def describe(st, value, t=None, public: bool = False) -> str:
     """A value in words. ``public``: the text is for everybody, so a
-    face-down component is not named."""
+    face-down component is named by its back, as views name it."""
     kind = getattr(t, "kind", None)
     if public and kind == "comp" and isinstance(value, int) and value < len(st.face) and not st.face[value]:
-        return f"a face-down {st.cat.types[value] if value < st.cat.n else 'component'}"
+        from interpreter.game import back_name
+
+        return back_name(st, value)
     if value is None:
         return "none"
     if isinstance(value, bool):
