@@ -24,6 +24,10 @@ class Failure(click.ClickException):
     exit_code = EXIT_PROBLEMS
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _load(game: str, variants=(), show_warnings: bool = False):
     from rulebook.locate import locate
     from validator.pipeline import compile_path
@@ -125,7 +129,7 @@ def validate(paths, fmt):
                 click.echo(d.render(source))
             warnings = len(diags) - len([d for d in diags if d.is_error])
             status = "ok" if report.ok else "FAILED"
-            click.echo(f"{path}: {status} ({len(report.errors)} errors, {warnings} warnings)")
+            click.echo(f"{path}: {status} ({plural(len(report.errors), 'error')}, {plural(warnings, 'warning')})")
     if fmt == "json":
         click.echo(json.dumps(all_diags, indent=2))
     sys.exit(EXIT_PROBLEMS if errors else EXIT_OK)
