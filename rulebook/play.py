@@ -244,7 +244,12 @@ class Session:
         while not st.over:
             p = game.to_move(st)[0]  # one decision at a time: a simultaneous one asks each in seat order
             options = game.legal(st, p)
-            if p in self.seats:
+            if p in self.seats and len(options) == 1 and len(self.seats) == 1:
+                # a forced answer (often 'pass' to a question everybody is asked so that
+                # who is asked tells nothing) is given at once; narrated like any other.
+                # Not in hot seat: skipping the hand-over there would show the table it was forced
+                answer = 0
+            elif p in self.seats:
                 answer = self.human(p, options)
                 if answer == TIMED_OUT:
                     self.say(Text("Time is up!", style="bold yellow"))

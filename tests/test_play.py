@@ -282,3 +282,41 @@ def test_an_unknown_bot_is_a_usage_error():
     code, out = play(*TTT, "--bots", "nobody")
     assert code == 2 and "--bots: agent 'nobody'" in out
 
+
+
+# ------------------------------------------------------------------ forced answers
+FORCED = """\
+rulebook: 1
+id: forced
+title: Forced
+players: {min: 2, max: 2}
+vars:
+  rounds: 0
+actions:
+  wait:
+    effect: |
+      set rounds += 1
+      choose x from [] by next_player(player) optional prompt "react?"
+      if rounds >= 4:
+          end game
+phases:
+  play:
+    turn:
+      actions: [wait]
+"""
+
+
+def test_a_lone_human_is_not_asked_a_forced_question(tmp_path):
+    """Every decision of this game has one option: a lone human seat answers
+    none of them by hand, and the game ends without reading any input."""
+    path = tmp_path / "forced.yaml"
+    path.write_text(FORCED)
+    code, out = play("play", str(path), "--human", "1", "--seed", "1", input="")
+    assert code == 0 and "End of input" not in out and "choice (number" not in out
+    assert out.count("P1: wait.") == 2 and out.count("P1 chose to pass.") == 2
+
+
+def test_hot_seat_still_asks_a_forced_question():
+    """In hot seat the hand-over itself would show that an answer was forced."""
+    code, out = play("play", "tic-tac-toe", "--human", "1", "--human", "2", "--seed", "3", input="")
+    assert code == 0 and "Pass the terminal to X" in out
