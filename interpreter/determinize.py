@@ -141,10 +141,37 @@ _BACK_KEYS: dict[int, tuple] = {}
 _ROW_KEYS: dict[int, tuple] = {}
 
 
+def exchange_unseen(st: State, players, rng: random.Random) -> State:
+    """A clone of ``st`` in which the components that none of ``players`` can
+    see exchange identities at random within their groups (as
+    ``determinize`` deals them), and nothing else changes: the same chance,
+    the same pending decision. None of ``players`` can tell it from ``st``.
+    Used to check that the rules' flow (who is asked next) never depends on
+    what the players who watch it cannot see."""
+    from interpreter.ops import can_see
+
+    s = st.clone()
+    groups: dict[tuple, list[int]] = {}
+    for c in range(len(s.static)):
+        if any(can_see(s, c, p) for p in players):
+            continue
+        key = _back_key(s, c)
+        if key is not None:
+            groups.setdefault(key, []).append(c)
+    _deal_identities(s, [g for g in groups.values() if len(g) > 1], rng)
+    return s
+
+
 def _redeal_hidden(s: State, player: int, rng: random.Random) -> None:
     groups = hidden_groups(s, player)
     if not groups:
         return
+    _deal_identities(s, groups, rng)
+
+
+def _deal_identities(s: State, groups: list[list[int]], rng: random.Random) -> None:
+    """Deal the identities (fixed row, hidden changing properties) of each
+    group's components out again at random."""
     prog = s.prog
     cat = s.cat
     static = list(s.static)  # the sample's own rows: the catalogue's are shared by every game

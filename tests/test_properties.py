@@ -13,8 +13,8 @@ each move; a failing example notes it.
 
 Properties: games end and somebody can always decide (1, 2), components are
 conserved (3), clone (4) and save/load (5) round-trip, determinism (6, also
-across hash seeds), views hide what a player cannot see (7), typed failures
-(8), tampered saves are refused.
+across hash seeds), views hide what a player cannot see (7) and who must
+decide tells no secret (7b), typed failures (8), tampered saves are refused.
 
 Engine bugs found by these properties are strict xfails: a reproduction with
 an inline ruleset each, and the (test, ruleset) parameters that run into them
@@ -693,6 +693,70 @@ def _views_hide_what_a_player_cannot_see(game, combo, data):
             viewers = [*game.to_move(st), rnd.randrange(st.n), None]
             for p in dict.fromkeys(viewers):
                 check_view(game, st, p, rnd)
+
+    play(game, plan, combo, check)
+
+
+def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
+    """One decision from ``st`` in two worlds that neither the decider nor an
+    observer can tell apart (``exchange_unseen``). When the observer sees the
+    same components after it (nothing was revealed, nothing moved
+    differently), it must see the same game: the same players to decide, the
+    same turn and phase, the same public variables. Otherwise the flow of the
+    rules tells the observer a secret (e.g. only the players holding some
+    card are asked whether to play it, or a question is skipped when a drawn
+    card cannot be played). Returns whether the check applied."""
+    from interpreter.determinize import exchange_unseen
+    from interpreter.errors import RuleError
+
+    pend = st.pending or {}
+    if pend.get("kind") == "simul" and any(pend["done"]):
+        return False  # answers already given were made in the real world: the other one may not allow them
+    tm = game.to_move(st)
+    d = tm[rnd.randrange(len(tm))]
+    observers = [q for q in range(st.n) if q != d]
+    if not observers:
+        return False
+    q = rnd.choice(observers)
+    other = exchange_unseen(st, [d, q], rnd)
+    if [o.label for o in game.legal(other, d)] != [o.label for o in game.legal(st, d)]:
+        return False  # the decider's own options differ: not the same decision
+    k = rnd.randrange(len(game.legal_values(st, d)))
+    real = st.clone()
+    game.apply(real, d, k)
+    try:
+        game.apply(other, d, k)
+    except RuleError:
+        return False  # a value computed earlier from a face the exchange changed (kept in a local)
+    v_real, v_other = view(real, q), view(other, q)
+    if v_real["zones"] != v_other["zones"]:
+        return False  # something was revealed or moved: the worlds are told apart by the rules' own doing
+    v_real.pop("decision", None)
+    v_other.pop("decision", None)
+    differ = sorted(key for key in v_real if v_real[key] != v_other.get(key))
+    assert not differ, (
+        f"after P{d + 1}'s option {k}, P{q + 1} sees the same components in two worlds it cannot tell apart, "
+        f"but not the same {', '.join(differ)} ({[v_real[key] for key in differ]} against "
+        f"{[v_other[key] for key in differ]}): the rules' flow tells a secret (a question put only to those "
+        "who can answer it, or skipped when nothing can be done: ask everyone who might, with an optional choice)")
+    return True
+
+
+@combos
+def test_who_is_asked_does_not_tell_secrets(combo):
+    """7b. who must decide next depends only on what the players watching can
+    see: checked at sampled states against a world with the components that
+    neither the decider nor an observer sees dealt out again."""
+    check_property(combo, _who_is_asked_does_not_tell_secrets, passes=1.5)
+
+
+def _who_is_asked_does_not_tell_secrets(game, combo, data):
+    plan = data.draw(plans(game), label="plan")
+    rnd = random.Random(plan.seed)
+
+    def check(st, moves):
+        if not st.over and sampled(len(moves)):
+            check_who_is_asked(game, st, rnd)
 
     play(game, plan, combo, check)
 
