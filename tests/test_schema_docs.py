@@ -192,5 +192,5 @@ def test_the_problem_matcher_in_editor_md_reads_validate_output(tmp_path, capsys
     assert [(m.group(pattern["line"]), m.group(pattern["column"])) for m in found] == [("8", "21"), ("5", "3")]
     assert all(m.group(pattern["message"]) for m in found)
     # as many matches as the summary lines count diagnostics
-    counts = [re.search(r"\((\d+) errors, (\d+) warnings\)", line) for line in lines]
+    counts = [re.search(r"\((\d+) errors?, (\d+) warnings?\)", line) for line in lines]
     assert len(found) == sum(int(c.group(1)) + int(c.group(2)) for c in counts if c)
