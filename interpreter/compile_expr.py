@@ -10,6 +10,7 @@ looked up by name while a game runs except dictionary keys of variables.
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable
 
 from dsl import ast as A
@@ -136,6 +137,10 @@ def _type_of(st, c):
     return st.cat.types[c] if c < st.cat.n else st.static[c]["type"]
 
 
+# '{name}' or '{expr}' in a plain string: what a template would fill in
+_LOOKS_FILLED_IN = re.compile(r"\{[A-Za-z_][^{}]*\}")
+
+
 def face_up_only(obj: Fn) -> Fn:
     """``obj``, a component, for reading what its face shows in text said
     to everybody: a face-down one stops the piece of text (HiddenInText),
@@ -243,6 +248,17 @@ class ExprCompiler:
         return const(n.value), INT
 
     def _x_StrLit(self, n, cx):
+        brace = _LOOKS_FILLED_IN.search(n.value) if "{" in n.value and "{{" not in n.value else None
+        if brace is not None:  # an author expecting a template: only say texts, labels and prompts are
+            self.report(
+                "W106",
+                f"'{brace.group(0)}' in a plain string is not filled in: "
+                "only say texts, labels and prompts are templates",
+                cx.path,
+                cx.at(n.pos),
+                "build the text with + and str(), e.g. \"day \" + str(day)",
+                len(n.value) + 2,
+            )
         return const(n.value), STR
 
     def _x_BoolLit(self, n, cx):

@@ -61,6 +61,7 @@ CODES: dict[str, tuple[str, str]] = {
     "W103": ("warning", "trigger event never emitted"),
     "W104": ("warning", "procedure never called"),
     "W105": ("warning", "parameter never used"),
+    "W106": ("warning", "braces in a plain string"),
 }
 
 
