@@ -101,7 +101,9 @@ def hidden_groups(st: State, player: int) -> list[list[int]]:
                     sees = zone_sees[z] = fam.visibility == "owner" and zone_owner(st, z) == player
                 if sees:
                     continue
-        key = _back_key(st, c)
+        row = static[c]  # _back_key's cache read here: this loop runs for every hidden card of every sample
+        hit = _BACK_KEYS.get(id(row))
+        key = hit[1] if hit is not None and hit[0] is row else _back_key(st, c)
         if key is not None:
             groups.setdefault(key, []).append(c)
     return [g for g in groups.values() if len(g) > 1]
@@ -198,6 +200,9 @@ def _deal_identities(s: State, groups: list[list[int]], rng: random.Random) -> N
 def _face_key(face) -> str:
     row, hidden_props = face
     if hidden_props is None:  # the common case: a catalogue row, the same object game after game
+        hit = _ROW_KEYS.get(id(row))
+        if hit is not None and hit[0] is row:
+            return hit[1]
         return _per_row(_ROW_KEYS, row, lambda: json.dumps(face, sort_keys=True, default=str))
     return json.dumps(face, sort_keys=True, default=str)
 
