@@ -238,6 +238,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         p.pvar_types = self.pvar_types
         p.comp_types = self.comp_types
         p.families = self.families
+        p.top_piles = any(f.visibility == "top" for f in self.families.values())
         p.events = self.events
         p.compiler = self
         return p

@@ -477,6 +477,9 @@ class StmtCompiler:
             ix, iy = st.zones[zx].index(x), st.zones[zy].index(y)
             st.zones[zx][ix], st.zones[zy][iy] = y, x
             st.loc[x], st.loc[y] = zy, zx
+            if st.prog.top_piles:
+                ops.show_top(st, zx)
+                ops.show_top(st, zy)
 
         em.emit(swap, cx.where(s.pos))
 

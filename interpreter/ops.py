@@ -73,6 +73,8 @@ def move(st, c: int, dest: int, position: str = "top", face: str | None = None, 
     src = st.loc[c]
     if src != BOX:
         st.zones[src].remove(c)
+        if st.prog.top_piles:
+            show_top(st, src)
     if dest == BOX:
         st.loc[c] = BOX
     else:
@@ -90,6 +92,8 @@ def move(st, c: int, dest: int, position: str = "top", face: str | None = None, 
             zone.insert(i, c)
         st.loc[c] = dest
         st.face[c] = (face or fam.face) == "up"
+        if fam.visibility == "top":
+            show_top(st, dest)
     if c in st.known:
         del st.known[c]
     if st.record:
@@ -100,6 +104,16 @@ def move(st, c: int, dest: int, position: str = "top", face: str | None = None, 
             return fields
         fire(st, "moved", fields)
     return None
+
+
+def show_top(st, z: int) -> None:
+    """In a zone of a family with visibility 'top' (a face-up pile), only the
+    top component is face up; called whenever such a zone changes."""
+    if z == BOX or st.prog.families[zone_family(st, z)].visibility != "top":
+        return
+    face = st.face
+    for i, c in enumerate(st.zones[z]):
+        face[c] = i == 0
 
 
 def fire_in_order(st, events: list) -> None:
@@ -187,6 +201,8 @@ def seat_order(st, p: int) -> list[int]:
 
 def shuffle(st, z: int) -> None:
     st.rng = rng.shuffle(st.rng, st.zones[z])
+    if st.prog.top_piles:
+        show_top(st, z)
     if st.record:
         st.events.append(("shuffle", z))
 

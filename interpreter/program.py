@@ -142,7 +142,7 @@ class ZoneFamily:
     name: str
     per: str | None  # None (one shared zone), "player", or a component type name
     of: str | None  # component type held, if declared
-    visibility: str  # public | owner | hidden
+    visibility: str  # public | owner | hidden | top (a face-up pile: only the top component is face up)
     face: str  # default face of components entering: up | down
     ordered: bool
     capacity: Callable | None = None
@@ -212,6 +212,7 @@ class Program:
     secret_pvars: frozenset = frozenset()
     comp_types: dict[str, ComponentType] = field(default_factory=dict)
     families: dict[str, ZoneFamily] = field(default_factory=dict)
+    top_piles: bool = False  # some family has visibility 'top': moves keep its tops face up
     actions: list[ActionDef] = field(default_factory=list)
     action_index: dict[str, int] = field(default_factory=dict)
     triggers: dict[str, list[TriggerDef]] = field(default_factory=dict)

@@ -264,9 +264,10 @@ schema = {
                     },
                     "of": {"type": "string", "description": "The component type this zone holds."},
                     "visibility": {
-                        "enum": ["public", "owner", "hidden"],
+                        "enum": ["public", "owner", "hidden", "top"],
                         "description": "Who sees face-down contents: everyone sees face-up components; "
-                        "'owner' lets the zone's owner see the rest. Counts are always public.",
+                        "'owner' lets the zone's owner see the rest; 'top' is a face-up pile: only its top "
+                        "component is face up. Counts are always public.",
                     },
                     "face": {"enum": ["up", "down"], "description": "How components enter this zone by default."},
                     "ordered": {"type": "boolean", "description": "Whether order matters (decks, lines)."},
