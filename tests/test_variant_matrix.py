@@ -49,6 +49,12 @@ def test_a_run_writes_one_row_per_cell_and_resume_keeps_them(tmp_path, capsys):
     # the games of another line-up are not this run's
     with pytest.raises(SystemExit, match="was not made with agents random"):
         vm.main([NIM, "--games", "3", "--resume", str(second)])
+    # nor those of another version of the rules
+    changed = tmp_path / "nim" / "ruleset.yaml"
+    changed.parent.mkdir()
+    changed.write_text((ROOT / NIM).read_text() + "\n# a changed file\n")
+    with pytest.raises(SystemExit, match="ruleset file sha256"):
+        vm.main([str(changed), "--games", "3", "--players", "2-4", "--agents", "greedy", "--resume", str(second)])
     capsys.readouterr()
 
 

@@ -25,14 +25,16 @@ largest number of decisions per game and the seconds the cell took.
 
 ``--out FILE.md`` writes the table as Markdown after every cell, so an
 interrupted run leaves the cells it finished; ``--resume FILE.md`` starts
-again from such a table, keeping its cells that have ``--games`` games. Nothing in here knows any
-particular game.
+again from such a table, keeping its cells that have ``--games`` games; it refuses a table made with
+other agents, seed, parameters, time-out rate or another version of the ruleset file (the table's
+header holds the file's sha256). Nothing in here knows any particular game.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import itertools
 import shlex
 import statistics
@@ -266,8 +268,12 @@ def main(argv=None) -> int:
         return 0
 
     command = "python tools/variant_matrix.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
+    # the ruleset file's fingerprint: a table made with other rules is not this run's (the
+    # engine is not covered: a change of the engine that changes games must say so itself)
+    fingerprint = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
     signature = (f"agents {args.agents}, run seed {args.seed}" + (f", parameters {params}" if params else "")
-                 + (f", time-out rate {args.time_outs}" if args.time_outs else ""))
+                 + (f", time-out rate {args.time_outs}" if args.time_outs else "")
+                 + f", ruleset file sha256 {fingerprint}")
     header = [
         f"# Variant matrix: {_game(str(path), ()).program.title}",
         "",
