@@ -38,7 +38,7 @@ class RandomAgent:
         """The same draw as ``choose``, without building a view it would not read."""
         if type(self).choose is not RandomAgent.choose:  # a subclass that chooses by the view
             return self.choose(decision.view, decision.options)
-        return self.rng.randrange(len(decision.options))
+        return self.rng.randrange(decision.count)
 
 
 class Decision:
@@ -46,18 +46,39 @@ class Decision:
     and what it may do. ``sample`` is the only way to a full game state,
     and it hides what the player cannot see by re-drawing it.
 
-    ``view`` is built on first use (``view_fn(state, player)``): agents
-    that search never read it, and building it costs as much as a move."""
+    ``view``, ``options`` and ``prompt`` are built on first use, while the
+    agent decides: agents that search never read the view, and a forced
+    decision (``count`` 1, such as a reaction question only one answer fits)
+    needs no option labels."""
 
-    def __init__(self, game, player: int, view: dict | None, options: list, prompt: str = "",
+    def __init__(self, game, player: int, view: dict | None, options: list | None = None, prompt: str | None = None,
                  _state: Any = None, view_fn: Callable | None = None):
         self.game = game
         self.player = player
-        self.options = options
-        self.prompt = prompt
+        self._options = options
+        self._prompt = prompt
         self._state = _state
         self._view = view
         self._view_fn = view_fn
+
+    @property
+    def options(self) -> list:
+        if self._options is None:
+            self._options = self.game.legal(self._state, self.player)
+        return self._options
+
+    @property
+    def prompt(self) -> str:
+        if self._prompt is None:
+            self._prompt = self.game.prompt(self._state, self.player) if self._state is not None else ""
+        return self._prompt
+
+    @property
+    def count(self) -> int:
+        """How many options there are, without naming them."""
+        if self._options is not None:
+            return len(self._options)
+        return len(self.game.legal_values(self._state, self.player))
 
     @property
     def view(self) -> dict | None:
@@ -92,9 +113,8 @@ def decide(game, st, player: int, agent: Callable[[Decision], int], view_fn=None
     """Ask one agent (already wrapped by ``as_agent``) for one decision."""
     from interpreter.view import view as make_view
 
-    options = game.legal(st, player)
     lazy = None if view_fn is False else (view_fn or make_view)
-    return agent(Decision(game, player, None, options, game.prompt(st, player), st, lazy))
+    return agent(Decision(game, player, None, None, None, st, lazy))
 
 
 AGENTS: dict[str, Callable[..., Any]] = {"random": RandomAgent}

@@ -49,17 +49,17 @@ class GreedyAgent:
         self.samples = int(samples)
 
     def decide(self, decision) -> int:
-        options = decision.options
-        if len(options) <= 1:
+        n = decision.count
+        if n <= 1:
             return 0
         game, me, rng = decision.game, decision.player, self.rng
         judge = judge_of(game.program)
-        totals = [0.0] * len(options)
-        counts = [0] * len(options)
+        totals = [0.0] * n
+        counts = [0] * n
         for _ in range(self.samples):
             base = decision.sample(rng)
             base.record = False
-            for k in range(len(options)):
+            for k in range(n):
                 s = game.clone(base)
                 try:
                     game.apply(s, me, k)

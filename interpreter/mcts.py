@@ -88,8 +88,8 @@ class MCTSAgent:
 
     # ------------------------------------------------------------ protocol
     def decide(self, decision) -> int:
-        options = decision.options
-        if len(options) <= 1:
+        n = decision.count
+        if n <= 1:
             return 0
         game, me, rng = decision.game, decision.player, self.rng
         root = _Node()
@@ -117,7 +117,7 @@ class MCTSAgent:
         # the most visited option, then the best mean; exact ties at random, not by position
         # (a bias towards the first option is a strategy of its own in some games)
         ranked = {}
-        for k in range(len(options)):
+        for k in range(n):
             s = root.stats.get((me, k))
             if s is not None:
                 ranked[k] = (s[0], s[1] / s[0] if s[0] else 0.0)
