@@ -207,6 +207,17 @@ def _map(c, n, cx):
 def _quantifier(want_all):
     def handler(c, n, cx):
         xs, et = c.listy(n.args[0], cx, f"{n.func}()")
+        if len(n.args) == 1 and et.kind in ("comp", "player"):  # true when not none, as conditions read them
+            if want_all:
+                return fused(lambda st, L: None not in xs(st, L), "(None not in {0})", xs), BOOL
+            return fused(lambda st, L: any(x is not None for x in xs(st, L)),
+                         "any(_x is not None for _x in {0})", xs), BOOL
+        if len(n.args) == 1 and et.kind == "zone":
+            if want_all:
+                return fused(lambda st, L: all(st.zones[z] for z in xs(st, L)), "all(st.zones[_z] for _z in {0})",
+                             xs), BOOL
+            return fused(lambda st, L: any(st.zones[z] for z in xs(st, L)), "any(st.zones[_z] for _z in {0})",
+                         xs), BOOL
         if len(n.args) == 1:
             if want_all:
                 return fused(lambda st, L: all(xs(st, L)), "all({0})", xs), BOOL
