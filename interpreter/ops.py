@@ -72,9 +72,11 @@ def zone_owner(st, z: int):
 def move(st, c: int, dest: int, position: str = "top", face: str | None = None, fire_now: bool = True):
     src = st.loc[c]
     if src != BOX:
-        st.zones[src].remove(c)
-        if st.prog.top_piles:
-            show_top(st, src)
+        zone = st.zones[src]
+        was_top = zone[0] == c
+        zone.remove(c)
+        if was_top and zone and st.prog.top_piles and st.prog.families[zone_family(st, src)].visibility == "top":
+            st.face[zone[0]] = True  # a face-up pile shows its new top
     if dest == BOX:
         st.loc[c] = BOX
     else:
@@ -92,8 +94,10 @@ def move(st, c: int, dest: int, position: str = "top", face: str | None = None, 
             zone.insert(i, c)
         st.loc[c] = dest
         st.face[c] = (face or fam.face) == "up"
-        if fam.visibility == "top":
-            show_top(st, dest)
+        if fam.visibility == "top":  # a face-up pile: only its top is face up (so it was before)
+            st.face[c] = zone[0] == c
+            if zone[0] == c and len(zone) > 1:
+                st.face[zone[1]] = False
     if c in st.known:
         del st.known[c]
     if st.record:
@@ -108,7 +112,8 @@ def move(st, c: int, dest: int, position: str = "top", face: str | None = None, 
 
 def show_top(st, z: int) -> None:
     """In a zone of a family with visibility 'top' (a face-up pile), only the
-    top component is face up; called whenever such a zone changes."""
+    top component is face up: set again after a change that can reorder the
+    whole pile (shuffle, swap); ``move`` keeps it by turning two cards."""
     if z == BOX or st.prog.families[zone_family(st, z)].visibility != "top":
         return
     face = st.face
