@@ -412,6 +412,10 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 self.report("E043", f"'{name}' is already a component type", ("zones", name), key=True)
             visibility = spec.get("visibility", "public")
             face = spec.get("face", "up" if visibility == "public" else "down")
+            if visibility == "top" and spec.get("ordered", True) is False:
+                self.report("E013", f"zone '{name}': a face-up pile (visibility: top) must be ordered",
+                            ("zones", name, "ordered"), hint="an unordered zone is sorted by id, so its top would "
+                            "tell how the hidden components compare: drop 'ordered: false'")
             self.families[name] = ZoneFamily(name, per, of, visibility, face, bool(spec.get("ordered", True)))
 
     def declare_vars(self):

@@ -375,6 +375,8 @@ class StmtCompiler:
                     if st.record and not st.face[c]:
                         st.events.append(("reveal", c, None))
                     st.face[c] = True
+                    if st.prog.top_piles:  # a face-up pile keeps only its top face up
+                        ops.show_top(st, st.loc[c])
 
             em.emit(reveal, cx.where(s.pos))
             return
@@ -404,6 +406,8 @@ class StmtCompiler:
             for c in what(st, fr[2]):
                 st.face[c] = False
                 st.known.pop(c, None)
+                if st.prog.top_piles:  # a face-up pile keeps only its top face up
+                    ops.show_top(st, st.loc[c])
 
         em.emit(hide, cx.where(s.pos))
 

@@ -112,8 +112,9 @@ def move(st, c: int, dest: int, position: str = "top", face: str | None = None, 
 
 def show_top(st, z: int) -> None:
     """In a zone of a family with visibility 'top' (a face-up pile), only the
-    top component is face up: set again after a change that can reorder the
-    whole pile (shuffle, swap); ``move`` keeps it by turning two cards."""
+    top component is face up: set again after a change that can reorder or
+    re-face the whole pile (shuffle, swap, reveal, hide); ``move`` keeps it by
+    turning two cards."""
     if z == BOX or st.prog.families[zone_family(st, z)].visibility != "top":
         return
     face = st.face

@@ -103,3 +103,37 @@ def test_views_show_the_top_and_determinizations_redeal_the_rest():
         d = determinize(st, 1, random.Random(seed))
         assert view(d, 1)["zones"]["discard"] == view(st, 1)["zones"]["discard"]
         assert d.static[top] == st.static[top]  # the top is seen: never re-dealt
+
+
+def test_reveal_and_hide_do_not_change_a_face_up_pile():
+    """The pile keeps only its top face up: revealing it all or hiding its top
+    is undone at once, and later moves find the pile as it should be."""
+    body = PILE.replace('''  mix:
+    effect: |
+      shuffle discard''', '''  mix:
+    effect: |
+      reveal discard
+      hide top(discard)''')
+    g = compile_ok(body)
+    st = g.new(players=2, seed=4)
+    _do(g, st, "put", 3)
+    _do(g, st, "mix")
+    assert _faces(st)[1] == [True, False, False]
+    _do(g, st, "put")
+    _do(g, st, "take")
+    assert _faces(st)[1] == [True, False, False]
+
+
+def test_an_unordered_face_up_pile_is_refused():
+    from helpers import codes
+
+    assert "E013" in codes(PILE.replace("discard: {of: card, visibility: top}",
+                                        "discard: {of: card, visibility: top, ordered: false}"))
+
+
+def test_saves_keep_a_face_up_pile():
+    g, st = _game()
+    _do(g, st, "put", 3)
+    _do(g, st, "mix")
+    again = g.load(g.save(st))
+    assert _faces(again) == _faces(st) and _faces(again)[1] == [True, False, False]
