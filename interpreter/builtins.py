@@ -453,13 +453,15 @@ def _name(c, n, cx):
     from interpreter.labels import describe
 
     public = cx.public  # in text said to everybody, a face-down component is named by its back
+    if t.kind == "map":  # an event: its fields by their declared types
+        return c.event_words(fn, cx, public), STR
     return (lambda st, L: describe(st, fn(st, L), t, public)), STR
 
 
 def _str(c, n, cx):
     fn, t = c.expr(n.args[0], cx)
-    if cx.public and t.kind == "comp":  # a component's number tells which one it is
-        fn = face_up_only(fn)
+    if cx.public:  # a component's number tells which one it is, also inside a list
+        fn = face_up_only(fn, t)
     return (lambda st, L: str(fn(st, L))), STR
 
 

@@ -141,16 +141,29 @@ def _type_of(st, c):
 _LOOKS_FILLED_IN = re.compile(r"\{[A-Za-z_][^{}]*\}")
 
 
-def face_up_only(obj: Fn) -> Fn:
-    """``obj``, a component, for reading what its face shows in text said
-    to everybody: a face-down one stops the piece of text (HiddenInText),
-    which then reads "[hidden]" instead of telling a secret."""
+def face_up_only(obj: Fn, t: Type | None = None) -> Fn:
+    """``obj``, a component (or, with its type ``t``, a list of them at any
+    depth), for reading what its face shows in text said to everybody: a
+    face-down one stops the piece of text (HiddenInText), which then reads
+    "[hidden]" instead of telling a secret. Values of other types pass."""
+    depth = 0
+    while t is not None and t.kind == "list":
+        t, depth = t.arg, depth + 1
+    if t is not None and t.kind != "comp":
+        return obj
+
+    def check(st, value, d):
+        if d == 0:
+            if value is not None and not st.face[value]:
+                raise HiddenInText
+        else:
+            for item in value or ():
+                check(st, item, d - 1)
 
     def face_up(st, L):
-        c = obj(st, L)
-        if c is not None and not st.face[c]:
-            raise HiddenInText
-        return c
+        value = obj(st, L)
+        check(st, value, depth)
+        return value
 
     return face_up
 
@@ -248,12 +261,12 @@ class ExprCompiler:
         return const(n.value), INT
 
     def _x_StrLit(self, n, cx):
-        brace = _LOOKS_FILLED_IN.search(n.value) if "{" in n.value and "{{" not in n.value else None
+        brace = _LOOKS_FILLED_IN.search(n.value.replace("{{", "").replace("}}", "")) if "{" in n.value else None
         if brace is not None:  # an author expecting a template: only say texts, labels and prompts are
             self.report(
                 "W106",
                 f"'{brace.group(0)}' in a plain string is not filled in: "
-                "only say texts, labels and prompts are templates",
+                "only say texts, labels, prompts and player names are templates",
                 cx.path,
                 cx.at(n.pos),
                 "build the text with + and str(), e.g. \"day \" + str(day)",
@@ -644,8 +657,17 @@ class ExprCompiler:
                 pieces.append((piece, None))
             else:
                 node, start = piece
-                pieces.append(self.expr(node, cx.inner(line, col + start - 1, public or None)))
+                fn, t = self.expr(node, cx.inner(line, col + start - 1, public or None))
+                if t.kind == "map":  # an event: its fields by their declared types
+                    fn, t = self.event_words(fn, cx, public), STR
+                pieces.append((fn, t))
         return pieces
+
+    def event_words(self, fn: Fn, cx: Cx, public: bool) -> Fn:
+        from interpreter.labels import describe_fields
+
+        fields = self.events.get(cx.scope.event or "", {})
+        return lambda st, L: describe_fields(st, fn(st, L), fields, public)
 
     def lam(self, node, cx: Cx, param_type: Type, what: str, predicate: bool = False) -> tuple[int, Fn, Type]:
         if not isinstance(node, A.LambdaExpr):

@@ -46,6 +46,12 @@ def zone_name(st, z: int) -> str:
     return f"{fam.name} of {comp_name(st, key)}"
 
 
+def describe_fields(st, value: dict, types: dict, public: bool = False) -> str:
+    """An event's fields in words, each by its declared type (so a face-down
+    component is named by its back in text said to everybody)."""
+    return ", ".join(f"{k} {describe(st, v, types.get(k), public)}" for k, v in value.items())
+
+
 def describe(st, value, t=None, public: bool = False) -> str:
     """A value in words. ``public``: the text is for everybody, so a
     face-down component is named by its back, as views name it."""

@@ -713,6 +713,8 @@ def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
     if pend.get("kind") == "simul" and any(pend["done"]):
         return False  # answers already given were made in the real world: the other one may not allow them
     tm = game.to_move(st)
+    if not tm:
+        return False
     d = tm[rnd.randrange(len(tm))]
     observers = [q for q in range(st.n) if q != d]
     if not observers:

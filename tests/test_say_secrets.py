@@ -80,3 +80,35 @@ def test_what_is_said_of_face_down_cards_depends_only_on_what_everybody_sees():
         by_colour.setdefault(colour, set()).add(tuple(lines[:3]))
     assert set(by_colour) == {"red", "blue"}, "the deals did not vary"
     assert all(len(texts) == 1 for texts in by_colour.values()), by_colour
+
+
+
+_LAST_SAY = '      say "{count(filter(deck, d => d.value == 1))} / {first(hand[0]).value}"'
+_MORE = """
+      say "{str(top(deck, 2))} / {str([c])} / {str(map(deck, d => d.value))}"
+      emit told(what=c)"""
+_TRIGGERS = """events:
+  told: {what: card}
+triggers:
+  on_told:
+    on: told
+    effect: |
+      say "{event} / {name(event)}"
+  on_moved:
+    on: moved
+    effect: |
+      if event.to_zone == table:
+          say "moved: {event}"
+functions:"""
+EVENTS = DECK.replace("functions:", _TRIGGERS).replace(_LAST_SAY, _LAST_SAY + _MORE)
+
+def test_lists_and_event_fields_do_not_tell_face_down_cards():
+    g = compile_ok(EVENTS)
+    st = g.new(players=2, seed=0)
+    g.apply(st, g.to_move(st)[0], 0)
+    lines = [e[1] for e in st.events if e[0] == "say"]
+    assert lines[3] == "[hidden] / [hidden] / [hidden]"  # ids in a list, and values read from face-down cards
+    colour = lines[0].split(" / ")[2]
+    back = f"a face-down card (colour {colour})"
+    assert lines[4] == f"what {back} / what {back}"
+    assert lines[5].startswith("moved: component ") and "[hidden]" not in lines[5]  # face up by then: named

@@ -1,0 +1,71 @@
+"""Property 7b's check (``check_who_is_asked`` in test_properties.py) on
+its own: it must catch a ruleset that asks only the players holding a
+certain card, and pass the same game written to ask everybody."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from helpers import HEAD, compile_ok
+from test_properties import check_who_is_asked
+
+LEAKY = """
+components:
+  card:
+    for_each: {value: "range(1, 13)"}
+zones:
+  deck: {of: card, visibility: hidden}
+  hand: {per: player, of: card, visibility: owner}
+  table: {of: card}
+vars:
+  rounds: 0
+setup: |
+  move components(card) to deck
+  shuffle deck
+  deal 3 from deck to hand
+actions:
+  play:
+    params: {c: "hand[player]"}
+    effect: |
+      move c to table
+      draw from deck to hand[player]
+      set rounds += 1
+      for q in players:
+          ASK
+phases:
+  play:
+    turn:
+      actions: [play]
+    end_if: "rounds >= 6"
+    next: done
+  done:
+    on_begin: |
+      end game
+"""
+ONLY_HOLDERS = """if any(hand[q], x => x.value >= 10):
+              choose r from ['react'] by q optional prompt "react?\""""
+EVERYBODY = """choose r from (['react'] if any(hand[q], x => x.value >= 10) else []) by q optional prompt "react?\""""
+
+
+def _checks(body: str) -> tuple[int, int]:
+    g = compile_ok(body, HEAD.replace("max: 2", "max: 3"))
+    applied = failed = 0
+    for seed in range(12):
+        st = g.new(players=3, seed=seed)
+        rnd = random.Random(seed)
+        while not st.over:
+            try:
+                applied += check_who_is_asked(g, st, rnd)
+            except AssertionError:
+                failed += 1
+            p = g.to_move(st)[0]
+            g.apply(st, p, rnd.randrange(len(g.legal_values(st, p))))
+    return applied, failed
+
+
+@pytest.mark.parametrize("ask, leaks", [(ONLY_HOLDERS, True), (EVERYBODY, False)], ids=["only-holders", "everybody"])
+def test_the_check_catches_a_question_put_only_to_holders(ask, leaks):
+    applied, failed = _checks(LEAKY.replace("ASK", ask))
+    assert applied > 0, "the check never applied: it would pass anything"
+    assert (failed > 0) == leaks
