@@ -44,7 +44,9 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
     for name, fam in prog.families.items():
         per = "one shared" if fam.per is None else f"one per {fam.per}"
         out.append(
-            f"- {name}: {per}; {fam.visibility}; cards enter face {fam.face}"
+            f"- {name}: {per}; "
+            + ("a face-up pile: only its top card is face up" if fam.visibility == "top"
+               else f"{fam.visibility}; cards enter face {fam.face}")
             + ("" if fam.ordered else "; unordered")
             + (f"; holds {fam.of}" if fam.of else "")
         )
