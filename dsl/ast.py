@@ -182,6 +182,7 @@ class LetStmt:
     name: str
     value: Expr
     pos: Pos
+    type: str | None = None  # declared with 'let name: type = value' (let_type), as the format writes types
 
 
 @dataclass(frozen=True, slots=True)

@@ -183,7 +183,13 @@ class _ToAst(Transformer):
         return A.Target(c[0], str(c[1]), _pos(c[1]))
 
     def let_stmt(self, meta, c):
+        if len(c) == 3:  # let name: type = value
+            return A.LetStmt(str(c[0]), c[2], _pos(meta), c[1])
         return A.LetStmt(str(c[0]), c[1], _pos(meta))
+
+    def let_type(self, meta, c):
+        """The declared type as the ruleset format writes types: 'card', 'list of card'."""
+        return str(c[0]) if isinstance(c[0], Token) else "list of " + c[0]
 
     def set_stmt(self, meta, c):
         return A.SetStmt(c[0], str(c[1]), c[2], _pos(meta))

@@ -91,7 +91,19 @@ class StmtCompiler:
 
     def _s_LetStmt(self, s, cx, em):
         fn, t = self.expr(s.value, cx)
-        if t == LIST(NONE_T):
+        if s.type is not None:  # let name: type = value
+            from interpreter.compile_ruleset import parse_type
+            from validator.diagnostics import did_you_mean
+
+            declared = parse_type(s.type, self.comp_types)
+            if declared is None:
+                known = ["int", "bool", "str", "player", "zone", "component", "any", *self.comp_types]
+                cx.error("E039", f"unknown type '{s.type}'", s.pos,
+                         did_you_mean(s.type.split()[-1], known) or f"types: {', '.join(known)}, list of <type>")
+            if t != LIST(NONE_T) and t.kind != "none" and not compatible(declared, t):
+                cx.error("E041", f"'{s.name}' is declared {declared}, and this is {t}", s.value.pos)
+            t = declared
+        elif t == LIST(NONE_T):
             t = LIST(ANY)  # an empty list to be filled: its items may be of any type
         slot = cx.scope.declare(s.name, t)
 
