@@ -137,6 +137,12 @@ def _type_of(st, c):
     return st.cat.types[c] if c < st.cat.n else st.static[c]["type"]
 
 
+# built-ins that go by the ids of the components they are given (with one
+# argument only, for the second set): in text said to everybody they read
+# faces, so face-down components stop the piece ("[hidden]")
+_BY_ID = frozenset({"index_of", "count_of", "distinct"})
+_BY_ID_WITHOUT_KEY = frozenset({"sort", "min", "max"})
+
 # '{name}' or '{expr}' in a plain string: what a template would fill in
 _LOOKS_FILLED_IN = re.compile(r"\{[A-Za-z_][^{}]*\}")
 
@@ -547,11 +553,15 @@ class ExprCompiler:
                 )
         if ta.kind == "zone" or tb.kind == "zone":
             pass  # zones compare by identity (their instance number)
+        if cx.public:  # in text said to everybody, components compare by id: faces must be seen
+            a, b = face_up_only(a, ta), face_up_only(b, tb)
         return fused(lambda st, L: op(a(st, L), b(st, L)), f"({{0}} {n.op} {{1}})", a, b), BOOL
 
     def _x_InOp(self, n, cx):
-        item, _ = self.expr(n.item, cx)
+        item, ti = self.expr(n.item, cx)
         coll, ct = self.listy(n.coll, cx, "the right side of 'in'")
+        if cx.public:  # in text said to everybody, membership goes by id: faces must be seen
+            item, coll = face_up_only(item, ti), face_up_only(coll, LIST(ct))
         if n.negated:
             return fused(lambda st, L: item(st, L) not in coll(st, L), "({0} not in {1})", item, coll), BOOL
         return fused(lambda st, L: item(st, L) in coll(st, L), "({0} in {1})", item, coll), BOOL
@@ -663,6 +673,25 @@ class ExprCompiler:
                 pieces.append((fn, t))
         return pieces
 
+    def faces_first(self, fn: Fn, args, cx: Cx) -> Fn:
+        """``fn``, a built-in's call that goes by component ids, after a check
+        that every component among its arguments is face up (text said to
+        everybody; the arguments are computed twice, in say text only)."""
+        guards = []
+        for arg in args:
+            gfn, gt = self.expr(arg, cx)
+            if gt.kind == "zone":
+                zone_fn = gfn
+                gfn, gt = (lambda st, L: st.zones[zone_fn(st, L)]), LIST(COMP(None))
+            guards.append(face_up_only(gfn, gt))
+
+        def checked(st, L):
+            for g in guards:
+                g(st, L)
+            return fn(st, L)
+
+        return checked
+
     def event_words(self, fn: Fn, cx: Cx, public: bool) -> Fn:
         from interpreter.labels import describe_fields
 
@@ -704,7 +733,10 @@ class ExprCompiler:
                 )
             if n.kwargs:
                 cx.error("E046", f"{n.func}() takes no keyword arguments", n.kwargs[0].pos)
-            return handler(self, n, cx)
+            fn, t = handler(self, n, cx)
+            if cx.public and (n.func in _BY_ID or (n.func in _BY_ID_WITHOUT_KEY and len(n.args) == 1)):
+                fn = self.faces_first(fn, n.args, cx)
+            return fn, t
         fdef = self.functions.get(n.func)
         if fdef is not None:
             return self.inline_function(n, fdef, cx)

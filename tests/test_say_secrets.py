@@ -112,3 +112,18 @@ def test_lists_and_event_fields_do_not_tell_face_down_cards():
     back = f"a face-down card (colour {colour})"
     assert lines[4] == f"what {back} / what {back}"
     assert lines[5].startswith("moved: component ") and "[hidden]" not in lines[5]  # face up by then: named
+
+
+def test_comparing_components_by_id_does_not_tell_face_down_cards():
+    """==, in, index_of, count_of and sorting go by ids, which say which card
+    is which: with a face-down card among them the piece reads [hidden]."""
+    body = DECK.replace(_LAST_SAY, _LAST_SAY + """
+      let red1 = first(components(card))
+      say "{red1 in deck} / {top(deck) == red1} / {index_of(components(card), top(deck))} / {count_of(deck, red1)}"
+      say "{index_of(sort(deck), top(deck))} / {max(deck) == top(deck)} / {red1 in table} / {c == c}\"""")
+    g = compile_ok(body)
+    st = g.new(players=2, seed=0)
+    g.apply(st, g.to_move(st)[0], 0)
+    lines = [e[1] for e in st.events if e[0] == "say"]
+    assert lines[3] == "[hidden] / [hidden] / [hidden] / [hidden]"
+    assert lines[4] == "[hidden] / [hidden] / [hidden] / [hidden]"  # red 1 and c are face down
