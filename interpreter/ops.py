@@ -75,8 +75,11 @@ def move(st, c: int, dest: int, position: str = "top", face: str | None = None, 
         zone = st.zones[src]
         was_top = zone[0] == c
         zone.remove(c)
-        if was_top and zone and st.prog.top_piles and st.prog.families[zone_family(st, src)].visibility == "top":
-            st.face[zone[0]] = True  # a face-up pile shows its new top
+        if was_top and zone and st.prog.top_piles:
+            fams = st.cat.zone_family  # zone_family(st, src) written out, as for dest below
+            if st.prog.families[fams[src] if src < len(fams) else st.extra_zones[src - len(fams)][0]].visibility \
+                    == "top":
+                st.face[zone[0]] = True  # a face-up pile shows its new top
     if dest == BOX:
         st.loc[c] = BOX
     else:
