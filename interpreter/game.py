@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter import ops, rng
+from interpreter.compile_stmt import pending_labels
 from interpreter.errors import (
     GameOverError,
     IllegalOptionError,
@@ -194,7 +195,7 @@ class Game:
     def legal(self, st: State, player: int) -> list[Option]:
         i = self._slot(st, player)
         pend = st.pending
-        labels = pend.get("labels")
+        labels = pending_labels(st, pend)
         hidden = _hidden_options(st, pend, i, player)
         if labels:
             out = [Option(k, v, labels[i][k]) for k, v in enumerate(pend["options"][i])]
@@ -227,7 +228,8 @@ class Game:
         value = options[index]
         st.history.append([player, value])
         if st.record:
-            label = pend["labels"][i][index] if pend.get("labels") else self.option_label(st, pend, value)
+            labels = pending_labels(st, pend)
+            label = labels[i][index] if labels else self.option_label(st, pend, value)
             st.events.append(("decision", player, value, pend["kind"], pend.get("type", "any"), label))
         if pend["kind"] == "simul":
             answers = list(pend["answers"])
