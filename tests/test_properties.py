@@ -45,6 +45,17 @@ from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as hst
 
 from interpreter import ops, rng
+from interpreter.checks import (  # noqa: F401 - the checks these properties run, some used by other test files
+    SECRET,
+    _type,
+    back_of,
+    check_components,
+    check_decision,
+    check_view,
+    check_who_is_asked,
+    dicts_in,
+    perturb,
+)
 from interpreter.errors import GameOverError, IllegalOptionError, NotYourTurnError, SaveFileError
 from interpreter.game import Game, Option
 from interpreter.view import view
@@ -300,50 +311,6 @@ def lockstep(game: Game, a, b, moves) -> None:
 
 
 # ----------------------------------------------------------------- invariants
-def check_components(st, prev_count: list) -> None:
-    n = len(st.static)
-    assert n >= prev_count[0], f"the number of components went down from {prev_count[0]} to {n}"
-    prev_count[0] = n
-    assert n >= st.cat.n
-    assert len(st.loc) == len(st.face) == len(st.owner) == len(st.props) == n, "component tables differ in length"
-    where: dict[int, int] = {}
-    for z, zone in enumerate(st.zones):
-        for c in zone:
-            assert isinstance(c, int) and not isinstance(c, bool) and 0 <= c < n, f"zone {z} holds {c!r}"
-            assert c not in where, f"component {c} is in zone {where[c]} and in zone {z}"
-            where[c] = z
-            assert st.loc[c] == z, f"component {c} is in zone {z} but loc says {st.loc[c]}"
-    for c in range(n):
-        if c not in where:
-            assert st.loc[c] == ops.BOX, f"component {c} is in no zone but loc says {st.loc[c]}"
-    for z, zone in enumerate(st.zones):
-        if not st.prog.families[ops.zone_family(st, z)].ordered:
-            assert zone == sorted(zone), f"unordered zone {ops.zone_label(st, z)} lost its canonical order: {zone}"
-
-
-def check_decision(game: Game, st) -> None:
-    tm = game.to_move(st)
-    if game.is_over(st):
-        assert tm == [], f"the game is over but to_move is {tm}"
-        assert all(isinstance(w, int) and 0 <= w < st.n for w in game.winners(st)), game.winners(st)
-        ret = game.returns(st)
-        assert len(ret) == st.n
-        assert abs(sum(ret) - (1.0 if game.winners(st) else 0.0)) < 1e-9
-        return
-    assert tm, "the game is not over but nobody is to move"
-    assert len(set(tm)) == len(tm), f"to_move repeats a player: {tm}"
-    for p in tm:
-        assert isinstance(p, int) and 0 <= p < st.n, f"to_move names {p!r}"
-        assert not st.eliminated[p], f"eliminated player {p} is asked to decide"
-        opts = game.legal(st, p)
-        assert opts, f"player {p} is to move with no legal option"
-        assert [o.index for o in opts] == list(range(len(opts)))
-        raw = game.legal_values(st, p)  # values hide components the chooser cannot see, nothing else
-        assert all(o.value == v or (isinstance(o.value, dict) and o.value.get("hidden")) for o, v in zip(opts, raw))
-        assert len(opts) == len(raw)
-        assert all(isinstance(o.label, str) for o in opts)
-
-
 # ----------------------------------------------------------------- 1, 2, 3
 @combos
 def test_random_games_end_with_a_decider_and_conserve_components(combo):
@@ -567,115 +534,6 @@ def test_greedy_games_end_with_a_decider_and_conserve_components(combo):
 
 
 # ----------------------------------------------------------------- 7
-def _type(st, c: int) -> str:
-    return st.cat.types[c] if c < st.cat.n else st.static[c]["type"]
-
-
-def back_of(st, c: int):
-    """What anybody sees of a component's back: type, public properties, owner."""
-    ct = st.prog.comp_types[_type(st, c)]
-    props = st.props[c] or {}
-    public = tuple((k, json.dumps(st.static[c].get(k, props.get(k)), sort_keys=True, default=repr))
-                   for k in ct.public)
-    return _type(st, c), public, st.owner[c]
-
-
-SECRET = "\u27c2 changed by the test \u27c2"
-
-
-def perturb(st, p, rnd: random.Random):
-    """A state that differs from ``st`` only in what player ``p`` (None: a
-    spectator) cannot see, or None if there is nothing to change:
-
-    - components ``p`` cannot see are exchanged with others that have the
-      same back (type, public properties, owner), within a zone and across
-      zones. An unordered zone keeps its canonical order, so it takes part
-      only when ``p`` sees none of its components and they all have the same
-      back (see test_unordered_zone_order_does_not_leak_hidden_identities);
-    - the non-public properties of components ``p`` cannot see change;
-    - components ``p`` cannot see are shown to another player;
-    - the other players' secret variables change.
-    """
-    st2 = st.clone()
-    changed = False
-    hidden = {c for zone in st.zones for c in zone if not ops.can_see(st, c, p)}
-    groups: dict = {}
-    for z, zone in enumerate(st.zones):
-        if not st.prog.families[ops.zone_family(st, z)].ordered:
-            if any(c not in hidden for c in zone) or len({back_of(st, c) for c in zone}) > 1:
-                continue
-        for i, c in enumerate(zone):
-            if c in hidden:
-                groups.setdefault(back_of(st, c), []).append((z, i))
-    moved = []
-    for places in groups.values():
-        if len(places) < 2:
-            continue
-        comps = [st.zones[z][i] for z, i in places]
-        shuffled = comps[:]
-        rnd.shuffle(shuffled)
-        if shuffled == comps:
-            shuffled = comps[1:] + comps[:1]
-        for (z, i), c in zip(places, shuffled, strict=True):
-            st2.zones[z][i] = c
-            st2.loc[c] = z
-        moved += comps
-        changed = True
-    for z, zone in enumerate(st2.zones):
-        if not st2.prog.families[ops.zone_family(st2, z)].ordered:
-            zone.sort()
-    others = [q for q in range(st.n) if q != p]
-    for c in sorted(hidden):
-        public = st.prog.comp_types[_type(st, c)].public
-        if st2.props[c]:
-            for k in list(st2.props[c]):
-                if k not in public:
-                    st2.props[c][k] = SECRET
-                    changed = True
-        if others and p is not None:
-            q = rnd.choice(others)
-            known = st2.known.get(c, [])
-            if q not in known:
-                st2.known[c] = known + [q]
-                changed = True
-    for c in hidden:
-        assert not ops.can_see(st2, c, p), "test error: a perturbed component became visible"
-    for q in others:
-        for k in st.prog.secret_pvars:
-            if k in st2.pvars[q]:
-                st2.pvars[q][k] = SECRET
-                changed = True
-    return st2 if changed else None
-
-
-def dicts_in(x):
-    if isinstance(x, dict):
-        yield x
-        for v in x.values():
-            yield from dicts_in(v)
-    elif isinstance(x, (list, tuple)):
-        for v in x:
-            yield from dicts_in(v)
-
-
-def check_view(game: Game, st, p, rnd: random.Random) -> None:
-    v = view(st, p)
-    for d in dicts_in(v):
-        if "id" in d:
-            assert ops.can_see(st, d["id"], p), f"the view of {p} shows the id of hidden component {d['id']}"
-    for name, zone in v["zones"].items():
-        assert zone["count"] == len(zone["items"])
-        for item in zone["items"]:
-            if item.get("hidden"):
-                allowed = {"hidden", "type", "owner"} | set(st.prog.comp_types[item["type"]].public)
-                assert set(item) <= allowed, f"a hidden component in {name} shows {set(item) - allowed}"
-    assert v["to_move"] == sorted(game.to_move(st))
-    assert ("decision" in v) == (p is not None and p in game.to_move(st))
-    st2 = perturb(st, p, rnd)
-    if st2 is not None:
-        assert view(st2, p) == v, f"the view of {p} changes with things {p} cannot see"
-
-
 @combos
 def test_views_hide_what_a_player_cannot_see(combo):
     """7. states that differ only in what p cannot see give p equal views, and
@@ -695,53 +553,6 @@ def _views_hide_what_a_player_cannot_see(game, combo, data):
                 check_view(game, st, p, rnd)
 
     play(game, plan, combo, check)
-
-
-def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
-    """One decision from ``st`` in two worlds that neither the decider nor an
-    observer can tell apart (``exchange_unseen``). When the observer sees the
-    same components after it (nothing was revealed, nothing moved
-    differently), it must see the same game: the same players to decide, the
-    same turn and phase, the same public variables. Otherwise the flow of the
-    rules tells the observer a secret (e.g. only the players holding some
-    card are asked whether to play it, or a question is skipped when a drawn
-    card cannot be played). Returns whether the check applied."""
-    from interpreter.determinize import exchange_unseen
-    from interpreter.errors import RuleError
-
-    pend = st.pending or {}
-    if pend.get("kind") == "simul" and any(pend["done"]):
-        return False  # answers already given were made in the real world: the other one may not allow them
-    tm = game.to_move(st)
-    if not tm:
-        return False
-    d = tm[rnd.randrange(len(tm))]
-    observers = [q for q in range(st.n) if q != d]
-    if not observers:
-        return False
-    q = rnd.choice(observers)
-    other = exchange_unseen(st, [d, q], rnd)
-    if [o.label for o in game.legal(other, d)] != [o.label for o in game.legal(st, d)]:
-        return False  # the decider's own options differ: not the same decision
-    k = rnd.randrange(len(game.legal_values(st, d)))
-    real = st.clone()
-    game.apply(real, d, k)
-    try:
-        game.apply(other, d, k)
-    except RuleError:
-        return False  # a value computed earlier from a face the exchange changed (kept in a local)
-    v_real, v_other = view(real, q), view(other, q)
-    if v_real["zones"] != v_other["zones"]:
-        return False  # something was revealed or moved: the worlds are told apart by the rules' own doing
-    v_real.pop("decision", None)
-    v_other.pop("decision", None)
-    differ = sorted(key for key in v_real if v_real[key] != v_other.get(key))
-    assert not differ, (
-        f"after P{d + 1}'s option {k}, P{q + 1} sees the same components in two worlds it cannot tell apart, "
-        f"but not the same {', '.join(differ)} ({[v_real[key] for key in differ]} against "
-        f"{[v_other[key] for key in differ]}): the rules' flow tells a secret (a question put only to those "
-        "who can answer it, or skipped when nothing can be done: ask everyone who might, with an optional choice)")
-    return True
 
 
 @combos

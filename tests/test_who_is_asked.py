@@ -1,4 +1,4 @@
-"""Property 7b's check (``check_who_is_asked`` in test_properties.py) on
+"""Property 7b's check (``interpreter.checks.check_who_is_asked``) on
 its own: it must catch a ruleset that asks only the players holding a
 certain card, and pass the same game written to ask everybody."""
 
@@ -8,7 +8,8 @@ import random
 
 import pytest
 from helpers import HEAD, compile_ok
-from test_properties import check_who_is_asked
+
+from interpreter.checks import check_who_is_asked
 
 LEAKY = """
 components:
