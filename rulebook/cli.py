@@ -416,6 +416,41 @@ def test(paths, verbose):
 
 @cli.command()
 @click.argument("game")
+@click.option("--variant", "-v", "variants", multiple=True, help="A variant to check (repeatable).")
+@click.option("--players", "-p", "player_counts", type=int, multiple=True,
+              help="A player count (repeatable; default: the smallest and the largest).")
+@click.option("--games", "-n", type=int, default=20, show_default=True, help="Random games per player count.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--max-decisions", type=int, default=5000, show_default=True,
+              help="Stop a game that has not ended after this many decisions.")
+def check(game, variants, player_counts, games, seed, max_decisions):
+    """Check a ruleset's games for what scenarios cannot show: components
+    in one place each, somebody always able to decide, clones and saves that
+    play on like the original, views that hide what their player cannot see,
+    and questions whose asking tells no secret (random games; docs/cli.md)."""
+    from rulebook.check import CHECKS, run_checks
+
+    loaded, _ = _load(game, variants)
+    prog = loaded.program
+    counts = list(dict.fromkeys(player_counts or (prog.min_players, prog.max_players)))
+    for n in counts:
+        _players(loaded, n)
+    report = run_checks(loaded, counts, games, seed, max_decisions)
+    title = prog.title + (f" ({', '.join(prog.variants)})" if prog.variants else "")
+    for f in report.failures:
+        click.echo(f"FAIL  {f.check}: game {f.index} of {f.players} players (seed {f.seed}), "
+                   f"after {plural(len(f.moves), 'decision')}: {f.message}")
+        click.echo(f"      replay: game.new(players={f.players}, seed={f.seed}), then apply (player, option) "
+                   f"{f.moves[-20:]}{' (the last 20)' if len(f.moves) > 20 else ''}")
+    checked = ", ".join(f"{name} {report.applied[name]}" for name in CHECKS)
+    click.echo(f"{title}: {plural(report.games, 'game')}, {plural(report.decisions, 'decision')}; "
+               f"checks made: {checked}; {plural(len(report.failures), 'failure')}"
+               + (f"; {report.unfinished} not ended after {max_decisions} decisions" if report.unfinished else ""))
+    sys.exit(EXIT_PROBLEMS if report.failures else EXIT_OK)
+
+
+@cli.command()
+@click.argument("game")
 @click.option("--variant", "-v", "variants", multiple=True)
 @click.option("--players", "-p", type=int)
 @click.option("--seconds", type=float, default=5.0, show_default=True)

@@ -1,0 +1,141 @@
+"""``rulebook check``: the engine's property checks (``interpreter.checks``)
+on any ruleset, in random games. What a scenario cannot show, because it
+needs many positions: that components stay in one place each, that somebody
+can always decide, that a clone and a saved game play on like the original,
+that views hide what their player cannot see, and that who is asked next
+tells no secret. The project's own rulesets get the same checks from the
+property tests; this brings them to an author's ruleset.
+
+A failure names the check, the game (its seed) and the decisions that lead
+to it, so it can be replayed exactly: ``game.new(players, seed)`` then
+``game.apply(st, p, k)`` for each ``(p, k)``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from interpreter.checks import CheckFailed, check_components, check_decision, check_view, check_who_is_asked
+from interpreter.errors import RulebookError
+from rulebook.simulate import game_seed
+
+CHECKS = ("components", "decisions", "clones", "saves", "views", "who is asked")
+
+
+@dataclass
+class Failure:
+    check: str
+    index: int
+    seed: int
+    players: int
+    moves: list
+    message: str
+
+
+@dataclass
+class Report:
+    games: int = 0
+    decisions: int = 0
+    applied: dict = field(default_factory=lambda: dict.fromkeys(CHECKS, 0))
+    failures: list = field(default_factory=list)
+    unfinished: int = 0  # games still going at the decision cap
+
+
+def sampled(i: int) -> bool:
+    """The first 8 positions, then about 8 per doubling of the game's length."""
+    return i < 8 or i % (1 + i // 8) == 0
+
+
+def check_game(game, players: int, index: int, run_seed: int, report: Report, max_decisions: int) -> None:
+    """One random game with every check at sampled positions; the first
+    failure ends it and is added to ``report``."""
+    seed = game_seed(run_seed, index)
+    rnd = random.Random(seed)
+    moves: list = []
+    check = "decisions"
+    try:
+        st = game.new(players=players, seed=seed)
+        count = [0]
+        while True:
+            check = "components"
+            check_components(st, count)
+            report.applied[check] += 1
+            check = "decisions"
+            check_decision(game, st)
+            report.applied[check] += 1
+            if sampled(len(moves)) or game.is_over(st):
+                _sampled_checks(game, st, moves, rnd, report)
+            if game.is_over(st):
+                break
+            if len(moves) >= max_decisions:
+                report.unfinished += 1
+                break
+            tm = game.to_move(st)
+            p = tm[rnd.randrange(len(tm))]
+            k = rnd.randrange(len(game.legal_values(st, p)))
+            moves.append((p, k))
+            check = "decisions"
+            game.apply(st, p, k)
+    except _Failed as failed:
+        report.failures.append(Failure(failed.check, index, seed, players, list(moves), failed.message))
+    except (CheckFailed, RulebookError) as err:
+        report.failures.append(Failure(check, index, seed, players, list(moves), str(err)))
+    report.games += 1
+    report.decisions += len(moves)
+
+
+class _Failed(Exception):
+    def __init__(self, check: str, message: str):
+        super().__init__(message)
+        self.check, self.message = check, message
+
+
+def _sampled_checks(game, st, moves, rnd: random.Random, report: Report) -> None:
+    def run(check, fn):
+        try:
+            applied = fn()
+        except (CheckFailed, RulebookError) as err:
+            raise _Failed(check, str(err)) from None
+        if applied is not False:
+            report.applied[check] += 1
+
+    over = game.is_over(st)
+    viewers = [*game.to_move(st), rnd.randrange(st.n), None]
+    run("views", lambda: [check_view(game, st, p, rnd) for p in dict.fromkeys(viewers)])
+    if not over:
+        run("who is asked", lambda: check_who_is_asked(game, st, rnd))
+        run("clones", lambda: _clone_plays_on(game, st, rnd))
+    if over or len(moves) in (8, 64, 512):
+        run("saves", lambda: _save_loads(game, st))
+
+
+def _clone_plays_on(game, st, rnd: random.Random) -> None:
+    """A clone takes the same next decision to the same state, and leaves
+    the original untouched."""
+    before = st.to_data()
+    a, b = game.clone(st), game.clone(st)
+    tm = game.to_move(a)
+    p = tm[rnd.randrange(len(tm))]
+    k = rnd.randrange(len(game.legal_values(a, p)))
+    game.apply(a, p, k)
+    game.apply(b, p, k)
+    if a.to_data() != b.to_data():
+        raise CheckFailed("two clones given the same decision reach different states")
+    if st.to_data() != before:
+        raise CheckFailed("playing on a clone changed the original")
+
+
+def _save_loads(game, st) -> None:
+    """A save loads (by replaying its seed and decisions) to the same state."""
+    again = game.load(game.save(st))
+    if again.to_data() != st.to_data():
+        raise CheckFailed("a saved game does not load to the same state")
+
+
+def run_checks(game, player_counts, games: int, run_seed: int, max_decisions: int = 5000) -> Report:
+    report = Report()
+    for n in player_counts:
+        for i in range(games):
+            check_game(game, n, i, run_seed, report, max_decisions)
+    return report
