@@ -508,11 +508,9 @@ class StmtCompiler:
         prompt = s.prompt or f"choose {s.name}"
         where = cx.where(s.pos)
         etype = et
-        labeler = None
+        label = None
         if s.label is not None:
             label = self.template_parts(s.label, cx, s.label_pos[0], s.label_pos[1] + 1, "the label of choose")
-            labeler = len(self.prog.labelers)  # rendered when read (pending_labels): simulations never read them
-            self.prog.labelers.append((label, slot))
         prompt_parts = None
         if s.prompt is not None and "{" in s.prompt:
             prompt_parts = self.template_parts(s.prompt, cx, s.prompt_pos[0], s.prompt_pos[1] + 1, "the prompt")
@@ -545,12 +543,8 @@ class StmtCompiler:
                 "prompt": text,
                 "type": _type_tag(etype),
             }
-            if labeler is not None:
-                pend["labeler"] = labeler
-                for v in reversed(options):  # the name holds the last option, as after rendering its labels
-                    if v is not None:
-                        L[slot] = v
-                        break
+            if label is not None:
+                pend["labels"] = [option_labels(st, L, slot, options, label)]
             st.pending = pend
             return SUSPEND
 
@@ -891,22 +885,6 @@ def render(st, L, pieces, public: bool = False) -> str:
         except HiddenInText:
             out.append(HIDDEN)
     return "".join(out)
-
-
-def pending_labels(st, pend: dict) -> list | None:
-    """The labels of a pending decision, one list per chooser: rendered
-    when read for a single ``choose`` (``labeler``, with the locals of the
-    frame that asked, which is on top of the stack while it waits, and left
-    as they were), given with the decision for a simultaneous one."""
-    if "labeler" not in pend:
-        return pend.get("labels")
-    pieces, slot = st.prog.labelers[pend["labeler"]]
-    L = st.stack[-1][2]
-    kept = L[slot]
-    try:
-        return [option_labels(st, L, slot, pend["options"][0], pieces)]
-    finally:
-        L[slot] = kept
 
 
 def option_labels(st, L, slot: int, options: list, pieces) -> list[str]:

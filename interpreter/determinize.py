@@ -72,13 +72,7 @@ def determinize(st: State, player: int, rng: random.Random) -> State:
     s.rng = srng.seed_state(rng.getrandbits(64))
     _reset_secret_pvars(s, player)
     if s.pending is not None and not s.over:
-        real = st.pending
-        if "labeler" in real:  # labels rendered when read: the player's own come from the real state
-            from interpreter.compile_stmt import pending_labels
-
-            real = {k: v for k, v in real.items() if k != "labeler"}
-            real["labels"] = pending_labels(st, st.pending)
-        _redraw_pending(s, real, player, rng)
+        _redraw_pending(s, st.pending, player, rng)
     return s
 
 
@@ -257,10 +251,6 @@ def _redraw_pending(s: State, real: dict, player: int, rng: random.Random) -> No
             fr[2][:] = saved_locals
     if fresh is None:
         fresh = _relabelled(s, real, player)
-    elif "labeler" in fresh:  # rendered here, as the question asked them: the player's own are the real ones
-        from interpreter.compile_stmt import pending_labels
-
-        fresh = dict({k: v for k, v in fresh.items() if k != "labeler"}, labels=pending_labels(s, fresh))
     options = list(fresh["options"])
     labels = list(fresh["labels"]) if fresh.get("labels") is not None else None
     prompts = list(fresh["prompts"]) if fresh.get("prompts") is not None else None

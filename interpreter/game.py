@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter import ops, rng
-from interpreter.compile_stmt import pending_labels
 from interpreter.errors import (
     GameOverError,
     IllegalOptionError,
@@ -195,7 +194,7 @@ class Game:
     def legal(self, st: State, player: int) -> list[Option]:
         i = self._slot(st, player)
         pend = st.pending
-        labels = pending_labels(st, pend)
+        labels = pend.get("labels")
         hidden = _hidden_options(st, pend, i, player)
         if labels:
             out = [Option(k, v, labels[i][k]) for k, v in enumerate(pend["options"][i])]
@@ -228,8 +227,7 @@ class Game:
         value = options[index]
         st.history.append([player, value])
         if st.record:
-            labels = pending_labels(st, pend)
-            label = labels[i][index] if labels else self.option_label(st, pend, value)
+            label = pend["labels"][i][index] if pend.get("labels") else self.option_label(st, pend, value)
             st.events.append(("decision", player, value, pend["kind"], pend.get("type", "any"), label))
         if pend["kind"] == "simul":
             answers = list(pend["answers"])

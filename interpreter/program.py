@@ -202,7 +202,6 @@ class Program:
     param_choices: dict = field(default_factory=dict)
     define_locals: int = 1
     codes: list[Code] = field(default_factory=list)
-    labelers: list = field(default_factory=list)  # (pieces, slot) of each choose label, rendered when read
     params: dict[str, Any] = field(default_factory=dict)  # defaults
     param_types: dict[str, Type] = field(default_factory=dict)
     defines: list[tuple[str, Callable]] = field(default_factory=list)

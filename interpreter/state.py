@@ -93,18 +93,6 @@ class State:
         return s
 
     # ------------------------------------------------------------ plain data
-    def _pending_data(self):
-        """The pending decision as saves hold it: with its labels, rendered
-        now when the decision renders them only when read."""
-        pend = self.pending
-        if not pend or "labeler" not in pend:
-            return pend
-        from interpreter.compile_stmt import pending_labels
-
-        data = {k: v for k, v in pend.items() if k != "labeler"}
-        data["labels"] = pending_labels(self, pend)
-        return data
-
     def to_data(self) -> dict[str, Any]:
         """The state as JSON-compatible data: what a save holds, and what
         replaying the save's seed and decisions must give again. Zones made
@@ -126,7 +114,7 @@ class State:
             "phase": self.phase,
             "flags": [self.end_turn, self.end_phase, self.pass_to],
             "stack": self.stack,
-            "pending": self._pending_data(),
+            "pending": self.pending,
             "over": self.over,
             "winners": self.winners,
             "history": self.history,
