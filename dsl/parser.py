@@ -188,7 +188,9 @@ class _ToAst(Transformer):
         return A.LetStmt(str(c[0]), c[1], _pos(meta))
 
     def let_type(self, meta, c):
-        """The declared type as the ruleset format writes types: 'card', 'list of card'."""
+        """The declared type as the ruleset format writes types: 'card', 'list', 'list of card'."""
+        if not c:
+            return "list"
         return str(c[0]) if isinstance(c[0], Token) else "list of " + c[0]
 
     def set_stmt(self, meta, c):

@@ -100,8 +100,15 @@ class StmtCompiler:
                 known = ["int", "bool", "str", "player", "zone", "component", "any", *self.comp_types]
                 cx.error("E039", f"unknown type '{s.type}'", s.pos,
                          did_you_mean(s.type.split()[-1], known) or f"types: {', '.join(known)}, list of <type>")
-            if t != LIST(NONE_T) and t.kind != "none" and not compatible(declared, t):
+            fits = (
+                declared.kind in ("list", "any") if t == LIST(NONE_T)  # [] fits a list
+                else declared.kind in ("comp", "player", "zone", "any") if t.kind == "none"  # none: no component
+                else compatible(declared, t)
+            )
+            if not fits:
                 cx.error("E041", f"'{s.name}' is declared {declared}, and this is {t}", s.value.pos)
+            if declared.kind == "list" and t.kind == "zone":
+                fn = as_list_fn(fn, t)  # a zone's components, as a list
             t = declared
         elif t == LIST(NONE_T):
             t = LIST(ANY)  # an empty list to be filled: its items may be of any type
