@@ -460,6 +460,8 @@ def _name(c, n, cx):
 
 def _str(c, n, cx):
     fn, t = c.expr(n.args[0], cx)
+    if cx.public and t.kind == "map":  # an event: its fields by their declared types
+        return c.event_words(fn, cx, True), STR
     if cx.public:  # a component's number tells which one it is, also inside a list
         fn = face_up_only(fn, t)
     return (lambda st, L: str(fn(st, L))), STR

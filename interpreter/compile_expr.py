@@ -140,8 +140,26 @@ def _type_of(st, c):
 # built-ins that go by the ids of the components they are given (with one
 # argument only, for the second set): in text said to everybody they read
 # faces, so face-down components stop the piece ("[hidden]")
-_BY_ID = frozenset({"index_of", "count_of", "distinct"})
+_BY_ID = frozenset({"index_of", "count_of", "distinct", "zone", "sees", "owner"})
 _BY_ID_WITHOUT_KEY = frozenset({"sort", "min", "max"})
+
+
+def _by_id(n) -> bool:
+    """Whether a built-in's call goes by the ids of the components it is given."""
+    if n.func in _BY_ID:
+        return True
+    return n.func in _BY_ID_WITHOUT_KEY and not any(isinstance(a, A.LambdaExpr) for a in n.args)
+
+
+def _draws(node) -> bool:
+    """Whether an expression draws at random (random(), roll()): it must not
+    be computed twice."""
+    if isinstance(node, A.Call) and node.func in ("random", "roll"):
+        return True
+    values = (getattr(node, f) for f in getattr(node, "__dataclass_fields__", ()))
+    return any(_draws(v) if hasattr(v, "__dataclass_fields__") else
+               any(_draws(x) for x in v if hasattr(x, "__dataclass_fields__")) if isinstance(v, tuple) else False
+               for v in values)
 
 # '{name}' or '{expr}' in a plain string: what a template would fill in
 _LOOKS_FILLED_IN = re.compile(r"\{[A-Za-z_][^{}]*\}")
@@ -553,8 +571,8 @@ class ExprCompiler:
                 )
         if ta.kind == "zone" or tb.kind == "zone":
             pass  # zones compare by identity (their instance number)
-        if cx.public:  # in text said to everybody, components compare by id: faces must be seen
-            a, b = face_up_only(a, ta), face_up_only(b, tb)
+        if cx.public and "none" not in (ta.kind, tb.kind):  # in text said to everybody, components
+            a, b = face_up_only(a, ta), face_up_only(b, tb)  # compare by id: faces must be seen
         return fused(lambda st, L: op(a(st, L), b(st, L)), f"({{0}} {n.op} {{1}})", a, b), BOOL
 
     def _x_InOp(self, n, cx):
@@ -679,7 +697,11 @@ class ExprCompiler:
         everybody; the arguments are computed twice, in say text only)."""
         guards = []
         for arg in args:
+            if isinstance(arg, A.LambdaExpr) or _draws(arg):
+                continue  # a function, or a value drawn at random, which a second computation would change
             gfn, gt = self.expr(arg, cx)
+            if gt.kind in ("int", "str", "bool", "player", "none"):
+                continue
             if gt.kind == "zone":
                 zone_fn = gfn
                 gfn, gt = (lambda st, L: st.zones[zone_fn(st, L)]), LIST(COMP(None))
@@ -734,8 +756,10 @@ class ExprCompiler:
             if n.kwargs:
                 cx.error("E046", f"{n.func}() takes no keyword arguments", n.kwargs[0].pos)
             fn, t = handler(self, n, cx)
-            if cx.public and (n.func in _BY_ID or (n.func in _BY_ID_WITHOUT_KEY and len(n.args) == 1)):
+            if cx.public and _by_id(n):
                 fn = self.faces_first(fn, n.args, cx)
+            if cx.public and n.func == "components":  # listed by id: which is which, if one is face down
+                fn = face_up_only(fn, t)
             return fn, t
         fdef = self.functions.get(n.func)
         if fdef is not None:

@@ -127,3 +127,16 @@ def test_comparing_components_by_id_does_not_tell_face_down_cards():
     lines = [e[1] for e in st.events if e[0] == "say"]
     assert lines[3] == "[hidden] / [hidden] / [hidden] / [hidden]"
     assert lines[4] == "[hidden] / [hidden] / [hidden] / [hidden]"  # red 1 and c are face down
+
+
+def test_where_a_face_down_card_is_and_lists_by_id_read_hidden_but_none_tests_do_not():
+    body = DECK.replace(_LAST_SAY, _LAST_SAY + """
+      let red1 = first(components(card))
+      say "{top(deck) == none} / {'empty' if top(deck) == none else 'more'} / {max(top(deck), red1)} / {zone(red1)}"
+      say "{sees(0, red1)} / {owner(red1)} / {components(card)} / {min(deck, d => d.value)} / {max(3, 4)}\"""")
+    g = compile_ok(body)
+    st = g.new(players=2, seed=0)
+    g.apply(st, g.to_move(st)[0], 0)
+    lines = [e[1] for e in st.events if e[0] == "say"]
+    assert lines[3] == "no / more / [hidden] / [hidden]"
+    assert lines[4] == "[hidden] / [hidden] / [hidden] / [hidden] / 4"
