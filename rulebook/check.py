@@ -13,14 +13,18 @@ to it, so it can be replayed exactly: ``game.new(players, seed)`` then
 
 from __future__ import annotations
 
+import json
 import random
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from interpreter.checks import CheckFailed, check_components, check_decision, check_view, check_who_is_asked
 from interpreter.errors import RulebookError
 from rulebook.simulate import game_seed
 
 CHECKS = ("components", "decisions", "clones", "saves", "views", "who is asked")
+# what a failure outside the checks is called: the rules stopped with an error,
+# or the engine itself failed (a bug in Rulebook, reported instead of a traceback)
+RULES, ENGINE = "rules", "engine"
 
 
 @dataclass
@@ -53,7 +57,7 @@ def check_game(game, players: int, index: int, run_seed: int, report: Report, ma
     seed = game_seed(run_seed, index)
     rnd = random.Random(seed)
     moves: list = []
-    check = "decisions"
+    check = RULES
     try:
         st = game.new(players=players, seed=seed)
         count = [0]
@@ -75,12 +79,16 @@ def check_game(game, players: int, index: int, run_seed: int, report: Report, ma
             p = tm[rnd.randrange(len(tm))]
             k = rnd.randrange(len(game.legal_values(st, p)))
             moves.append((p, k))
-            check = "decisions"
+            check = RULES
             game.apply(st, p, k)
     except _Failed as failed:
         report.failures.append(Failure(failed.check, index, seed, players, list(moves), failed.message))
-    except (CheckFailed, RulebookError) as err:
+    except CheckFailed as err:
         report.failures.append(Failure(check, index, seed, players, list(moves), str(err)))
+    except RulebookError as err:
+        report.failures.append(Failure(RULES, index, seed, players, list(moves), str(err)))
+    except Exception as err:  # noqa: BLE001 - a bug in the engine: reported with its game, not as a traceback
+        report.failures.append(Failure(ENGINE, index, seed, players, list(moves), f"{type(err).__name__}: {err}"))
     report.games += 1
     report.decisions += len(moves)
 
@@ -97,6 +105,8 @@ def _sampled_checks(game, st, moves, rnd: random.Random, report: Report) -> None
             applied = fn()
         except (CheckFailed, RulebookError) as err:
             raise _Failed(check, str(err)) from None
+        except Exception as err:  # noqa: BLE001 - a bug in the engine, found while checking
+            raise _Failed(ENGINE, f"{type(err).__name__} while checking {check}: {err}") from None
         if applied is not False:
             report.applied[check] += 1
 
@@ -127,10 +137,16 @@ def _clone_plays_on(game, st, rnd: random.Random) -> None:
 
 
 def _save_loads(game, st) -> None:
-    """A save loads (by replaying its seed and decisions) to the same state."""
-    again = game.load(game.save(st))
+    """A save, as a file holds it, loads (by replaying its seed and
+    decisions) to the same state."""
+    again = game.load(json.loads(json.dumps(game.save(st))))
     if again.to_data() != st.to_data():
         raise CheckFailed("a saved game does not load to the same state")
+
+
+def failures_json(report: Report) -> str:
+    """The failures with every decision that leads to each, for --out."""
+    return json.dumps([asdict(f) for f in report.failures], indent=1)
 
 
 def run_checks(game, player_counts, games: int, run_seed: int, max_decisions: int = 5000) -> Report:

@@ -423,12 +423,14 @@ def test(paths, verbose):
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--max-decisions", type=int, default=5000, show_default=True,
               help="Stop a game that has not ended after this many decisions.")
-def check(game, variants, player_counts, games, seed, max_decisions):
+@click.option("--out", "out_path", type=click.Path(dir_okay=False),
+              help="Write the failures, with every decision leading to each, as JSON.")
+def check(game, variants, player_counts, games, seed, max_decisions, out_path):
     """Check a ruleset's games for what scenarios cannot show: components
     in one place each, somebody always able to decide, clones and saves that
     play on like the original, views that hide what their player cannot see,
     and questions whose asking tells no secret (random games; docs/cli.md)."""
-    from rulebook.check import CHECKS, run_checks
+    from rulebook.check import CHECKS, failures_json, run_checks
 
     loaded, _ = _load(game, variants)
     prog = loaded.program
@@ -440,8 +442,12 @@ def check(game, variants, player_counts, games, seed, max_decisions):
     for f in report.failures:
         click.echo(f"FAIL  {f.check}: game {f.index} of {f.players} players (seed {f.seed}), "
                    f"after {plural(len(f.moves), 'decision')}: {f.message}")
+        shown = f.moves if len(f.moves) <= 20 or out_path else f.moves[-20:]
         click.echo(f"      replay: game.new(players={f.players}, seed={f.seed}), then apply (player, option) "
-                   f"{f.moves[-20:]}{' (the last 20)' if len(f.moves) > 20 else ''}")
+                   + ("each decision in " + out_path if out_path and len(f.moves) > 20 else str(shown))
+                   + (" (the last 20; --out FILE writes them all)" if len(shown) < len(f.moves) else ""))
+    if out_path:
+        Path(out_path).write_text(failures_json(report), encoding="utf-8")
     checked = ", ".join(f"{name} {report.applied[name]}" for name in CHECKS)
     click.echo(f"{title}: {plural(report.games, 'game')}, {plural(report.decisions, 'decision')}; "
                f"checks made: {checked}; {plural(len(report.failures), 'failure')}"
