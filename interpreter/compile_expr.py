@@ -421,7 +421,7 @@ class ExprCompiler:
 
     def comp_attr(self, obj: Fn, t: Type, attr: str, n, cx):
         types = [self.comp_types[t.arg]] if t.arg else list(self.comp_types.values())
-        if cx.public and attr not in ("owner", "type") and not all(attr in ct.public for ct in types):
+        if cx.public and attr != "type" and not all(attr in ct.public for ct in types):
             obj = face_up_only(obj)
         if attr == "owner":
             return fused(lambda st, L: st.owner[obj(st, L)], "st.owner[{0}]", obj), PLAYER

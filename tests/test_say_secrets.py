@@ -61,7 +61,7 @@ def test_a_face_down_component_is_named_by_its_back_and_what_it_hides_reads_hidd
     lines = said(0)
     colour = lines[0].split(" / ")[2]
     assert lines[0] == (f"a face-down card (colour {colour}) / a face-down card (colour {colour}) / {colour} / "
-                        "[hidden] / [hidden] / [hidden] / none")
+                        "[hidden] / [hidden] / [hidden] / [hidden]")  # its owner too: who holds which card
     assert lines[1] == "[hidden] / a tile / [hidden] / [a face-down component]"
     assert lines[2] == "[hidden] / [hidden]"  # a count over face-down cards, and the hand's card, say which they are
 
