@@ -114,29 +114,28 @@ def test_lists_and_event_fields_do_not_tell_face_down_cards():
     assert lines[5].startswith("moved: component ") and "[hidden]" not in lines[5]  # face up by then: named
 
 
+def _said_with(says: str) -> list[str]:
+    """What DECK's action says with more say lines after its own, where
+    ``red1`` is the first card by id (face down in the deck or a hand)."""
+    g = compile_ok(DECK.replace(_LAST_SAY, _LAST_SAY + "\n      let red1 = first(components(card))" + says))
+    st = g.new(players=2, seed=0)
+    g.apply(st, g.to_move(st)[0], 0)
+    return [e[1] for e in st.events if e[0] == "say"]
+
+
 def test_comparing_components_by_id_does_not_tell_face_down_cards():
     """==, in, index_of, count_of and sorting go by ids, which say which card
     is which: with a face-down card among them the piece reads [hidden]."""
-    body = DECK.replace(_LAST_SAY, _LAST_SAY + """
-      let red1 = first(components(card))
+    lines = _said_with("""
       say "{red1 in deck} / {top(deck) == red1} / {index_of(components(card), top(deck))} / {count_of(deck, red1)}"
       say "{index_of(sort(deck), top(deck))} / {max(deck) == top(deck)} / {red1 in table} / {c == c}\"""")
-    g = compile_ok(body)
-    st = g.new(players=2, seed=0)
-    g.apply(st, g.to_move(st)[0], 0)
-    lines = [e[1] for e in st.events if e[0] == "say"]
     assert lines[3] == "[hidden] / [hidden] / [hidden] / [hidden]"
     assert lines[4] == "[hidden] / [hidden] / [hidden] / [hidden]"  # red 1 and c are face down
 
 
 def test_where_a_face_down_card_is_and_lists_by_id_read_hidden_but_none_tests_do_not():
-    body = DECK.replace(_LAST_SAY, _LAST_SAY + """
-      let red1 = first(components(card))
+    lines = _said_with("""
       say "{top(deck) == none} / {'empty' if top(deck) == none else 'more'} / {max(top(deck), red1)} / {zone(red1)}"
       say "{sees(0, red1)} / {owner(red1)} / {components(card)} / {min(deck, d => d.value)} / {max(3, 4)}\"""")
-    g = compile_ok(body)
-    st = g.new(players=2, seed=0)
-    g.apply(st, g.to_move(st)[0], 0)
-    lines = [e[1] for e in st.events if e[0] == "say"]
     assert lines[3] == "no / more / [hidden] / [hidden]"
     assert lines[4] == "[hidden] / [hidden] / [hidden] / [hidden] / 4"
