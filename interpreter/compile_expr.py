@@ -312,6 +312,8 @@ class ExprCompiler:
             for _, pt in parts[1:]:
                 t = join(t, pt)
         fns = [p[0] for p in parts]
+        if cx.public and t.kind == "any":  # a mixed list names its components by number: only face-up ones
+            fns = [face_up_only(f, pt) for f, (_, pt) in zip(fns, parts)]
         return fused(lambda st, L: [f(st, L) for f in fns], "[" + ", ".join(f"{{{i}}}" for i in range(len(fns))) + "]",
                      *fns), LIST(t)
 
