@@ -162,7 +162,8 @@ def new(name):
         raise Failure(str(err)) from None
     for f in files:
         click.echo(f"created {f}")
-    click.echo(f"next: rulebook validate {name} && rulebook test {name} && rulebook play {name} --human 1")
+    click.echo(f"next: rulebook validate {name} && rulebook test {name} && rulebook check {name}"
+               f" && rulebook play {name} --human 1")
 
 
 @cli.command()

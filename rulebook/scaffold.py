@@ -28,7 +28,7 @@ def scaffold(target: Path) -> list[Path]:
         target / "ruleset.yaml": (TEMPLATES / "ruleset.yaml.tmpl").read_text().format(**values),
         target / "scenarios" / "stop-keeps-cards.yaml": (TEMPLATES / "scenario.yaml.tmpl").read_text().format(**values),
         target / "README.md": f"# {title}\n\nA Rulebook ruleset.\n\n```sh\nrulebook validate {target}\n"
-        f"rulebook test {target}\nrulebook play {target} --human 1\n```\n",
+        f"rulebook test {target}\nrulebook check {target}\nrulebook play {target} --human 1\n```\n",
     }
     for path, text in files.items():
         path.write_text(text)
