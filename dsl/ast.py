@@ -281,6 +281,7 @@ class ChooseStmt:
     label: str | None = None  # a template naming each option, with the chosen name bound
     label_pos: Pos = (1, 1)
     prompt_pos: Pos = (1, 1)
+    within: Expr | None = None  # seconds to answer; when they run out, the first option is taken
 
 
 @dataclass(frozen=True, slots=True)

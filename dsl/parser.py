@@ -252,10 +252,13 @@ class _ToAst(Transformer):
         optional = False
         prompt = label = None
         label_pos = prompt_pos = (1, 1)
-        after_label = False
+        after_label = after_within = False
+        within = None
         for item in c[2:]:
             if isinstance(item, Token) and item.type == "OPTIONAL":
                 optional = True
+            elif isinstance(item, Token) and item.type == "WITHIN":
+                after_within = True
             elif isinstance(item, Token) and item.type == "LABEL":
                 after_label = True
             elif isinstance(item, Token) and item.type == "STRING":
@@ -263,9 +266,11 @@ class _ToAst(Transformer):
                     label, label_pos = _unquote(str(item)), _pos(item)
                 else:
                     prompt, prompt_pos = _unquote(str(item)), _pos(item)
+            elif after_within and within is None:
+                within = item
             else:
                 chooser = item
-        return A.ChooseStmt(name, options, chooser, optional, prompt, _pos(meta), label, label_pos, prompt_pos)
+        return A.ChooseStmt(name, options, chooser, optional, prompt, _pos(meta), label, label_pos, prompt_pos, within)
 
     def emit_stmt(self, meta, c):
         return A.EmitStmt(str(c[0]), c[1] if len(c) > 1 else (), _pos(meta), _pos(c[0]))

@@ -521,6 +521,7 @@ class StmtCompiler:
         prompt_parts = None
         if s.prompt is not None and "{" in s.prompt:
             prompt_parts = self.template_parts(s.prompt, cx, s.prompt_pos[0], s.prompt_pos[1] + 1, "the prompt")
+        within = self.expect(s.within, cx, INT, "choose ... within") if s.within is not None else None
 
         def choose(st, fr):
             L = fr[2]
@@ -552,6 +553,10 @@ class StmtCompiler:
             }
             if label is not None:
                 pend["labels"] = [option_labels(st, L, slot, options, label)]
+            if within is not None:
+                seconds = within(st, L)
+                if seconds:
+                    pend["time_limit"] = seconds
             st.pending = pend
             return SUSPEND
 
@@ -584,16 +589,19 @@ class StmtCompiler:
             prompt_parts = self.template_parts(
                 first.prompt, cx, first.prompt_pos[0], first.prompt_pos[1] + 1, "the prompt"
             )
+        within = self.expect(first.within, cx, INT, "choose ... within") if first.within is not None else None
 
         def collect(st, fr):
             L = fr[2]
             values = list(items(st, L))
             L[list_slot] = values
             L[idx] = 0
-            players, options, labels, prompts = [], [], [], []
+            players, options, labels, prompts, limits = [], [], [], [], []
             for v in values:
                 L[var] = v
                 o = list(opts(st, L))
+                if within is not None:
+                    limits.append(within(st, L) or None)
                 if prompt_parts is not None:
                     prompts.append(render(st, L, prompt_parts))
                 if optional:
@@ -623,6 +631,8 @@ class StmtCompiler:
                 pend["labels"] = labels
             if prompts:
                 pend["prompts"] = prompts
+            if any(limits):  # each chooser's own seconds
+                pend["time_limits"] = limits
             st.pending = pend
             return SUSPEND
 

@@ -249,17 +249,22 @@ class Game:
         """Seconds ``player`` has for the pending decision (a turn's
         ``time_limit``), or None when the decision has no limit. Only a
         human's seat is timed (by ``rulebook play``): agents answer at once."""
-        self._slot(st, player)
-        return st.pending.get("time_limit")
+        i = self._slot(st, player)
+        limits = st.pending.get("time_limits")  # a simultaneous choose: one per chooser
+        return limits[i] if limits else st.pending.get("time_limit")
 
     def time_out(self, st: State, player: int) -> None:
-        """The pending decision's time ran out: the turn ends without an
-        action and the turn's ``on_time_out`` effect runs. Recorded in the
+        """The pending decision's time ran out: on a turn, the turn ends
+        without an action and the turn's ``on_time_out`` effect runs; on a
+        ``choose ... within``, the first option is taken. Recorded in the
         history like a decision, so saves and replays reproduce it."""
-        self._slot(st, player)
         pend = st.pending
-        if not pend.get("time_limit") or pend["kind"] != "action":
+        if not self.time_limit(st, player):
             raise IllegalOptionError(f"this decision of {player_name(st, player)} has no time limit")
+        if pend["kind"] != "action":  # a choose: its first option
+            self.apply(st, player, 0)
+            st.history[-1] = [player, None, "time_out"]
+            return
         st.history.append([player, None, "time_out"])
         if st.record:
             st.events.append(("decision", player, None, "time_out", "action", "time ran out"))

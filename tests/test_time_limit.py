@@ -180,3 +180,60 @@ def test_cli_a_rate_outside_zero_to_one_is_a_usage_error(tmp_path, capsys, rate)
 
     code, _, err = run_main(capsys, "simulate", RULESET, "-n", "1", "-q", "--time-outs", rate)
     assert code == 2 and "--time-outs" in err
+
+
+WITHIN = """\
+rulebook: 1
+id: within
+players: {min: 2, max: 2}
+vars:
+  picks: {type: list of int, initial: "[]"}
+phases:
+  ask:
+    on_begin: |
+      choose n from [3, 1, 2] by 0 within 5 prompt "how many?"
+      append n to picks
+      simultaneous for p in players:
+          choose k from [7, 8] by p within seconds(p)
+          append k to picks
+      choose m from [4, 5] by 1 within 0
+      append m to picks
+      end game
+functions:
+  seconds:
+    params: {p: player}
+    value: "10 if p == 1 else 0"
+"""
+
+
+def _within():
+    result = compile_text(WITHIN, "within.yaml")
+    assert result.program is not None, [d.render() for d in result.report.errors]
+    g = Game(result.program)
+    return g, g.new(players=2, seed=1)
+
+
+def test_a_choose_within_takes_its_first_option_when_the_time_runs_out():
+    g, st = _within()
+    assert g.time_limit(st, 0) == 5
+    g.time_out(st, 0)
+    assert st.history[-1] == [0, None, "time_out"] and st.vars["picks"] == [3]
+    # in a simultaneous choice each chooser has its own limit (P1 none, P2 ten seconds)
+    assert g.time_limit(st, 0) is None and g.time_limit(st, 1) == 10
+    with pytest.raises(IllegalOptionError):
+        g.time_out(st, 0)
+    g.apply(st, 0, 1)
+    g.time_out(st, 1)
+    assert st.vars["picks"] == [3, 8, 7]
+    assert g.time_limit(st, 1) is None  # within 0: no limit
+    g.apply(st, 1, 1)
+    assert st.over and st.vars["picks"] == [3, 8, 7, 5]
+
+
+def test_a_game_with_choose_time_outs_saves_and_replays():
+    g, st = _within()
+    g.time_out(st, 0)
+    g.apply(st, 0, 0)
+    g.time_out(st, 1)
+    again = g.load(json.loads(json.dumps(g.save(st))))
+    assert again.to_data() == st.to_data()
