@@ -51,7 +51,8 @@ def sampled(i: int) -> bool:
     return i < 8 or i % (1 + i // 8) == 0
 
 
-def check_game(game, players: int, index: int, run_seed: int, report: Report, max_decisions: int) -> None:
+def check_game(game, players: int, index: int, run_seed: int, report: Report, max_decisions: int,
+               params: dict | None = None) -> None:
     """One random game with every check at sampled positions; the first
     failure ends it and is added to ``report``."""
     seed = game_seed(run_seed, index)
@@ -59,7 +60,7 @@ def check_game(game, players: int, index: int, run_seed: int, report: Report, ma
     moves: list = []
     check = RULES
     try:
-        st = game.new(players=players, seed=seed)
+        st = game.new(players=players, seed=seed, params=params)
         count = [0]
         while True:
             check = "components"
@@ -149,9 +150,10 @@ def failures_json(report: Report) -> str:
     return json.dumps([asdict(f) for f in report.failures], indent=1)
 
 
-def run_checks(game, player_counts, games: int, run_seed: int, max_decisions: int = 5000) -> Report:
+def run_checks(game, player_counts, games: int, run_seed: int, max_decisions: int = 5000,
+               params: dict | None = None) -> Report:
     report = Report()
     for n in player_counts:
         for i in range(games):
-            check_game(game, n, i, run_seed, report, max_decisions)
+            check_game(game, n, i, run_seed, report, max_decisions, params)
     return report

@@ -424,9 +424,10 @@ def test(paths, verbose):
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--max-decisions", type=int, default=5000, show_default=True,
               help="Stop a game that has not ended after this many decisions.")
+@click.option("--param", "params", multiple=True, metavar="NAME=VALUE", help="Set a parameter (repeatable).")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False),
               help="Write the failures, with every decision leading to each, as JSON.")
-def check(game, variants, player_counts, games, seed, max_decisions, out_path):
+def check(game, variants, player_counts, games, seed, max_decisions, params, out_path):
     """Check a ruleset's games for what scenarios cannot show: components
     in one place each, somebody always able to decide, clones and saves that
     play on like the original, views that hide what their player cannot see,
@@ -438,7 +439,7 @@ def check(game, variants, player_counts, games, seed, max_decisions, out_path):
     counts = list(dict.fromkeys(player_counts or (prog.min_players, prog.max_players)))
     for n in counts:
         _players(loaded, n)
-    report = run_checks(loaded, counts, games, seed, max_decisions)
+    report = run_checks(loaded, counts, games, seed, max_decisions, _params(params))
     title = prog.title + (f" ({', '.join(prog.variants)})" if prog.variants else "")
     for f in report.failures:
         click.echo(f"FAIL  {f.check}: game {f.index} of {f.players} players (seed {f.seed}), "
