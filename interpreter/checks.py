@@ -29,6 +29,12 @@ if TYPE_CHECKING:
     from interpreter.game import Game
 
 
+def sampled(i: int) -> bool:
+    """Whether to check the position after ``i`` decisions: the first 8,
+    then about 8 per doubling of the game's length."""
+    return i < 8 or i % (1 + i // 8) == 0
+
+
 class CheckFailed(AssertionError):
     """A property of the game does not hold (an AssertionError, so that tests
     report it as a failed assertion)."""

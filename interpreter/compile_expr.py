@@ -156,10 +156,13 @@ def _draws(node) -> bool:
     be computed twice."""
     if isinstance(node, A.Call) and node.func in ("random", "roll"):
         return True
-    values = (getattr(node, f) for f in getattr(node, "__dataclass_fields__", ()))
-    return any(_draws(v) if hasattr(v, "__dataclass_fields__") else
-               any(_draws(x) for x in v if hasattr(x, "__dataclass_fields__")) if isinstance(v, tuple) else False
-               for v in values)
+    for name in getattr(node, "__dataclass_fields__", ()):  # the node's children, alone or in tuples
+        value = getattr(node, name)
+        for child in value if isinstance(value, tuple) else (value,):
+            if hasattr(child, "__dataclass_fields__") and _draws(child):
+                return True
+    return False
+
 
 # '{name}' or '{expr}' in a plain string: what a template would fill in
 _LOOKS_FILLED_IN = re.compile(r"\{[A-Za-z_][^{}]*\}")

@@ -17,7 +17,14 @@ import json
 import random
 from dataclasses import asdict, dataclass, field
 
-from interpreter.checks import CheckFailed, check_components, check_decision, check_view, check_who_is_asked
+from interpreter.checks import (
+    CheckFailed,
+    check_components,
+    check_decision,
+    check_view,
+    check_who_is_asked,
+    sampled,
+)
 from interpreter.errors import RulebookError
 from rulebook.simulate import game_seed
 
@@ -44,11 +51,6 @@ class Report:
     applied: dict = field(default_factory=lambda: dict.fromkeys(CHECKS, 0))
     failures: list = field(default_factory=list)
     unfinished: int = 0  # games still going at the decision cap
-
-
-def sampled(i: int) -> bool:
-    """The first 8 positions, then about 8 per doubling of the game's length."""
-    return i < 8 or i % (1 + i // 8) == 0
 
 
 def check_game(game, players: int, index: int, run_seed: int, report: Report, max_decisions: int,

@@ -55,6 +55,7 @@ from interpreter.checks import (  # noqa: F401 - the checks these properties run
     check_who_is_asked,
     dicts_in,
     perturb,
+    sampled,
 )
 from interpreter.errors import GameOverError, IllegalOptionError, NotYourTurnError, SaveFileError
 from interpreter.game import Game, Option
@@ -255,11 +256,6 @@ def repro(combo: Combo, plan: Plan, moves) -> str:
     return (f"reproduce: game = Game(compile_path({combo.path!r}, {combo.variants!r}).program); "
             f"st = game.new(players={plan.players}, seed={plan.seed}); "
             f"for p, k in {list(moves)!r}: game.apply(st, p, k)")
-
-
-def sampled(i: int) -> bool:
-    """The first 8 states, then about 8 per doubling of the game's length."""
-    return i < 8 or i % (1 + i // 8) == 0
 
 
 def play(game: Game, plan: Plan, combo: Combo, check=None, limit: int = MAX_DECISIONS, record: bool = True):
