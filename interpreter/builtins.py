@@ -278,7 +278,30 @@ def _end(from_top):
 
 def _distinct(c, n, cx):
     xs, et = c.listy(n.args[0], cx, "distinct()")
-    return fused(lambda st, L: list(dict.fromkeys(xs(st, L))), "list(dict.fromkeys({0}))", xs), LIST(et)
+    if len(n.args) == 1:
+        return fused(lambda st, L: list(dict.fromkeys(xs(st, L))), "list(dict.fromkeys({0}))", xs), LIST(et)
+    slot, key, _ = c.lam(n.args[1], cx, et, "distinct()")
+
+    def distinct_by(st, L):
+        """The items whose key has not been seen before: one pass, so a big
+        hand costs its length, not its length squared."""
+        out, seen = [], set()
+        items = xs(st, L)
+        charge(st, len(items))
+        for x in items:
+            L[slot] = x
+            k = _hashable(key(st, L))
+            if k not in seen:
+                seen.add(k)
+                out.append(x)
+        return out
+
+    return distinct_by, LIST(et)
+
+
+def _hashable(value):
+    """A key as a set can hold it: lists (at any depth) as tuples."""
+    return tuple(_hashable(v) for v in value) if isinstance(value, list) else value
 
 
 def _range(c, n, cx):
@@ -586,7 +609,7 @@ BUILTINS = {
     "last": (1, 1, _last),
     "top": (1, 2, _end(True)),
     "bottom": (1, 2, _end(False)),
-    "distinct": (1, 1, _distinct),
+    "distinct": (1, 2, _distinct),
     "range": (1, 2, _range),
     "abs": (1, 1, _abs),
     "random": (1, 1, _random),
