@@ -12,7 +12,7 @@ from interpreter import ops
 from interpreter.builtins import charge
 from interpreter.compile_expr import CompileError, Cx, as_list_fn
 from interpreter.errors import BAD_VALUE, EMPTY_ZONE, NO_OPTIONS, RuleError
-from interpreter.labels import HIDDEN, HiddenInText, describe
+from interpreter.labels import HIDDEN, HiddenInText, comp_name, describe
 from interpreter.program import (
     ANY,
     BOOL,
@@ -391,8 +391,8 @@ class StmtCompiler:
 
             def reveal(st, fr):
                 for c in what(st, fr[2]):
-                    if st.record and not st.face[c]:
-                        st.events.append(("reveal", c, None))
+                    if st.record and not st.face[c]:  # named now: its face may change once hidden again
+                        st.events.append(("reveal", c, None, comp_name(st, c)))
                     st.face[c] = True
                     if st.prog.top_piles:  # a face-up pile keeps only its top face up
                         ops.show_top(st, st.loc[c])
@@ -414,7 +414,7 @@ class StmtCompiler:
                 known = st.known.get(c, [])
                 st.known[c] = known + [p for p in who if p not in known]
                 if st.record:
-                    st.events.append(("reveal", c, list(who)))
+                    st.events.append(("reveal", c, list(who), comp_name(st, c)))
 
         em.emit(reveal_to, cx.where(s.pos))
 

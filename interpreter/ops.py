@@ -8,6 +8,7 @@ from bisect import insort
 
 from interpreter import rng
 from interpreter.errors import RECURSION, RuleError
+from interpreter.labels import comp_name
 
 BOX = -1  # location of a component that is out of the game
 MAX_STACK = 200  # frames: nested procedure calls and triggers
@@ -103,8 +104,8 @@ def move(st, c: int, dest: int, position: str = "top", face: str | None = None, 
                 st.face[zone[1]] = False
     if c in st.known:
         del st.known[c]
-    if st.record:
-        st.events.append(("move", c, src, dest, st.face[c]))
+    if st.record:  # a face-up component is named now: what it shows may change once it is hidden
+        st.events.append(("move", c, src, dest, st.face[c], comp_name(st, c) if st.face[c] else None))
     if "moved" in st.prog.triggers:
         fields = {"component": c, "from_zone": src if src != BOX else None, "to_zone": dest if dest != BOX else None}
         if not fire_now:

@@ -32,8 +32,12 @@ def narrate(st, events, viewer=None, verbose: bool = False) -> list[str]:
 
 
 def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
+    """The sentences ``viewer`` may read of ``events``, which happened since
+    the last decision narrated; ``st`` is the state after them. What a
+    component showed is taken from the event (named when it happened), since
+    a component shown and hidden again may since show something else."""
     out: list[Line] = []
-    for ev in events:
+    for i, ev in enumerate(events):
         kind = ev[0]
         if kind == "say":
             out.append(Line("say", None, ev[1]))
@@ -44,20 +48,20 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
         elif kind == "action":
             pass  # the decision event below says it
         elif kind == "decision":
-            line = _decision(st, ev, viewer)
+            line = _decision(st, ev, viewer, _shown(st, events, i + 1, viewer))
             if line is not None:
                 out.append(line)
         elif kind == "reveal":
-            _, c, who = ev
+            _, c, who, name = ev
             if who is None:
-                out.append(Line("reveal", None, f"Revealed: {comp_name(st, c)}."))
+                out.append(Line("reveal", None, f"Revealed: {name}."))
             elif viewer in who:
-                out.append(Line("private", viewer, f"You see {comp_name(st, c)}."))
+                out.append(Line("private", viewer, f"You see {name}."))
         elif kind == "move" and verbose:
-            _, c, src, dest, face_up = ev
+            _, c, src, dest, face_up, name = ev
             what = (
-                comp_name(st, c)
-                if (face_up or can_see(st, c, viewer))
+                name if face_up
+                else comp_name(st, c) if can_see(st, c, viewer)
                 else f"a {st.cat.types[c] if c < st.cat.n else 'component'}"
             )
             out.append(Line("move", None, f"  {what}: {zone_name(st, src)} -> {zone_name(st, dest)}"))
@@ -71,12 +75,26 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
     return out
 
 
-def _decision(st, ev, viewer) -> Line | None:
+def _shown(st, events, start: int, viewer) -> set[int]:
+    """The components ``viewer`` saw after a decision (``events[start:]``,
+    up to the next decision): moved face up, or revealed to all or to them.
+    A card played face up and put away face down in the same action was
+    seen by everybody, though it is hidden by the time it is narrated."""
+    shown: set[int] = set()
+    for ev in events[start:]:
+        if ev[0] == "decision":
+            break
+        if (ev[0] == "move" and ev[4]) or (ev[0] == "reveal" and (ev[2] is None or viewer in ev[2])):
+            shown.add(ev[1])
+    return shown
+
+
+def _decision(st, ev, viewer, shown: set[int]) -> Line | None:
     _, p, value, dkind, tag, label = ev
     who = player_name(st, p)
     if dkind == "time_out":  # Game.time_out: nothing was chosen, so nothing is secret
         return Line("time_out", p, f"{who} ran out of time.")
-    if p == viewer or _public(st, value, dkind, tag, viewer):
+    if p == viewer or _public(st, value, dkind, tag, viewer, shown):
         if dkind == "action":
             return Line("decision", p, f"{who}: {label}.")
         return Line("decision", p, f"{who} chose {label if value is not None else 'to pass'}.")
@@ -88,23 +106,34 @@ def _decision(st, ev, viewer) -> Line | None:
     return Line("secret", p, f"{who} made a secret choice.")
 
 
-def _public(st, value, dkind, tag, viewer) -> bool:
+def _public(st, value, dkind, tag, viewer, shown: set[int]) -> bool:
     """Whether ``viewer`` may learn the chosen value: components in it must
-    be visible to them now; a simultaneous choice is secret to others."""
+    be visible to them now or have been shown to them since the decision;
+    a simultaneous choice is secret to others."""
     if dkind == "simul":
         return False
     if dkind == "action":
         ai, args = value
         types = st.prog.actions[ai].param_types
-        return all(_visible(st, v, getattr(t, "kind", "any"), viewer) for v, t in zip(args, types))
-    kind = tag[5:] if tag.startswith("list:") else tag
+        return all(_visible(st, v, _item_kind(t), viewer, shown) for v, t in zip(args, types))
+    kind = tag.rsplit(":", 1)[-1]  # 'list:comp' (at any depth): its items' kind
     values = value if isinstance(value, list) else [value]
-    return all(_visible(st, v, kind, viewer) for v in values)
+    return all(_visible(st, v, kind, viewer, shown) for v in values)
 
 
-def _visible(st, v, kind, viewer) -> bool:
+def _item_kind(t) -> str:
+    """The kind of a parameter's values, through lists (a list of cards is
+    as secret as a card)."""
+    while getattr(t, "kind", None) == "list":
+        t = t.arg
+    return getattr(t, "kind", "any")
+
+
+def _visible(st, v, kind, viewer, shown: set[int]) -> bool:
     if kind in ("comp", "any", "error") and isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(st.face):
+        if v in shown:
+            return True
         return can_see(st, v, viewer) if kind == "comp" else st.face[v] or can_see(st, v, viewer)
     if isinstance(v, list):
-        return all(_visible(st, x, kind, viewer) for x in v)
+        return all(_visible(st, x, kind, viewer, shown) for x in v)
     return True
