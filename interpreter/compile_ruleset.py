@@ -870,9 +870,11 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
 
         def start(st, fr):
             if first is not None:
-                st.current = first(st, [st.current] + [None] * 16)
+                st.current = live(st, first(st, [st.current] + [None] * 16))
             elif st.current is None:
                 st.current = ops.seat_order(st, 0)[0] if not all(st.eliminated) else None
+            else:
+                st.current = live(st, st.current)
             st.pass_to = None
 
         em.emit(start, where("first") if "first" in turn else "{}:{}:{}".format(file, *self.doc.where(base)))
@@ -967,9 +969,9 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
 
         def advance(st, fr):
             if st.pass_to is not None:
-                st.current = st.pass_to
+                st.current = live(st, st.pass_to)
             elif nxt is not None:
-                st.current = nxt(st, [st.current] + [None] * 16)
+                st.current = live(st, nxt(st, [st.current] + [None] * 16))
             else:
                 st.current = ops.next_player(st, st.current)
             st.pass_to = None
@@ -1119,6 +1121,15 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         for name in self.procedures:
             if name not in self.used_procs:
                 self.report("W104", f"procedure '{name}' is never called", ("procedures", name), key=True)
+
+
+def live(st, p):
+    """``p``, or when ``p`` has been eliminated the next live player after
+    them in the play direction: turns skip eliminated players, whoever
+    names them (``first``, ``next``, ``pass turn to``)."""
+    if p is not None and 0 <= p < st.n and st.eliminated[p]:
+        return ops.next_player(st, p)
+    return p
 
 
 def _call_hook(code_id: int):

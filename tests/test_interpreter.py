@@ -219,3 +219,41 @@ def test_same_seed_and_choices_give_the_same_game():
     assert a.to_data() == b.to_data()
     c = game.new(players=2, seed=6)
     assert a.to_data()["zones"] != c.to_data()["zones"]
+
+
+def test_turns_skip_an_eliminated_player_whoever_names_them():
+    """`first`, `next` and `pass turn to` naming an eliminated player give the
+    turn to the next live player after them, as the default order does."""
+    from helpers import compile_ok
+
+    game = compile_ok("""
+    setup: |
+      eliminate 1
+    actions:
+      go:
+        effect: pass
+      hand_over:
+        effect: pass turn to 1
+    phases:
+      a:
+        end_if: turn_number >= 1
+        turn:
+          first: 1
+          actions: [go]
+        next: b
+      b:
+        end_if: turn_number >= 3
+        turn:
+          first: 0
+          next: 1
+          actions: [hand_over]
+        next: c
+      c:
+        on_begin: end game
+    """, "rulebook: 1\nid: unit\ntitle: Unit\nplayers: {min: 3, max: 3}\n")
+    st = game.new(players=3, seed=1)
+    turns = []
+    while not st.over:
+        turns.append(game.to_move(st)[0])
+        game.apply(st, turns[-1], 0)
+    assert turns == [2, 0, 2]
