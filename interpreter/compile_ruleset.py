@@ -20,7 +20,7 @@ from interpreter import ops
 from interpreter.compile_expr import CompileError, Cx, ExprCompiler
 from interpreter.compile_stmt import STOP, SUSPEND, Emitter, StmtCompiler, game_ended, jump, render
 from interpreter.errors import NO_OPTIONS, NO_TRANSITION, PHASE_LOOP, RuleError
-from interpreter.labels import describe
+from interpreter.labels import describe, literal
 from interpreter.program import (
     ANY,
     BOOL,
@@ -84,11 +84,16 @@ def parse_type(text, comp_types) -> Type | None:
     return None
 
 
+FRACTION = Type("fraction")  # a YAML number like 2.5: no value of the language, so it fits no type
+
+
 def _literal_type(v) -> Type:
     if isinstance(v, bool):
         return BOOL
     if isinstance(v, int):
         return INT
+    if isinstance(v, float):
+        return FRACTION
     if isinstance(v, str):
         return STR
     if v is None:
@@ -99,6 +104,15 @@ def _literal_type(v) -> Type:
             t = join(t, _literal_type(x))
         return LIST(ANY if t == NONE else t)
     return ANY
+
+
+WHOLE = "numbers in a ruleset are whole (rule text divides with //, rounding down)"
+
+
+def article(t: Type) -> str:
+    """``a str``, ``an int``: a type named in a sentence."""
+    text = str(t)
+    return ("an " if text[:1] in "aeiou" else "a ") + text
 
 
 class RulesetCompiler(ExprCompiler, StmtCompiler):
@@ -314,12 +328,17 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                         hint="types: int, bool, str, player, any, 'list of ...'",
                     )
                 elif default is not None and not compatible(declared, _literal_type(default)):
-                    self.report("E063", f"default {default!r} is not a {declared}", ("params", name, "default"))
+                    self.report("E063", f"default {literal(default)} is not {article(declared)}",
+                                ("params", name, "default"), hint=WHOLE if t == FRACTION else None)
                 t = declared or t
+            elif t == FRACTION:
+                self.report("E063", f"parameter '{name}': {literal(default)} is a fraction",
+                            ("params", name, "default") if isinstance(spec, dict) else ("params", name), hint=WHOLE)
             if isinstance(spec, dict) and spec.get("choices"):
                 self.prog.param_choices[name] = list(spec["choices"])
             if isinstance(spec, dict) and spec.get("choices") and default not in spec["choices"]:
-                self.report("E063", f"default {default!r} is not one of the choices", ("params", name, "default"))
+                self.report("E063", f"default {literal(default)} is not one of the choices",
+                            ("params", name, "default"))
             self.param_types[name] = t
         scope = self.scratch("define")
         for name in self.data.get("define") or {}:  # each definition sees the ones before it

@@ -12,7 +12,7 @@ from interpreter import ops
 from interpreter.builtins import charge
 from interpreter.compile_expr import CompileError, Cx, as_list_fn
 from interpreter.errors import BAD_VALUE, EMPTY_ZONE, NO_OPTIONS, RuleError
-from interpreter.labels import HIDDEN, HiddenInText, comp_name, describe
+from interpreter.labels import HIDDEN, HiddenInText, comp_name, describe, literal
 from interpreter.program import (
     ANY,
     BOOL,
@@ -880,8 +880,8 @@ def deciding_player(st, who, name: str, where: str) -> int:
     """The player who must make a choice; a choice with nobody to make it
     (no 'by' where there is no current player) is the ruleset's error."""
     if who is None or not 0 <= who < st.n:
-        raise RuleError(NO_OPTIONS, f"no player to make the choice '{name}' (by {who})", where,
-                        "say who chooses: choose ... by <player>")
+        raise RuleError(NO_OPTIONS, f"no player to make the choice '{name}' (it would be made by {literal(who)})",
+                        where, "say who chooses: choose ... by <player>")
     return who
 
 

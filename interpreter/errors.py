@@ -37,6 +37,13 @@ class RuleError(RulebookError):
         self.where = where
         self.hint = hint
 
+    def __str__(self) -> str:
+        """Rendered as the compiler renders a diagnostic, hint included."""
+        head = f"error[{self.code}]: {self.message}"
+        if self.where:
+            head = f"{self.where}: {head}"
+        return head + (f"\n  = hint: {self.hint}" if self.hint else "")
+
 
 class SaveFileError(RulebookError):
     """A saved game or scenario file that cannot be used as it is."""

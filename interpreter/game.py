@@ -77,19 +77,22 @@ class Game:
             if k not in prog.params:
                 raise RuleError("E036", f"unknown parameter '{k}'")
             want = prog.param_types.get(k)
-            from interpreter.compile_ruleset import _literal_type
+            from interpreter.compile_ruleset import WHOLE, _literal_type
+            from interpreter.labels import literal
             from interpreter.program import compatible
 
-            if want is not None and v is not None and not compatible(want, _literal_type(v)):
-                raise RuleError("E063", f"parameter '{k}' is {want}, not {v!r}")
+            got = _literal_type(v)
+            if (want is not None and v is not None and not compatible(want, got)) or got.kind == "fraction":
+                raise RuleError("E063", f"parameter '{k}' is {want or 'a whole number'}, not {literal(v)}",
+                                hint=WHOLE if got.kind == "fraction" else None)
             choices = prog.param_choices.get(k)
             if choices and v not in choices:
-                raise RuleError("E063", f"parameter '{k}' must be one of {choices}, not {v!r}")
+                raise RuleError("E063", f"parameter '{k}' must be one of {literal(choices)}, not {literal(v)}")
             merged[k] = v
         for k, want in prog.param_types.items():  # a player is one of this game's seats (or none)
             v = merged.get(k)
             if want.kind == "player" and v is not None and not (type(v) is int and 0 <= v < n):
-                raise RuleError("E063", f"parameter '{k}' is a player: a seat from 0 to {n - 1}, not {v!r}")
+                raise RuleError("E063", f"parameter '{k}' is a player: a seat from 0 to {n - 1}, not {literal(v)}")
         st.params = merged
         st.record = record
         st.events = []

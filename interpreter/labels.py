@@ -20,6 +20,22 @@ def player_name(st, p) -> str:
     return f"P{p + 1}"
 
 
+def literal(value) -> str:
+    """A plain value as rule text writes it (``true``, ``none``, ``"text"``,
+    ``[1, 2]``), for messages: users never see Python's spellings."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(literal(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {literal(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
 def comp_name(st, c: int) -> str:
     ctype = st.prog.comp_types.get(st.static[c].get("type") if c >= st.cat.n else st.cat.types[c])
     if ctype is not None and ctype.label is not None:

@@ -257,3 +257,46 @@ def test_turns_skip_an_eliminated_player_whoever_names_them():
         turns.append(game.to_move(st)[0])
         game.apply(st, turns[-1], 0)
     assert turns == [2, 0, 2]
+
+
+def test_a_fraction_given_for_a_parameter_is_refused_with_a_hint():
+    import pytest
+    from helpers import compile_ok
+
+    from interpreter.compile_ruleset import WHOLE
+    from interpreter.errors import RuleError
+
+    game = compile_ok("""
+    params:
+      rounds: {default: 2, type: int}
+      loose: 1
+    phases:
+      main:
+        on_begin: end game
+    """)
+    for params in ({"rounds": 1.5}, {"loose": 0.5}):
+        with pytest.raises(RuleError) as err:
+            game.new(players=2, seed=1, params=params)
+        assert err.value.code == "E063" and "fraction" not in err.value.message
+        assert str(err.value).splitlines()[-1] == f"  = hint: {WHOLE}"
+    with pytest.raises(RuleError, match=r"is int, not true$"):
+        game.new(players=2, seed=1, params={"rounds": True})
+
+
+def test_a_run_time_error_shows_its_hint_and_rule_text_spellings():
+    import pytest
+    from helpers import compile_ok
+
+    from interpreter.errors import RuleError
+
+    game = compile_ok("""
+    setup: |
+      choose n from [1, 2, 3] prompt "how many?"
+    phases:
+      main:
+        on_begin: end game
+    """)
+    with pytest.raises(RuleError) as err:
+        game.new(players=2, seed=1)
+    assert str(err.value).splitlines()[1:] == ["  = hint: say who chooses: choose ... by <player>"]
+    assert "(it would be made by none)" in str(err.value)

@@ -1026,12 +1026,13 @@ def test_cli_validate_reports_a_limit_with_exit_1(tmp_path, capsys, name, text, 
     (PHASE_LOOP, ("play", "{path}"), "R102"),
     (PARAM_DECK, ("play", "{path}", "--param", "n=1000000000"), "R107"),
 ], ids=["R100", "R102", "R107"])
-def test_cli_run_time_limits_are_one_line_with_exit_1(tmp_path, capsys, text, args, code):
+def test_cli_run_time_limits_are_one_error_with_its_hint_and_exit_1(tmp_path, capsys, text, args, code):
     path = _write(tmp_path, "unit.yaml", text)
     exit_code, out, err = run_main(capsys, *[a.format(path=path) for a in args])
     assert exit_code == 1
     lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("rulebook: ") and f"error[{code}]" in lines[0], err
+    assert lines[0].startswith("rulebook: ") and f"error[{code}]" in lines[0], err
+    assert lines[1:] == [] or (len(lines) == 2 and lines[1].startswith("  = hint: ")), err
     _clean(out, err)
 
 

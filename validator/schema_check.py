@@ -37,9 +37,15 @@ def _type_name(v) -> str:
         str: "text",
         bool: "true/false",
         int: "a number",
-        float: "a number",
+        float: "a fraction",
         type(None): "nothing (null)",
     }.get(type(v), type(v).__name__)
+
+
+def _fraction_hint(value) -> str | None:
+    if isinstance(value, float):
+        return "numbers in a ruleset are whole (rule text divides with //, rounding down)"
+    return None
 
 
 def _to_diag(doc: Document, err) -> Diagnostic:
@@ -64,7 +70,8 @@ def _to_diag(doc: Document, err) -> Diagnostic:
                 "null": "nothing",
             }
             want = " or ".join(dict.fromkeys(names.get(w, w) for w in wanted))
-            return doc.diag("E010", f"expected {want}, found {_type_name(err.instance)}", tuple(err.absolute_path))
+            return doc.diag("E010", f"expected {want}, found {_type_name(err.instance)}", tuple(err.absolute_path),
+                            _fraction_hint(err.instance))
     path = tuple(err.absolute_path)
     v = err.validator
     if v == "additionalProperties":
@@ -90,7 +97,8 @@ def _to_diag(doc: Document, err) -> Diagnostic:
             word = lines[line - 1][col - 1 :].split()[0].strip(",}]") if 0 < line <= len(lines) else ""
             if word.lower() in ("on", "off", "yes", "no", "y", "n", "true", "false"):
                 hint = f"YAML reads {word} as true/false; write '{word}' in quotes"
-        return doc.diag("E010", f"expected {want}, found {_type_name(err.instance)}", path, hint)
+        return doc.diag("E010", f"expected {want}, found {_type_name(err.instance)}", path,
+                        hint or _fraction_hint(err.instance))
     if v in ("enum", "const"):
         allowed = err.validator_value if v == "enum" else [err.validator_value]
         hint = did_you_mean(str(err.instance), [str(a) for a in allowed]) or f"allowed: {', '.join(map(str, allowed))}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 
+from interpreter.labels import literal
 from validator.diagnostics import Diagnostic, did_you_mean
 from validator.loader import Document
 
@@ -45,8 +46,8 @@ def check_declarations(doc: Document) -> list[Diagnostic]:
                 out.append(
                     doc.diag(
                         "E063",
-                        f"variant '{name}' sets parameter '{k}' to {v!r}, "
-                        f"but it is {_kind(default)} (default {default!r})",
+                        f"variant '{name}' sets parameter '{k}' to {literal(v)}, "
+                        f"but it is {_kind(default)} (default {literal(default)})",
                         ("variants", name, "params", k),
                     )
                 )
@@ -55,7 +56,7 @@ def check_declarations(doc: Document) -> list[Diagnostic]:
                 out.append(
                     doc.diag(
                         "E063",
-                        f"variant '{name}' sets parameter '{k}' to {v!r}, not one of {choices}",
+                        f"variant '{name}' sets parameter '{k}' to {literal(v)}, not one of {literal(choices)}",
                         ("variants", name, "params", k),
                     )
                 )
@@ -65,7 +66,9 @@ def check_declarations(doc: Document) -> list[Diagnostic]:
 def _kind(v) -> str:
     if isinstance(v, bool):
         return "true/false"
-    if isinstance(v, (int, float)):
+    if isinstance(v, float):
+        return "a fraction"
+    if isinstance(v, int):
         return "a number"
     if isinstance(v, str):
         return "text"
