@@ -17,7 +17,7 @@ import json
 from dsl import ast as A
 from dsl.parser import ParseError, parse_block, parse_expression
 from interpreter import ops
-from interpreter.compile_expr import CompileError, Cx, ExprCompiler
+from interpreter.compile_expr import BUILTIN_NAMES, CompileError, Cx, ExprCompiler
 from interpreter.compile_stmt import STOP, SUSPEND, Emitter, StmtCompiler, game_ended, jump, render
 from interpreter.errors import NO_OPTIONS, NO_TRANSITION, PHASE_LOOP, RuleError
 from interpreter.labels import describe, literal
@@ -313,8 +313,33 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                                 self.report("E014", f"'{prop}': names starting with '_' are reserved",
                                             (section, name, part, prop), key=True)
 
+    def builtin_clash(self, section: str, name) -> bool:
+        """A name the language already gives (``player_count``, ``top``...):
+        rule text would always mean the built-in one, so the author's would
+        be silently ignored."""
+        from interpreter.builtins import BUILTINS
+
+        if name in BUILTIN_NAMES:
+            self.report("E043", f"'{name}' is a built-in name: rule text would never see this one",
+                        (section, name), key=True, hint="choose another name")
+            return True
+        if section in ("functions", "procedures") and name in BUILTINS:
+            self.report("E043", f"'{name}' is a built-in function: a call would never reach this one",
+                        (section, name), key=True, hint="choose another name")
+            return True
+        return False
+
+    def already(self, name) -> str | None:
+        """What ``name`` already names, with its line: 'a zone (line 8)'."""
+        for section, what in (("zones", "a zone"), ("params", "a parameter"), ("define", "a definition"),
+                              ("vars", "a variable"), ("player_vars", "a player variable")):
+            if name in (self.data.get(section) or {}):
+                return f"{what} (line {self.doc.where((section, name), key=True)[0]})"
+        return None
+
     def declare_params(self):
         for name, spec in (self.data.get("params") or {}).items():
+            self.builtin_clash("params", name)
             default = spec.get("default") if isinstance(spec, dict) else spec
             self.prog.params[name] = default
             t = _literal_type(default)
@@ -341,9 +366,15 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                             ("params", name, "default"))
             self.param_types[name] = t
         scope = self.scratch("define")
+        zones = self.data.get("zones") or {}
         for name in self.data.get("define") or {}:  # each definition sees the ones before it
+            self.builtin_clash("define", name)
             if name in self.param_types:
                 self.report("E043", f"'{name}' is already a parameter", ("define", name), key=True)
+            elif name in zones:
+                self.report("E043", f"'{name}' is already {self.already(name)}", ("define", name), key=True,
+                            hint="rename one of them")
+                continue  # the zone keeps its name: uses of it are not reported again
             fn, t = self.compile_expr_at(("define", name), scope)
             self.param_types[name] = t
             if fn is not None:
@@ -440,8 +471,12 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
     def declare_vars(self):
         for section, table in (("vars", self.var_types), ("player_vars", self.pvar_types)):
             for name, spec in (self.data.get(section) or {}).items():
+                if self.builtin_clash(section, name):
+                    continue
                 if name in self.families or name in self.param_types:
-                    self.report("E043", f"'{name}' is already a zone or a parameter", (section, name), key=True)
+                    self.report("E043", f"'{name}' is already {self.already(name)}", (section, name), key=True,
+                                hint="rename one of them")
+                    continue  # the first keeps its name: uses of it are not reported again
                 t = None
                 if isinstance(spec, dict):
                     if "type" in spec:
@@ -466,7 +501,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
 
     def declare_events(self):
         for name, fields in (self.data.get("events") or {}).items():
-            if name in BUILTIN_EVENTS:
+            if name in BUILTIN_EVENTS or name in ("phase_begin", "phase_end"):
                 self.report("E043", f"'{name}' is a built-in event", ("events", name), key=True)
                 continue
             table = {}
@@ -497,12 +532,14 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
 
     def declare_functions(self):
         for name, spec in (self.data.get("functions") or {}).items():
+            self.builtin_clash("functions", name)
             params = self._params("functions", name, spec)
             node, span = self.parse(("functions", name, "value"), "expression")
             self.functions[name] = (params, node, ("functions", name, "value"), span)
 
     def declare_procedures(self):
         for name, spec in (self.data.get("procedures") or {}).items():
+            self.builtin_clash("procedures", name)
             params = self._params("procedures", name, spec)
             self.procedures[name] = (self.new_code(f"procedure {name}"), params)
 
@@ -671,6 +708,8 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             ("player_vars", self.pvar_types, self.prog.pvars),
         ):
             for name, spec in (self.data.get(section) or {}).items():
+                if name not in table:  # its name clashed (E043): not declared
+                    continue
                 scope = self.scratch(f"{section} {name}")
                 if isinstance(spec, dict):
                     if "initial" not in spec:
