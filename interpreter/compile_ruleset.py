@@ -584,6 +584,14 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             copies_fn = None
             if "copies" in spec:
                 copies_fn, _ = self.compile_expr_at(base + ("copies",), scope, INT, "copies")
+            for field in ("count", "copies"):
+                if isinstance(spec.get(field), int) and not isinstance(spec[field], bool) and spec[field] < 0:
+                    self.report("E014", f"'{name}': {field} {spec[field]} is negative", base + (field,),
+                                hint="a number of components is 0 or more")
+            if "count" in spec and (spec.get("for_each") or spec.get("items")):
+                self.report("E014", f"'{name}': count has no effect next to "
+                            f"{'for_each' if spec.get('for_each') else 'items'}", base + ("count",), key=True,
+                            hint="'copies' makes several of each")
             if "count" in spec:
                 count_fn, _ = self.compile_expr_at(base + ("count",), scope, INT, "count")
             else:
@@ -619,6 +627,8 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                         base_rows.append({var: v for (var, _, _), v in zip(values, combo)})
                 elif count_fn is not None:
                     n = count_fn(st, L)
+                    if n < 0:
+                        raise RuleError("R104", f"'{type_name}' count {n} is negative")
                     if n > limit:
                         raise RuleError("R107", f"'{type_name}' count {n} is over the limit of {limit} components")
                     base_rows = [{} for _ in range(n)]
