@@ -671,7 +671,8 @@ class ExprCompiler:
     def _x_LambdaExpr(self, n, cx):
         cx.error("E041", "a function (x => ...) can only be an argument of filter, map, sort, any, all, ...", n.pos)
 
-    def template_parts(self, text: str, cx: Cx, line: int, col: int, what: str, public: bool = False):
+    def template_parts(self, text: str, cx: Cx, line: int, col: int, what: str, public: bool = False,
+                       itself: str | None = None):
         """Compile a text template whose first character is at (line, col) of
         ``cx``'s text; returns pieces (literal, None) or (fn, type).
         ``public``: the text is for everybody (``say``), so its pieces are
@@ -690,6 +691,10 @@ class ExprCompiler:
                 pieces.append((piece, None))
             else:
                 node, start = piece
+                if itself is not None and isinstance(node, A.Name) and node.id == itself:
+                    cx.inner(line, col + start - 1).error(
+                        "E044", f"a label cannot name the component itself ({{{itself}}})", node.pos,
+                        f"name the properties it shows, e.g. {{{itself}.value}}", len(itself))
                 fn, t = self.expr(node, cx.inner(line, col + start - 1, public or None))
                 if t.kind == "map":  # an event: its fields by their declared types
                     fn, t = self.event_words(fn, cx, public), STR

@@ -699,7 +699,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         slots = [scope.fresh(n, t) for n, t in names.items()]
         cx = Cx(self, scope, tuple(path), self.doc.spans.get(tuple(path)))
         try:
-            pieces = self.template_parts(str(text), cx, 1, 1, "this text")
+            pieces = self.template_parts(str(text), cx, 1, 1, "this text", itself="self" if "self" in names else None)
         except CompileError:
             return None
         n = scope.code.nlocals

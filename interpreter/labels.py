@@ -36,13 +36,19 @@ def literal(value) -> str:
     return str(value)
 
 
+_naming: set[int] = set()  # components whose label is being rendered now
+
+
 def comp_name(st, c: int) -> str:
     ctype = st.prog.comp_types.get(st.static[c].get("type") if c >= st.cat.n else st.cat.types[c])
-    if ctype is not None and ctype.label is not None:
+    if ctype is not None and ctype.label is not None and c not in _naming:
+        _naming.add(c)  # a label naming its own component (through a list, a function) falls back below once
         try:
             return ctype.label(st, c)
         except Exception:  # a label must never break play; fall back below
             pass
+        finally:
+            _naming.discard(c)
     props = st.static[c]
     shown = " ".join(str(v) for k, v in props.items() if k != "type")
     return f"{st.cat.types[c] if c < st.cat.n else props.get('type')} {shown}".strip()

@@ -300,3 +300,25 @@ def test_a_run_time_error_shows_its_hint_and_rule_text_spellings():
         game.new(players=2, seed=1)
     assert str(err.value).splitlines()[1:] == ["  = hint: say who chooses: choose ... by <player>"]
     assert "(it would be made by none)" in str(err.value)
+
+
+def test_a_label_that_names_its_component_through_a_list_names_it_once():
+    from helpers import compile_ok
+
+    from interpreter.labels import comp_name
+
+    game = compile_ok("""
+    components:
+      card:
+        for_each: {value: "range(1, 3)"}
+        label: "card {[self]}"
+    zones:
+      deck: {of: card}
+    setup: |
+      move components(card) to deck
+    phases:
+      main:
+        on_begin: end game
+    """)
+    st = game.new(players=2, seed=1)
+    assert comp_name(st, 0) == "card [card 1]"
