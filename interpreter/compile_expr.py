@@ -369,6 +369,8 @@ class ExprCompiler:
             hint = f"'{name}' is defined further down; a definition can only use the ones above it"
         elif hint is None and name in self.pvar_types:
             hint = f"'{name}' is a player variable: write p.{name} for a player p"
+        elif name in self.functions:
+            hint = f"'{name}' is a function: write {name}({', '.join(p for p, _ in self.functions[name][0])})"
         cx.error("E030", f"unknown name '{name}'", n.pos, hint, len(name))
 
     # ----------------------------------------------------------- access

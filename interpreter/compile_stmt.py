@@ -224,7 +224,12 @@ class StmtCompiler:
                         "properties that change during a game are declared under the type's 'state'",
                     )
             cx.error("E032", f"'{ot.arg or 'component'}' has no property '{name}'", t.pos)
-        cx.error("E042", f"cannot assign to a property of {ot}", t.pos)
+        if ot.kind == "error":  # already reported where the value went wrong
+            raise CompileError("")
+        hint = None
+        if ot.kind == "zone" or (ot.kind == "list" and ot.arg and ot.arg.kind == "comp"):
+            hint = f"set it on each component: for c in ...: set c.{name} = ..."
+        cx.error("E042", f"cannot assign to a property of {ot}", t.pos, hint)
 
     def _s_AppendStmt(self, s, cx, em):
         value, _ = self.expr(s.value, cx)
