@@ -870,6 +870,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         self.prog.hooks[(name, "on_begin")] = on_begin
         self.prog.hooks[(name, "on_end")] = on_end
         max_entries = self.limits["max_phase_entries"]
+        has_turns = isinstance(spec.get("turn"), dict)
 
         def enter(st, fr, name=name):
             st.phase = name
@@ -881,7 +882,9 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                     PHASE_LOOP,
                     f"{max_entries} phases entered without any decision: the phases loop (last: '{name}')",
                     where("next"),
-                    "a transition condition never changes",
+                    f"phase '{name}' has turns but nobody to play them (its turn's 'first' gives none, "
+                    "or every player is eliminated)"
+                    if has_turns and st.current is None else "a transition condition never changes",
                 )
             if st.record:
                 st.events.append(("phase", name))

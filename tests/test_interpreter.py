@@ -322,3 +322,28 @@ def test_a_label_that_names_its_component_through_a_list_names_it_once():
     """)
     st = game.new(players=2, seed=1)
     assert comp_name(st, 0) == "card [card 1]"
+
+
+def test_phases_looping_because_first_gives_none_say_so():
+    import pytest
+    from helpers import compile_ok
+
+    from interpreter.errors import RuleError
+
+    game = compile_ok("""
+    vars:
+      starter: {type: player}
+    actions:
+      go:
+        effect: end game
+    phases:
+      round:
+        turn:
+          first: starter
+          actions: [go]
+        next: round
+    """)
+    with pytest.raises(RuleError) as err:
+        game.new(players=2, seed=1)
+    assert err.value.code == "R102"
+    assert err.value.hint.startswith("phase 'round' has turns but nobody to play them (its turn's 'first' gives none")
