@@ -497,6 +497,13 @@ def _to_parse_error(err: UnexpectedInput, text: str) -> ParseError:
             hint = "'==' compares; 'set x = ...' and 'let x = ...' assign"
         elif ch == "\t":
             hint = "indent with spaces"
+        elif ch == "/":
+            hint = "there is no '/': '//' divides, rounding down"
+        elif ch in "\"'":
+            rest = text[err.pos_in_stream + 1:].split("\n", 1)[0]
+            if ch not in rest:  # an opening quote with no closing one on its line
+                return ParseError("E021", "this string is never closed", line, col,
+                                  f"a string ends on the line where it starts: add the closing {ch}")
         return ParseError("E021", f"unexpected character {ch!r}", line, col, hint)
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         expected = getattr(err, "expected", None) or getattr(err, "accepts", None) or []
