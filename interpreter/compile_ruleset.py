@@ -983,7 +983,8 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                     return STOP
                 raise RuleError(
                     NO_OPTIONS,
-                    f"{describe(st, p, PLAYER)} has no legal action in phase '{phase}'",
+                    f"{describe(st, p, PLAYER)} has no legal action in phase '{phase}' "
+                    f"({why_not_offered(st, actions, p)})",
                     where("actions"),
                     "make sure one action is always possible, e.g. pass",
                 )
@@ -1224,6 +1225,42 @@ def legal_actions(st, actions, p) -> list:
             continue
         _expand(st, act, L, 0, [], out)
     return out
+
+
+def why_not_offered(st, actions, p) -> str:
+    """Why each action of a turn offers nothing to ``p`` (for R101): its
+    ``if`` is false, a parameter has no values, or ``require`` refuses
+    every combination. Only computed when the error is raised."""
+    reasons = []
+    for act in actions:
+        L = [p] + [None] * (act.code.nlocals - 1)
+        if act.cond is not None and not act.cond(st, L):
+            reasons.append(f"'{act.name}': its 'if' is false")
+            continue
+        empty = _first_empty_param(st, act, L, 0)
+        if empty is not None:
+            reasons.append(f"'{act.name}': parameter '{empty}' has no values")
+        else:
+            reasons.append(f"'{act.name}': 'require' refuses every choice")
+    return "; ".join(reasons) or "the turn lists no actions"
+
+
+def _first_empty_param(st, act, L, i):
+    """The name of a parameter whose domain is empty for every choice of
+    the ones before it (None when some combination reaches the end)."""
+    if i == len(act.params):
+        return None
+    name, slot, domain = act.params[i]
+    values = list(domain(st, L)) if domain is not None else []
+    if not values:
+        return name
+    found = None
+    for v in values:
+        L[slot] = v
+        found = _first_empty_param(st, act, L, i + 1)
+        if found is None:
+            return None
+    return found
 
 
 def _expand(st, act, L, i, chosen, out):

@@ -347,3 +347,40 @@ def test_phases_looping_because_first_gives_none_say_so():
         game.new(players=2, seed=1)
     assert err.value.code == "R102"
     assert err.value.hint.startswith("phase 'round' has turns but nobody to play them (its turn's 'first' gives none")
+
+
+def test_no_legal_action_says_why_each_action_offers_nothing():
+    import pytest
+    from helpers import compile_ok
+
+    from interpreter.errors import RuleError
+
+    game = compile_ok("""
+    vars:
+      bid: 0
+    zones:
+      pool: {}
+    actions:
+      raise:
+        params: {n: "range(1, bid)"}
+        effect: set bid = n
+      call:
+        if: bid > 0
+        effect: end game
+      take:
+        params: {c: pool}
+        effect: end game
+      wait:
+        require: bid > 5
+        effect: end game
+    phases:
+      main:
+        turn:
+          actions: [raise, call, take, wait]
+        next: main
+    """)
+    with pytest.raises(RuleError) as err:
+        game.new(players=2, seed=1)
+    assert err.value.message == (
+        "P1 has no legal action in phase 'main' ('raise': parameter 'n' has no values; 'call': its 'if' is false; "
+        "'take': parameter 'c' has no values; 'wait': 'require' refuses every choice)")
