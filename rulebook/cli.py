@@ -109,30 +109,40 @@ def list_cmd():
 def validate(paths, fmt):
     """Validate ruleset files (the base game and each variant)."""
     from rulebook.locate import locate
+    from validator.diagnostics import Diagnostic
     from validator.pipeline import validate_path
 
     all_diags = []
     errors = 0
     for p in paths:
+        # a path that names no ruleset is one problem among the others: the rest still get checked
         try:
             path = locate(p)
         except FileNotFoundError as err:
-            raise Failure(str(err)) from None
-        report = validate_path(path)
-        source = Path(path).read_text(encoding="utf-8", errors="replace")
-        diags = report.sorted()
-        errors += len([d for d in diags if d.is_error])
+            diags, source, label = [Diagnostic("E004", str(err), p, 1, 1)], None, p
+        else:
+            diags, source, label = validate_path(path).sorted(), _source_of(path), path
+        found = len([d for d in diags if d.is_error])  # counted from the very list that is shown
+        errors += found
         if fmt == "json":
             all_diags += [d.as_dict() for d in diags]
         else:
             for d in diags:
                 click.echo(d.render(source))
-            warnings = len(diags) - len([d for d in diags if d.is_error])
-            status = "ok" if report.ok else "FAILED"
-            click.echo(f"{path}: {status} ({plural(len(report.errors), 'error')}, {plural(warnings, 'warning')})")
+            status = "FAILED" if found else "ok"
+            click.echo(f"{label}: {status} ({plural(found, 'error')}, {plural(len(diags) - found, 'warning')})")
     if fmt == "json":
         click.echo(json.dumps(all_diags, indent=2))
     sys.exit(EXIT_PROBLEMS if errors else EXIT_OK)
+
+
+def _source_of(path) -> str | None:
+    """The file's text for the source lines under diagnostics; None when it
+    cannot be read (the diagnostics then already say so, E004)."""
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 @cli.command()

@@ -27,10 +27,35 @@ def locate(game: str) -> Path:
     for candidate in all_rulesets():  # the id written in a ruleset may differ from its folder's name
         if _declared_id(candidate) == game:
             return candidate
+    if p.is_dir():
+        raise FileNotFoundError(_folder_without_ruleset(p))
     raise FileNotFoundError(
         f"no ruleset '{game}': not a file, and not a ruleset id or folder in "
         f"{', '.join(str(d) for d in search_dirs() if d.is_dir())}"
     )
+
+
+def _folder_without_ruleset(folder: Path) -> str:
+    """What is wrong with a folder given as a ruleset: it has no
+    ``ruleset.yaml``. A file with a near name (``ruleset.yml``,
+    ``Ruleset.yaml``) is almost surely the ruleset, so say to rename it;
+    otherwise name the YAML files it holds, which can be given as paths."""
+    import difflib
+
+    try:
+        files = sorted(f.name for f in folder.iterdir() if f.is_file())
+    except OSError as err:
+        return f"folder {folder} has no ruleset.yaml (it cannot be read: {err.strerror or err})"
+    head = f"folder {folder} has no ruleset.yaml"
+    near = [f for f in files if f.lower() in ("ruleset.yaml", "ruleset.yml")]
+    near += [f for f in difflib.get_close_matches("ruleset.yaml", files, n=3, cutoff=0.75) if f not in near]
+    if near:
+        return f"{head} (found {near[0]}: rename it to ruleset.yaml)"
+    yamls = [f for f in files if f.lower().endswith((".yaml", ".yml"))]
+    if yamls:
+        shown = ", ".join(yamls[:5]) + (", ..." if len(yamls) > 5 else "")
+        return f"{head} (it holds {shown}: give a file's path, or rename it to ruleset.yaml)"
+    return f"{head} ({'it is empty' if not files else 'and no YAML file'})"
 
 
 def _declared_id(path: Path):

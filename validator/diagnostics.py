@@ -62,6 +62,7 @@ CODES: dict[str, tuple[str, str]] = {
     "W104": ("warning", "procedure never called"),
     "W105": ("warning", "parameter never used"),
     "W106": ("warning", "braces in a plain string"),
+    "W107": ("warning", "variant patch entry changes nothing"),
 }
 
 

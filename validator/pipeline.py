@@ -25,6 +25,14 @@ class Compiled:
 
 
 def compile_document(doc: Document, load_diags, selected: tuple[str, ...] = (), limits=None) -> Compiled:
+    """Run the stages on a loaded document with the variants ``selected``;
+    the report lists each diagnostic once (see ``unique``)."""
+    compiled = _compile_document(doc, load_diags, selected, limits)
+    compiled.report = unique(compiled.report)
+    return compiled
+
+
+def _compile_document(doc: Document, load_diags, selected: tuple[str, ...] = (), limits=None) -> Compiled:
     from interpreter.compile_ruleset import RulesetCompiler
 
     report = Report()
@@ -39,10 +47,14 @@ def compile_document(doc: Document, load_diags, selected: tuple[str, ...] = (), 
         report.extend(variants.check_selection(doc, selected))
     if not report.ok:
         return Compiled(None, report, doc)
-    merged = variants.apply(doc, selected)
+    notes: list[Diagnostic] = []
+    merged = variants.apply(doc, selected, notes)
     if selected:
         for d in schema_check.check(merged):
             report.add(_in_variant(d, doc, selected))
+        # a misspelt key the schema rejects (E012, with its own did-you-mean) needs no W107 as well
+        taken = {(d.line, d.column) for d in report.errors}
+        report.extend(n for n in notes if (n.line, n.column) not in taken)
         if not report.ok:
             return Compiled(None, report, doc)
     comp = RulesetCompiler(merged, merged.data, selected, limits)
@@ -130,9 +142,27 @@ def compile_text(text: str, file: str = "<ruleset>", selected: tuple[str, ...] =
     return compile_document(doc, diags, tuple(selected), limits)
 
 
+def unique(report: Report) -> Report:
+    """The report with each diagnostic once (the first of those that
+    ``Report.sorted`` would merge), in the order found. Functions are
+    expanded at each call and every variant is compiled again, so the same
+    diagnostic can be found several times; what is counted must be what is
+    shown, so this is the one place where repeats are dropped and every
+    consumer (text, JSON, the error count) sees the same list."""
+    seen = set()
+    out = Report()
+    for d in report.diagnostics:
+        key = (d.file, d.line, d.column, d.code, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.add(d)
+    return out
+
+
 def validate_path(path: str | Path) -> Report:
-    """Validate the base ruleset and each variant on its own; all
-    diagnostics of the file in one report."""
+    """Validate the base ruleset and each variant on its own, with the
+    variants it requires, directly or through others; all diagnostics of
+    the file in one report, each once."""
     doc, diags = load_file(path)
     result = compile_document(doc, diags, ())
     report = result.report
@@ -144,12 +174,12 @@ def validate_path(path: str | Path) -> Report:
     ):
         for name in ((doc.data or {}).get("variants") or {}) if isinstance(doc.data, dict) else ():
             spec = doc.data["variants"][name]
-            combo = tuple(spec.get("requires") or ()) + (name,)
-            if any(r not in doc.data["variants"] for r in combo):
+            if any(r not in doc.data["variants"] for r in spec.get("requires") or ()):
                 continue  # reported by the base run (E035)
+            combo = variants.with_requirements(doc.data["variants"], name)
             sub = compile_document(doc, [], combo)
             known = {(x.code, x.line, x.column) for x in report.diagnostics}
             for d in sub.report.diagnostics:
                 if (d.code, d.line, d.column) not in known:
                     report.add(d if "variant" in d.message else _in_variant(d, doc, combo))
-    return report
+    return unique(report)
