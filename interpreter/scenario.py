@@ -26,11 +26,11 @@ from pathlib import Path
 
 from interpreter.errors import RulebookError
 from interpreter.game import Game
-from interpreter.labels import describe
-from validator.diagnostics import Diagnostic
+from interpreter.labels import describe, literal
+from validator.diagnostics import Diagnostic, did_you_mean
 from validator.loader import Document, load_file
 
-STEP_KEYS = {"player", "option", "index", "expect", "options", "note", "error", "value", "time_out", "says"}
+STEP_KEYS = {"player", "option", "index", "expect", "options", "note", "error", "value", "time_out", "says", "run"}
 TOP_KEYS = {
     "name",
     "description",
@@ -100,7 +100,8 @@ def _run_file(path: Path) -> Outcome:
         return Outcome(str(path), name, False, [doc.diag("E070", "a scenario is a mapping of fields", ())])
     name = str(data.get("name", name))
     problems = [
-        doc.diag("E070", f"unknown scenario field '{k}'", (k,), key=True, hint=f"fields: {', '.join(sorted(TOP_KEYS))}")
+        doc.diag("E070", f"unknown scenario field '{k}'", (k,), key=True,
+                 hint=did_you_mean(str(k), TOP_KEYS) or f"fields: {', '.join(sorted(TOP_KEYS))}")
         for k in data
         if k not in TOP_KEYS
     ]
@@ -134,7 +135,7 @@ def _run_file(path: Path) -> Outcome:
                         f"unknown step field '{k}'",
                         ("steps", i, k),
                         key=True,
-                        hint=f"fields: {', '.join(sorted(STEP_KEYS))}",
+                        hint=did_you_mean(str(k), STEP_KEYS) or f"fields: {', '.join(sorted(STEP_KEYS))}",
                     )
                 )
     if problems:
@@ -152,10 +153,16 @@ def _run_file(path: Path) -> Outcome:
         code, ds = comp.snippet(doc, ("setup",), "block")
         failures += ds
         after.append(code)
-    checks = {}
+    checks, blocks = {}, {}
     for i, step in enumerate(steps):
         if isinstance(step, dict) and "expect" in step:
             checks[i] = _expectations(comp, doc, ("steps", i, "expect"), step["expect"], failures)
+        if isinstance(step, dict) and "run" in step:
+            if not isinstance(step["run"], str):
+                failures.append(doc.diag("E070", "run is a block of statements (a string)", ("steps", i, "run")))
+                continue
+            blocks[i], ds = comp.snippet(doc, ("steps", i, "run"), "block")
+            failures += ds
     final = _expectations(comp, doc, ("expect",), data["expect"], failures) if "expect" in data else []
     if failures:
         return Outcome(str(path), name, False, failures)
@@ -171,6 +178,11 @@ def _run_file(path: Path) -> Outcome:
         )
         said_from = 0  # the narration since the last decision is what a 'says' step reads
         for i, step in enumerate(steps):
+            if "run" in step:
+                failure = _run_block(st, doc, blocks[i], ("steps", i, "run"))
+                if failure is not None:
+                    failures.append(failure)
+                    break
             if "expect" in step:
                 failures += _check(st, doc, checks[i])
             if "says" in step:
@@ -209,6 +221,25 @@ def _run_file(path: Path) -> Outcome:
     if expected_error:
         failures.append(doc.diag("E070", f"expected error {expected_error}, but none happened", ("error",)))
     return Outcome(str(path), name, not failures, failures, decisions)
+
+
+def _run_block(st, doc: Document, code, path) -> Diagnostic | None:
+    """Run a step's statements now, between two decisions (to fix a roll or
+    stack a deck dealt inside a phase), with ``player`` the current player.
+    The decision the game waits for keeps the options it was offered with;
+    the block may end the game but not ask for a decision."""
+    from interpreter.vm import run
+
+    waiting, pending = st.stack, st.pending
+    st.stack = [[code.id, 0, [st.current] + [None] * (code.nlocals - 1)]]
+    run(st)
+    if st.over:
+        return None
+    if st.stack:
+        st.stack, st.pending = waiting, pending
+        return doc.diag("E070", "a run step cannot ask for a decision (choose, simultaneous)", path)
+    st.stack, st.pending = waiting, pending
+    return None
 
 
 def _expectations(comp, doc: Document, path, value, failures):
@@ -277,7 +308,11 @@ def _check_options(game, st, doc, step, path) -> list[Diagnostic]:
 
 
 def _decide(game, st, doc, step, path):
-    player = step["player"]
+    player = step.get("player")
+    if not (type(player) is int and 0 <= player < st.n):
+        return doc.diag("E070", f"player {literal(player)} is not a player of this {st.n}-player game",
+                        path + ("player",) if "player" in step else path,
+                        hint=f"scenario players are numbered from 0 to {st.n - 1}")
     try:
         options = game.legal(st, player)
     except RulebookError as err:
