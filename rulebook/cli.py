@@ -406,7 +406,7 @@ def test(paths, verbose):
 
     if not paths:
         paths = [str(p.parent) for p in all_rulesets()]
-    files = discover(paths)
+    files = discover([_scenarios_of(p) for p in paths])
     if not files:
         raise Failure("no scenario files found")
     failed = 0
@@ -423,6 +423,28 @@ def test(paths, verbose):
                 click.echo("      " + d.render(source if d.file == str(f) else None).replace("\n", "\n      "))
     click.echo(f"{len(files) - failed} passed, {failed} failed")
     sys.exit(EXIT_PROBLEMS if failed else EXIT_OK)
+
+
+def _scenarios_of(path: str) -> str:
+    """Where ``rulebook test PATH`` looks: a scenario file or a folder as
+    given; a ruleset file or a game id means the scenarios beside that
+    ruleset (``rulebook new`` prints the ruleset's path for validate and
+    check, so users give it to test too)."""
+    import re
+
+    from rulebook.locate import locate
+
+    p = Path(path)
+    if p.is_dir():
+        return path
+    if p.is_file():
+        head = p.read_text(encoding="utf-8", errors="replace")[:4000]
+        is_ruleset = re.search(r"^rulebook:", head, re.M) is not None
+        return str(p.parent / "scenarios") if is_ruleset else path
+    try:
+        return str(locate(path).parent / "scenarios")
+    except FileNotFoundError as err:
+        raise Failure(str(err)) from None
 
 
 @cli.command()

@@ -11,7 +11,14 @@ SEARCH = [ROOT / "rulesets", ROOT / "examples"]
 
 def search_dirs() -> list[Path]:
     extra = [Path(p) for p in os.environ.get("RULEBOOK_PATH", "").split(os.pathsep) if p]
-    return extra + [Path.cwd() / "rulesets", Path.cwd() / "examples"] + SEARCH
+    dirs = extra + [Path.cwd() / "rulesets", Path.cwd() / "examples"] + SEARCH
+    seen: set[Path] = set()
+    out = []
+    for d in dirs:  # each folder once, where it first comes
+        if d.resolve() not in seen:
+            seen.add(d.resolve())
+            out.append(d)
+    return out
 
 
 def locate(game: str) -> Path:

@@ -217,3 +217,13 @@ def test_a_save_naming_a_user_agent_is_refused_unless_bots_are_given(tmp_path, c
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 5))
     code, out, _ = run_main(capsys, "play", "tic-tac-toe", "--resume", str(save), "--bots", "random")
     assert code == 0 and "Game over" in out
+
+
+def test_test_takes_a_ruleset_file_or_id_for_the_scenarios_beside_it(capsys):
+    from helpers import run_main
+
+    for arg in ("examples/pig/ruleset.yaml", "pig", "examples/pig"):
+        code, out, _ = run_main(capsys, "test", arg)
+        assert code == 0 and out.strip().endswith("6 passed, 0 failed"), (arg, out)
+    code, _, err = run_main(capsys, "test", "no-such-game")
+    assert code == 1 and "no ruleset 'no-such-game'" in err
