@@ -172,8 +172,11 @@ def new(name):
         raise Failure(str(err)) from None
     for f in files:
         click.echo(f"created {f}")
-    click.echo(f"next: rulebook validate {name} && rulebook test {name} && rulebook check {name}"
-               f" && rulebook play {name} --human 1")
+    import shlex
+
+    arg = shlex.quote(name)  # a name with spaces must reach the next commands as one argument
+    click.echo(f"next: rulebook validate {arg} && rulebook test {arg} && rulebook check {arg}"
+               f" && rulebook play {arg} --human 1")
 
 
 @cli.command()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -20,15 +21,16 @@ def scaffold(target: Path) -> list[Path]:
     values = {
         "id": game_id,
         "title": title,
-        "path": target / "ruleset.yaml",
-        "folder": target,
+        "path": shlex.quote(str(target / "ruleset.yaml")),  # as it is typed in a shell
+        "folder": shlex.quote(str(target)),
         "schema": SCHEMA_PATH.resolve(),
     }
     files = {
         target / "ruleset.yaml": (TEMPLATES / "ruleset.yaml.tmpl").read_text().format(**values),
         target / "scenarios" / "stop-keeps-cards.yaml": (TEMPLATES / "scenario.yaml.tmpl").read_text().format(**values),
-        target / "README.md": f"# {title}\n\nA Rulebook ruleset.\n\n```sh\nrulebook validate {target}\n"
-        f"rulebook test {target}\nrulebook check {target}\nrulebook play {target} --human 1\n```\n",
+        target / "README.md": f"# {title}\n\nA Rulebook ruleset.\n\n```sh\nrulebook validate {values['folder']}\n"
+        f"rulebook test {values['folder']}\nrulebook check {values['folder']}\n"
+        f"rulebook play {values['folder']} --human 1\n```\n",
     }
     for path, text in files.items():
         path.write_text(text)
