@@ -35,6 +35,11 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _count(wins: float) -> str:
+    """A win count: whole, or with one decimal when shared wins made it a fraction."""
+    return str(int(wins)) if wins == int(wins) else f"{wins:.1f}"
+
+
 def percentile(sorted_values: Sequence[int], q: float) -> int:
     """The nearest-rank percentile (a value that occurred, not an average)."""
     k = max(1, math.ceil(q * len(sorted_values)))
@@ -104,12 +109,12 @@ def summary(game, players: int, results: list[Result], seconds: float | None = N
     if ok:
         lines.append(f"wins by seat ({len(ok)} finished games; a shared win counts 1/k for each of its k winners)")
         lines += _table(["seat", "wins", "rate", "95% interval"], [
-            [r.label, f"{r.wins:g}", _pct(r.rate), f"{_pct(r.interval[0])} - {_pct(r.interval[1])}"]
+            [r.label, _count(r.wins), _pct(r.rate), f"{_pct(r.interval[0])} - {_pct(r.interval[1])}"]
             for r in seat_rates(players, results)])
         if len(set(_agents(players, results))) > 1:
             lines.append(f"wins by agent (over seat-games; an even share is {_pct(1 / players).strip()})")
             lines += _table(["agent", "seats", "seat-games", "wins", "rate", "95% interval"], [
-                [r.label, str(r.seats), str(r.trials), f"{r.wins:g}", _pct(r.rate),
+                [r.label, str(r.seats), str(r.trials), _count(r.wins), _pct(r.rate),
                  f"{_pct(r.interval[0])} - {_pct(r.interval[1])}"]
                 for r in agent_rates(players, results)])
         lines += _score_lines(players, ok)
