@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from interpreter.labels import literal
+
 
 def _block(text, indent="    ") -> list[str]:
     return [indent + line for line in str(text).rstrip().splitlines()]
@@ -23,7 +25,14 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
         specs = data.get("params") or {}
         for name, default in prog.params.items():
             desc = specs[name].get("description", "") if isinstance(specs.get(name), dict) else ""
-            out.append(f"- {name} = {default!r}" + (f": {' '.join(str(desc).split())}" if desc else ""))
+            out.append(f"- {name} = {literal(default)}" + (f": {' '.join(str(desc).split())}" if desc else ""))
+    if data.get("define"):
+        out += ["", "## Definitions (computed once, when a game starts)"]
+        out += [f"- {name} = {' '.join(str(text).split())}" for name, text in data["define"].items()]
+    for section, heading in (("vars", "Variables"), ("player_vars", "Player variables (each player has their own)")):
+        if data.get(section):
+            out += ["", f"## {heading}"]
+            out += [_variable(name, spec) for name, spec in data[section].items()]
     st_cat = game.catalog_only(
         prog.default_players if prog.min_players <= prog.default_players <= prog.max_players else prog.min_players
     )
@@ -45,11 +54,24 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
         per = "one shared" if fam.per is None else f"one per {fam.per}"
         out.append(
             f"- {name}: {per}; "
-            + ("a face-up pile: only its top card is face up" if fam.visibility == "top"
-               else f"{fam.visibility}; cards enter face {fam.face}")
+            + ("a face-up pile: only its top component is face up" if fam.visibility == "top"
+               else f"{fam.visibility}; components enter face {fam.face}")
             + ("" if fam.ordered else "; unordered")
             + (f"; holds {fam.of}" if fam.of else "")
         )
+    if data.get("functions"):
+        out += ["", "## Functions (values the rules compute)"]
+        for name, spec in data["functions"].items():
+            spec = spec if isinstance(spec, dict) else {"value": spec}
+            params = ", ".join(spec.get("params") or {})
+            out.append(f"- {name}({params}) = {' '.join(str(spec.get('value', '')).split())}"
+                       + _description(spec))
+    if data.get("procedures"):
+        out += ["", "## Procedures (effects the rules share)"]
+        for name, spec in data["procedures"].items():
+            spec = spec or {}
+            out += [f"- {name}({', '.join(spec.get('params') or {})}){_description(spec)}:",
+                    *_block(spec.get("effect", ""), "      ")]
     if data.get("setup"):
         out += ["", "## Setup", *_block(data["setup"])]
     out += ["", "## Phases", f"The game starts in '{prog.start_phase}'."]
@@ -89,11 +111,16 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
                 line += f"; only if {spec['if']}"
             if spec.get("require"):
                 line += f"; requires {spec['require']}"
-            out.append(line)
+            out.append(line + _description(spec) + (":" if spec.get("effect") else ""))
+            if spec.get("effect"):
+                out += _block(spec["effect"], "      ")
     if data.get("triggers"):
         out += ["", "## Triggers"]
         for name, spec in data["triggers"].items():
-            out.append(f"- {name}: on {spec['on']}" + (f" if {spec['if']}" if spec.get("if") else ""))
+            out.append(f"- {name}: on {spec['on']}" + (f" if {spec['if']}" if spec.get("if") else "")
+                       + _description(spec) + (":" if spec.get("effect") else ""))
+            if spec.get("effect"):
+                out += _block(spec["effect"], "      ")
     out += ["", "## End and scoring"]
     for name, spec in (data.get("end") or {}).items():
         out.append(
@@ -121,7 +148,7 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
             if spec.get("players"):
                 bits.append(f"players {spec['players'].get('min', prog.min_players)}-{spec['players'].get('max', '')}")
             if spec.get("params"):
-                bits.append("sets " + ", ".join(f"{k}={v!r}" for k, v in spec["params"].items()))
+                bits.append("sets " + ", ".join(f"{k} = {literal(v)}" for k, v in spec["params"].items()))
             if spec.get("patch"):
                 bits.append("changes " + ", ".join(_patch_paths(spec["patch"])))
             if spec.get("excludes"):
@@ -138,6 +165,23 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
     if notes:
         out += ["", "## Notes"] + [f"- {n}" for n in notes]
     return "\n".join(out) + "\n"
+
+
+def _description(spec) -> str:
+    text = spec.get("description") if isinstance(spec, dict) else None
+    return f" ({' '.join(str(text).split())})" if text else ""
+
+
+def _variable(name, spec) -> str:
+    """A variable with what it starts at (a value, or rule text)."""
+    if isinstance(spec, dict):
+        start = spec.get("initial")
+        kind = f" ({spec['type']})" if spec.get("type") else ""
+        hidden = "; only its owner sees it" if spec.get("visibility") == "owner" else ""
+        shown = literal(start) if not isinstance(start, str) else " ".join(start.split())
+        return f"- {name}{kind}: starts at {shown}{hidden}" + _description(spec)
+    shown = literal(spec) if not isinstance(spec, str) else " ".join(spec.split())
+    return f"- {name}: starts at {shown}"
 
 
 def _patch_paths(patch, prefix=()) -> list[str]:

@@ -151,7 +151,7 @@ def test_explain_summarises_phases_actions_and_variants(capsys):
         "- 20 × card",
         "### swim",
         "- then: bite if round > 1",
-        "- two-players (2 players): players 2-2; sets robots_per_player=2",
+        "- two-players (2 players): players 2-2; sets robots_per_player = 2",
         "## Bots\n- the greedy agent judges a position by: sum(filter(line, r => owner(r) == player)",
     ):
         assert text in out, text
