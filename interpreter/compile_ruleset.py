@@ -174,7 +174,11 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             node = parse_block(text) if kind == "block" else parse_expression(text)
         except ParseError as err:
             at = span.to_file(err.line, err.column) if span else self.doc.where(path)
-            self.report(err.code, err.message, path, at, err.hint)
+            hint = err.hint
+            if (kind == "block" and span is not None and getattr(span, "style", None) == ">"
+                    and span.chars and span.chars[0][0] != span.chars[-1][0]):  # YAML folded its lines into one
+                hint = "'>' folds lines into one: write blocks of statements with '|'"
+            self.report(err.code, err.message, path, at, hint)
             return None, span
         return node, span
 

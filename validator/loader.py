@@ -44,6 +44,7 @@ class TextSpan:
     indent: int  # for block scalars, the column where content starts
     chars: tuple = ()  # per character of the string: (file line, file column)
     text_lines: tuple = (0,)  # offsets in the string where its lines start
+    style: str = ""  # YAML's scalar style: "" (plain), "'", '"', "|" or ">" (a folded block)
 
     def to_file(self, text_line: int, text_col: int) -> tuple[int, int]:
         if self.block:
@@ -112,7 +113,9 @@ class _Builder:
         self.doc = doc
         self.count = 0
         self.diags: list[Diagnostic] = []
-        self.line_starts = [0]
+        # YAML's marks do not count a byte order mark: neither do the columns of line 1
+        self.bom = 1 if doc.source.startswith("\ufeff") else 0
+        self.line_starts = [self.bom]
         for i, ch in enumerate(doc.source):
             if ch == "\n":
                 self.line_starts.append(i + 1)
@@ -173,7 +176,7 @@ class _Builder:
             return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
         value = _scalar(node)
         if isinstance(value, str):
-            self.doc.spans[path] = _span(node, self.doc.source, value, self.line_starts)
+            self.doc.spans[path] = _span(node, self.doc.source, value, self.line_starts, self.bom)
         return value
 
 
@@ -196,52 +199,160 @@ def _scalar(node):
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
 
-def _span(node, source: str, text: str = "", line_starts=None) -> TextSpan:
+def _span(node, source: str, text: str = "", line_starts=None, bom: int = 0) -> TextSpan:
     mark = node.start_mark
     style = node.style
     if style not in ("|",) and line_starts and getattr(mark, "index", None) is not None:
-        return _aligned(node, source, text, line_starts)
+        return _aligned(node, source, text, line_starts, bom)
     if style in ("|", ">"):
         lines = source.splitlines()
-        first = mark.line + 1  # 0-based index of the first content line
-        indent = 0
-        for i in range(first, min(len(lines), first + 200)):
-            if lines[i].strip():
-                indent = len(lines[i]) - len(lines[i].lstrip(" "))
-                break
-        return TextSpan(mark.line + 2, indent + 1, True, indent + 1)
+        indent = _block_indent(lines, mark.line + 1, text)
+        return TextSpan(mark.line + 2, indent + 1, True, indent + 1, style=style)
     shift = 1 if style in ("'", '"') else 0
-    return TextSpan(mark.line + 1, mark.column + 1 + shift, False, 0)
+    return TextSpan(mark.line + 1, mark.column + 1 + shift, False, 0, style=style or "")
 
 
-def _aligned(node, source: str, text: str, line_starts) -> TextSpan:
+def _block_indent(lines: list[str], first: int, text: str) -> int:
+    """The column (0-based) where a block scalar's content starts.
+
+    Compared line by line with the value: with an indentation indicator
+    (``|2``) the first line may be indented further than the content, so
+    the indentation of the first non-blank line is not always the answer."""
+    for i, text_line in enumerate(text.split("\n")):
+        if text_line.strip() and first + i < len(lines) and lines[first + i].endswith(text_line):
+            return len(lines[first + i]) - len(text_line)
+    for i in range(first, min(len(lines), first + 200)):  # the value and the file disagree: guess
+        if lines[i].strip():
+            return len(lines[i]) - len(lines[i].lstrip(" "))
+    return 0
+
+
+def _aligned(node, source: str, text: str, line_starts, bom: int = 0) -> TextSpan:
     """Give each character of a scalar's value the file position it came
-    from, walking the value and its source text side by side: folded line
+    from. Quoted scalars are read again exactly (``_quoted``: escapes, '',
+    folded line breaks); for the others, and if that read disagrees with
+    YAML, the value and its source text are walked side by side: folded line
     breaks, indentation and doubled quotes are skipped in the source."""
     import bisect
 
     mark = node.start_mark
-    j = mark.index
-    end = node.end_mark.index if node.end_mark is not None else len(source)
+    j = mark.index + bom
+    end = node.end_mark.index + bom if node.end_mark is not None else len(source)
+    indexes = None
+    if node.style in ("'", '"'):
+        try:
+            value, indexes = _quoted(source, j, end)
+        except (ValueError, LookupError):  # not read as YAML reads it: walk instead
+            value = None
+        if value != text:
+            indexes = None
+    if indexes is None:
+        indexes = _walk(node, source, text, j, end)
+    chars = []
+    for pos in indexes:
+        line = max(1, bisect.bisect_right(line_starts, pos))
+        chars.append((line, pos - line_starts[line - 1] + 1))
+    text_lines = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    first = chars[0] if chars else (mark.line + 1, mark.column + 1)
+    return TextSpan(first[0], first[1], False, 0, tuple(chars), tuple(text_lines), node.style or "")
+
+
+def _walk(node, source: str, text: str, j: int, end: int) -> list[int]:
+    """The source index of each character of ``text``, found by skipping
+    what YAML drops (spaces, line breaks, quotes, backslashes) until the
+    next character matches: good enough for plain and folded scalars."""
     if node.style == ">":
         j = source.find("\n", j) + 1 if source.find("\n", j) >= 0 else j
     elif node.style in ("'", '"'):
         j += 1
-    chars = []
+    out = []
     for ch in text:
         k = j
         while k < end and source[k] != ch and source[k] in " \t\r\n'\"\\":
             k += 1
         if k < end and source[k] == ch:
             j = k
-        pos = min(j, max(end - 1, 0))
-        line = bisect.bisect_right(line_starts, pos)
-        chars.append((line, pos - line_starts[line - 1] + 1))
+        out.append(min(j, max(end - 1, 0)))
         if j < end and source[j] == ch:
             j += 1
-    text_lines = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
-    first = chars[0] if chars else (mark.line + 1, mark.column + 1)
-    return TextSpan(first[0], first[1], False, 0, tuple(chars), tuple(text_lines))
+    return out
+
+
+# YAML's escapes in double-quoted scalars: one character after the backslash ...
+_ESCAPES = {
+    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
+    "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028",
+    "P": "\u2029",
+}
+_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}  # ... or a character code of so many hex digits
+
+
+def _quoted(source: str, start: int, end: int) -> tuple[str, list[int]]:
+    """Read a quoted scalar again, from its opening quote at ``start`` to
+    its closing quote at ``end - 1``: its value, and the source index of
+    each character of the value. An escape (``\\u2660``, ``\\t``) or a
+    doubled quote is one character of the value but several of the source,
+    so every later column depends on reading them exactly as YAML does;
+    line breaks fold to a space (or to the blank lines after them) and the
+    indentation of the next line is dropped."""
+    quote = source[start]
+    out: list[str] = []
+    at: list[int] = []
+    i, stop = start + 1, end - 1
+    while i < stop:
+        ch = source[i]
+        if quote == "'" and source.startswith("''", i):
+            out.append("'")
+            at.append(i)
+            i += 2
+        elif quote == '"' and ch == "\\" and source[i + 1] in "\r\n":  # a line continuation: no space
+            i, breaks = _line_breaks(source, i + 1, stop)
+            out += "\n" * len(breaks)
+            at += breaks
+        elif quote == '"' and ch == "\\":
+            code = source[i + 1]
+            at.append(i)  # the character an escape stands for is placed at its backslash
+            if code in _HEX_ESCAPES:
+                digits = _HEX_ESCAPES[code]
+                out.append(chr(int(source[i + 2 : i + 2 + digits], 16)))
+                i += 2 + digits
+            else:
+                out.append(_ESCAPES[code])  # KeyError: not an escape YAML knows; the caller falls back
+                i += 2
+        elif ch in " \t\r\n":
+            j = i
+            while j < stop and source[j] in " \t":
+                j += 1
+            if j < stop and source[j] in "\r\n":  # spaces before a line break are dropped
+                first_break = j
+                i, breaks = _line_breaks(source, j, stop)
+                out += "\n" * len(breaks) if breaks else " "
+                at += breaks or [first_break]
+            else:
+                out += source[i:j]
+                at += range(i, j)
+                i = j
+        else:
+            out.append(ch)
+            at.append(i)
+            i += 1
+    return "".join(out), at
+
+
+def _line_breaks(source: str, i: int, stop: int) -> tuple[int, list[int]]:
+    """Skip the line break at ``i`` and the indentation after it; each
+    further (blank) line is one line break of the value: return where the
+    text goes on and the source index of each such break."""
+    breaks = []
+    i += 2 if source.startswith("\r\n", i) else 1
+    while True:
+        while i < stop and source[i] in " \t":
+            i += 1
+        if i < stop and source[i] in "\r\n":
+            breaks.append(i)
+            i += 2 if source.startswith("\r\n", i) else 1
+        else:
+            return i, breaks
 
 
 def _too_deep(source: str):
@@ -280,6 +391,126 @@ def _too_deep(source: str):
     return None
 
 
+def _yaml_error(err: yaml.MarkedYAMLError, source: str, file: str) -> Diagnostic:
+    """E001 for a YAML syntax error. YAML notices a quote or bracket that is
+    never closed only lines later (or at the end of the file), so those are
+    reported where they were opened; the place is always inside the file."""
+    lines = source.splitlines()
+    mark = err.problem_mark or err.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    message = (err.problem or "invalid YAML").strip()
+    if err.context:
+        message = f"{message} ({err.context.strip()})"
+    if "tab" in message or (0 < line <= len(lines) and "\t" in lines[line - 1][: max(col, 1)]):
+        return Diagnostic("E001", message, file, *_inside(lines, line, col), "indent with spaces, not tabs")
+    if "mapping values are not allowed" in message:
+        hint = "a value containing ': ' must be quoted, or written as a block with '|'"
+        return Diagnostic("E001", message, file, *_inside(lines, line, col), hint)
+    better = _unclosed(err, source, lines, file) or _after_flow_value(err, source, lines, file)
+    return better or Diagnostic("E001", message, file, *_inside(lines, line, col))
+
+
+def _inside(lines: list[str], line: int, col: int) -> tuple[int, int]:
+    """A place past the end of the file (YAML's end of stream) moves to the
+    end of the last line, so that the diagnostic can show a source line."""
+    if not lines:
+        return 1, 1
+    if line > len(lines):
+        return len(lines), len(lines[-1]) + 1
+    return max(line, 1), max(col, 1)
+
+
+def _unclosed(err: yaml.MarkedYAMLError, source: str, lines: list[str], file: str) -> Diagnostic | None:
+    """A string, list or mapping that is never closed, at its opening quote
+    or bracket: YAML's context mark when it says so, or else the quoted
+    string that runs over several lines up to where YAML stumbled."""
+    problem, context = err.problem_mark, err.context_mark
+    if problem is None:
+        return None
+    at_end = problem.line >= len(lines) or (problem.line == len(lines) - 1 and problem.column >= len(lines[-1]))
+    until = "the end of the file" if at_end else f"line {problem.line + 1}"
+    if context is not None and err.context and "quoted scalar" in err.context:
+        quote = _char_at(lines, context.line, context.column) or '"'
+        return Diagnostic("E001", "this string is never closed", file, context.line + 1, context.column + 1,
+                          f"add the closing {quote} where the string ends (YAML looked for it up to {until})")
+    flows = {"flow sequence": ("list", "]"), "flow mapping": ("mapping", "}")}
+    kind = next((flows[k] for k in flows if err.context and k in err.context), None)
+    if kind and context is not None and problem.line > context.line and context.line < len(lines):
+        if problem.line >= len(lines) or _indent(lines[problem.line]) <= _indent(lines[context.line]):
+            return Diagnostic("E001", f"this {kind[0]} is never closed", file, context.line + 1, context.column + 1,
+                              f"add the closing '{kind[1]}' (YAML looked for it up to {until})")
+    if not isinstance(err, yaml.parser.ParserError):
+        return None
+    for token in reversed(_tokens_before(source, problem)):
+        if isinstance(token, yaml.ScalarToken) and token.style in ("'", '"'):
+            start, end = token.start_mark, token.end_mark
+            if start.line < end.line == problem.line:
+                return Diagnostic("E001", "this string is never closed", file, start.line + 1, start.column + 1,
+                                  f"add the closing {token.style} at the end of this line (YAML read on to the "
+                                  f"{token.style} on line {end.line + 1})")
+            return None
+    return None
+
+
+def _after_flow_value(err: yaml.MarkedYAMLError, source: str, lines: list[str], file: str) -> Diagnostic | None:
+    """Text after a value that starts with '{' or '[' (``label: {q} x {f}``):
+    YAML read the braces as a mapping (or a list) and stumbles on the rest."""
+    problem = err.problem_mark
+    if problem is None or not isinstance(err, yaml.parser.ParserError):
+        return None
+    tokens = _tokens_before(source, problem)
+    if not tokens or not isinstance(tokens[-1], (yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)):
+        return None
+    if tokens[-1].end_mark.line != problem.line:
+        return None
+    depth = 0
+    for i in range(len(tokens) - 1, -1, -1):
+        if isinstance(tokens[i], (yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)):
+            depth += 1
+        elif isinstance(tokens[i], (yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)):
+            depth -= 1
+            if depth == 0:
+                break
+    else:
+        return None
+    start = tokens[i].start_mark
+    if start.line != problem.line:
+        return None
+    opener, kind = ("{", "mapping") if isinstance(tokens[i], yaml.FlowMappingStartToken) else ("[", "list")
+    hint = f"a value that starts with '{opener}' must be quoted"
+    if i > 0 and isinstance(tokens[i - 1], (yaml.ValueToken, yaml.BlockEntryToken)):
+        value = lines[start.line][start.column :].split(" #")[0].rstrip()
+        quoted = f'"{value}"' if '"' not in value else "'" + value.replace("'", "''") + "'"
+        hint = f"{hint}: {quoted}"
+    return Diagnostic("E001", f"this value starts with '{opener}', so YAML reads it as a {kind}", file,
+                      start.line + 1, start.column + 1, hint)
+
+
+def _tokens_before(source: str, mark) -> list:
+    """YAML's tokens up to ``mark`` (with PyYAML's own scanner, which keeps
+    each token's style; only run to explain an error, on files of sensible size)."""
+    out: list = []
+    if len(source) > 1_000_000:
+        return out
+    try:
+        for token in yaml.scan(source, Loader=yaml.SafeLoader):
+            if (token.start_mark.line, token.start_mark.column) >= (mark.line, mark.column):
+                break
+            out.append(token)
+    except yaml.YAMLError:
+        pass
+    return out
+
+
+def _char_at(lines: list[str], line: int, col: int) -> str:
+    return lines[line][col] if 0 <= line < len(lines) and 0 <= col < len(lines[line]) else ""
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip(" "))
+
+
+
 def load_text(source: str, file: str = "<ruleset>") -> tuple[Document, list[Diagnostic]]:
     doc = Document(file=file, source=source)
     if len(source.encode("utf-8", "replace")) > MAX_BYTES:
@@ -291,18 +522,7 @@ def load_text(source: str, file: str = "<ruleset>") -> tuple[Document, list[Diag
     try:
         node = yaml.compose(source, Loader=_Loader)
     except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        message = (err.problem or "invalid YAML").strip()
-        if err.context:
-            message = f"{message} ({err.context.strip()})"
-        hint = None
-        lines = source.splitlines()
-        if "tab" in message or (0 < line <= len(lines) and "\t" in lines[line - 1][: max(col, 1)]):
-            hint = "indent with spaces, not tabs"
-        elif "mapping values are not allowed" in message:
-            hint = "a value containing ': ' must be quoted, or written as a block with '|'"
-        return doc, [Diagnostic("E001", message, file, line, col, hint)]
+        return doc, [_yaml_error(err, source, file)]
     except yaml.YAMLError as err:
         return doc, [Diagnostic("E001", str(err).splitlines()[0], file, 1, 1)]
     except RecursionError:

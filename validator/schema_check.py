@@ -42,36 +42,81 @@ def _type_name(v) -> str:
     }.get(type(v), type(v).__name__)
 
 
+# JSON Schema's names of types, in the words of docs/format.md
+_TYPE_WORDS = {
+    "string": "text",
+    "array": "a list",
+    "object": "a mapping",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true/false",
+    "null": "nothing",
+}
+_EXPRESSION_TYPES = {"string", "integer", "boolean", "null"}  # an expression (tools/make_schema.py EXPR)
+
+
+def _types(value) -> list[str]:
+    return [value] if isinstance(value, str) else list(value)
+
+
+def _wanted(types: list[str]) -> str:
+    if set(types) == _EXPRESSION_TYPES:
+        return "an expression"
+    return " or ".join(dict.fromkeys(_TYPE_WORDS.get(t, t) for t in types))
+
+
 def _fraction_hint(value) -> str | None:
     if isinstance(value, float):
         return "numbers in a ruleset are whole (rule text divides with //, rounding down)"
     return None
 
 
+def _list_hint(value: list) -> str:
+    """A YAML list where an expression belongs: the same list as rule text."""
+    items = []
+    for x in value:
+        if isinstance(x, bool):
+            items.append("true" if x else "false")
+        elif isinstance(x, (int, float)):
+            items.append(str(x))
+        elif isinstance(x, str) and "'" not in x and '"' not in x:
+            items.append(f"'{x}'")
+        else:
+            return "write the list as an expression in quotes, e.g. \"['clubs', 'hearts']\""
+    return f"write the list as an expression in quotes: \"[{', '.join(items)}]\""
+
+
+def _type_diag(doc: Document, instance, types: list[str], path: tuple) -> Diagnostic:
+    """E010 for a value of the wrong type, with a hint for the usual YAML slips."""
+    hint = _fraction_hint(instance)
+    line, col = doc.where(path)
+    lines = doc.source.splitlines()
+    here = lines[line - 1][col - 1 :] if 0 < line <= len(lines) else ""
+    if isinstance(instance, bool) and "string" in types:
+        word = here.split()[0].strip(",}]") if here.split() else ""
+        if word.lower() in ("on", "off", "yes", "no", "y", "n", "true", "false"):
+            hint = f"YAML reads {word} as true/false; write '{word}' in quotes"
+    elif isinstance(instance, list) and _EXPRESSION_TYPES <= set(types):
+        hint = _list_hint(instance)
+    elif isinstance(instance, dict) and "string" in types and here.startswith("{"):
+        hint = "a value that starts with '{' must be quoted: YAML reads { } as a mapping"
+    return doc.diag("E010", f"expected {_wanted(types)}, found {_type_name(instance)}", path, hint)
+
+
 def _to_diag(doc: Document, err) -> Diagnostic:
     if err.validator in ("oneOf", "anyOf") and err.context:
-        # an alternative whose type does not fit says nothing useful: show the error
-        # from the alternative that fits, the deepest first
-        fitting = [e for e in err.context if e.validator not in ("type", "const", "enum")]
+        # an alternative whose type does not fit says nothing useful: show the error from the
+        # alternative that fits (an error inside the value comes from one), the deepest first
+        own = len(err.absolute_path)
+        fitting = [
+            e for e in err.context if len(e.absolute_path) > own or e.validator not in ("type", "const", "enum")
+        ]
         if fitting:
             deepest = max(len(e.absolute_path) for e in fitting)
             return _to_diag(doc, best_match([e for e in fitting if len(e.absolute_path) == deepest], key=relevance))
-        wanted = []
-        for e in err.context:
-            if e.validator == "type":
-                wanted += [e.validator_value] if isinstance(e.validator_value, str) else list(e.validator_value)
+        wanted = [t for e in err.context if e.validator == "type" for t in _types(e.validator_value)]
         if wanted:
-            names = {
-                "string": "text",
-                "array": "a list",
-                "object": "a mapping",
-                "integer": "a number",
-                "boolean": "true/false",
-                "null": "nothing",
-            }
-            want = " or ".join(dict.fromkeys(names.get(w, w) for w in wanted))
-            return doc.diag("E010", f"expected {want}, found {_type_name(err.instance)}", tuple(err.absolute_path),
-                            _fraction_hint(err.instance))
+            return _type_diag(doc, err.instance, wanted, tuple(err.absolute_path))
     path = tuple(err.absolute_path)
     v = err.validator
     if v == "additionalProperties":
@@ -83,22 +128,15 @@ def _to_diag(doc: Document, err) -> Diagnostic:
         key = extra[0] if extra else "?"
         allowed = list(err.schema.get("properties", {}))
         hint = did_you_mean(str(key), allowed) or (f"allowed here: {', '.join(allowed)}" if allowed else None)
+        if _split_by_comma(doc, path, str(key)):
+            hint = "inside { } a ',' separates fields: quote the expression"
         return doc.diag("E012", f"unknown field '{key}'", path + (key,), hint, key=True, length=len(str(key)))
     if v == "required":
         missing = err.message.split("'")[1] if "'" in err.message else "?"
         where = "the ruleset" if not path else f"'{path[-1]}'"
         return doc.diag("E011", f"{where} needs the field '{missing}'", path, key=True)
     if v == "type":
-        want = err.validator_value if isinstance(err.validator_value, str) else " or ".join(err.validator_value)
-        hint = None
-        if isinstance(err.instance, bool) and "string" in want:
-            line, col = doc.where(path)
-            lines = doc.source.splitlines()
-            word = lines[line - 1][col - 1 :].split()[0].strip(",}]") if 0 < line <= len(lines) else ""
-            if word.lower() in ("on", "off", "yes", "no", "y", "n", "true", "false"):
-                hint = f"YAML reads {word} as true/false; write '{word}' in quotes"
-        return doc.diag("E010", f"expected {want}, found {_type_name(err.instance)}", path,
-                        hint or _fraction_hint(err.instance))
+        return _type_diag(doc, err.instance, _types(err.validator_value), path)
     if v in ("enum", "const"):
         allowed = err.validator_value if v == "enum" else [err.validator_value]
         hint = did_you_mean(str(err.instance), [str(a) for a in allowed]) or f"allowed: {', '.join(map(str, allowed))}"
@@ -112,7 +150,35 @@ def _to_diag(doc: Document, err) -> Diagnostic:
         )
     if v == "propertyNames":
         return doc.diag("E014", f"{err.instance!r} is not a valid name", path)
-    return doc.diag("E014", err.message, path)
+    return doc.diag("E014", _limit_message(err, path), path)
+
+
+def _limit_message(err, path: tuple) -> str:
+    """jsonschema's own wording ("{} should be non-empty") in plain words."""
+    v, limit = err.validator, err.validator_value
+    what = f"'{path[-1]}'" if path and isinstance(path[-1], str) else "this"
+    if v == "minProperties":
+        return f"{what} needs at least {'one entry' if limit == 1 else f'{limit} entries'}"
+    if v == "minItems":
+        return f"{what} needs at least {'one item' if limit == 1 else f'{limit} items'}"
+    if v == "maxItems":
+        return f"{what} has more than {limit} {'item' if limit == 1 else 'items'}"
+    if v == "minimum":
+        return f"{what} must be at least {limit}, not {err.instance}"
+    if v == "maximum":
+        return f"{what} must be at most {limit}, not {err.instance}"
+    if v == "maxLength":
+        return f"{what} is longer than {limit} characters"
+    return err.message
+
+
+def _split_by_comma(doc: Document, path: tuple, key: str) -> bool:
+    """An unknown field that looks like the rest of an expression cut at a
+    ',' of a flow mapping: ``{if: any(players, p => p.score >= 3)}``."""
+    line, col = doc.where(path)
+    lines = doc.source.splitlines()
+    in_flow = 0 < line <= len(lines) and lines[line - 1][col - 1 : col] == "{"
+    return in_flow and any(s in key for s in (" ", "(", ")", "=>", "[", "]"))
 
 
 def check(doc: Document) -> list[Diagnostic]:
