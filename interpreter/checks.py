@@ -230,6 +230,7 @@ def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
     card cannot be played). Returns whether the check applied."""
     from interpreter.determinize import exchange_unseen
     from interpreter.errors import RuleError
+    from interpreter.narrate import narrate
 
     pend = st.pending or {}
     if pend.get("kind") == "simul" and any(pend["done"]):
@@ -247,6 +248,7 @@ def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
         return False  # the decider's own options differ: not the same decision
     k = rnd.randrange(len(game.legal_values(st, d)))
     real = st.clone()
+    since = len(real.events), len(other.events)
     game.apply(real, d, k)
     try:
         game.apply(other, d, k)
@@ -255,6 +257,13 @@ def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
     v_real, v_other = view(real, q), view(other, q)
     if v_real["zones"] != v_other["zones"]:
         return False  # something was revealed or moved: the worlds are told apart by the rules' own doing
+    told = narrate(real, real.events[since[0]:], q), narrate(other, other.events[since[1]:], q)
+    if told[0] != told[1]:
+        lines = [(a, b) for a, b in zip(*told) if a != b] or [(told[0][len(told[1]):], told[1][len(told[0]):])]
+        raise CheckFailed(
+            f"after P{d + 1}'s option {k}, P{q + 1} sees the same components in two worlds it cannot tell apart, "
+            f"but is told {lines[0][0]!r} in one and {lines[0][1]!r} in the other: the narration tells a secret "
+            "(a value read from a face-down component and kept in a variable before a 'say', or a label)")
     v_real.pop("decision", None)
     v_other.pop("decision", None)
     differ = sorted(key for key in v_real if v_real[key] != v_other.get(key))

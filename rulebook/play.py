@@ -24,7 +24,7 @@ from pathlib import Path
 import click
 from rich.text import Text
 
-from rulebook.narrate import Line, narrate, narrate_lines
+from interpreter.narrate import Line, narrate, narrate_lines
 from rulebook.terminal import (
     TIMEOUT,
     LineReader,

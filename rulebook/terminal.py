@@ -25,10 +25,10 @@ from rich.rule import Rule
 from rich.text import Text
 
 from interpreter.labels import comp_name, player_name, zone_name
+from interpreter.narrate import Line
 from interpreter.ops import can_see
 from interpreter.view import component_view, view
 from rulebook import boardmap
-from rulebook.narrate import Line
 
 # one colour per seat, in seat order (more seats than colours reuse them)
 SEAT_STYLES = ("bright_red", "bright_blue", "bright_green", "yellow", "bright_magenta", "bright_cyan", "orange3",

@@ -210,8 +210,8 @@ def simulate(program, seed: int, games: int = GAMES_PER_MUTANT, cap: int = DECIS
     """Play ``games`` short games with random seeded choices (labels, views,
     narration, scores and a save/load round trip included); each one runs
     or stops with a RulebookError. Returns what happened, for notes."""
+    from interpreter.narrate import narrate
     from interpreter.view import view
-    from rulebook.narrate import narrate
     tags = tags if tags is not None else []
     game = Game(program)
     rnd = random.Random(seed)

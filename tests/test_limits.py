@@ -624,7 +624,7 @@ def test_escaped_braces_are_printed_as_they_are_never_formatted():
 def test_no_python_repr_in_what_a_game_prints():
     """Every kind of value in a say template, a label and a prompt reads as
     game text: players, components, zones, lists, none, booleans."""
-    from rulebook.narrate import narrate
+    from interpreter.narrate import narrate
     g = game("""
     components:
       card:

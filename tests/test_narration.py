@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from helpers import compile_ok
 
-from rulebook.narrate import narrate
+from interpreter.narrate import narrate
 
 DICE = """
 components:

@@ -70,3 +70,18 @@ def test_the_check_catches_a_question_put_only_to_holders(ask, leaks):
     applied, failed = _checks(LEAKY.replace("ASK", ask))
     assert applied > 0, "the check never applied: it would pass anything"
     assert (failed > 0) == leaks
+
+
+KEPT_IN_A_VARIABLE = """let drawn = top(hand[player]).value
+      say "SAY\""""
+
+
+@pytest.mark.parametrize("say, leaks", [
+    ("{player} drew a {drawn}", True),  # computed before the say, out of its guard: told to everybody
+    ("{player} drew a card", False),
+], ids=["value-kept-in-a-variable", "nothing-told"])
+def test_the_check_catches_narration_that_tells_a_hidden_value(say, leaks):
+    body = LEAKY.replace("for q in players:\n          ASK", KEPT_IN_A_VARIABLE.replace("SAY", say))
+    applied, failed = _checks(body)
+    assert applied > 0, "the check never applied: it would pass anything"
+    assert (failed > 0) == leaks
