@@ -475,6 +475,10 @@ class ExprCompiler:
 
             return via(item_of, False, obj, key), elem_type(t)
         if t.kind == "zone":
+            if kt.kind == "player" and isinstance(n.obj, A.Name) and n.obj.id in self.families:
+                cx.error("E041", f"'{n.obj.id}' is one shared zone: {n.obj.id}[...] is the component at a "
+                         "position, and this index is a player", n.key.pos,
+                         f"drop the index, or declare '{n.obj.id}' with 'per: player' to give each player one")
             where = cx.where(n.pos)
 
             def zone_item(st, zone, i):
