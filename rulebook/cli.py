@@ -262,7 +262,8 @@ def play(game, variants, players, seed, humans, params, verbose, delay, log_path
 @click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--game", "game", help="The ruleset (default: the one named in the log).")
 @click.option("--step", "interactive", is_flag=True, help="Step through: Enter/n forward, b back, q quit.")
-@click.option("--as", "viewer", type=int, default=None, help="Show the view of this seat (1-based).")
+@click.option("--as", "viewer", type=int, default=None,
+              help="With --step, show the view of this seat (1-based); default: the view of whoever decides next.")
 def replay(log_file, game, interactive, viewer):
     """Replay a game log and check that the ruleset still reproduces it."""
     from interpreter.labels import player_name
@@ -275,7 +276,11 @@ def replay(log_file, game, interactive, viewer):
     name = game or (h.get("path") if h.get("path") and Path(h["path"]).exists() else h["ruleset"])
     loaded, _ = _load(name, tuple(h["variants"]))
     states = run_replay(loaded, log)
-    seat = viewer - 1 if viewer else None
+    if viewer is not None and not 1 <= viewer <= states[0].n:
+        raise click.UsageError(f"--as takes a seat from 1 to {states[0].n}, not {viewer}")
+    if viewer is not None and not interactive:
+        raise click.UsageError("--as shows that seat's view at each step: add --step")
+    seat = viewer - 1 if viewer is not None else None
     if not interactive:
         for rec in log.decisions:
             label = rec.get("label", rec.get("value"))  # a time-out has a label and no value

@@ -227,3 +227,17 @@ def test_test_takes_a_ruleset_file_or_id_for_the_scenarios_beside_it(capsys):
         assert code == 0 and out.strip().endswith("6 passed, 0 failed"), (arg, out)
     code, _, err = run_main(capsys, "test", "no-such-game")
     assert code == 1 and "no ruleset 'no-such-game'" in err
+
+
+def test_replay_checks_the_seat_given_to_as(tmp_path, capsys):
+    from helpers import run_main
+
+    log = tmp_path / "nim.jsonl"
+    code, _, _ = run_main(capsys, "play", "nim", "--seed", "2", "--log", log)
+    assert code == 0
+    code, _, err = run_main(capsys, "replay", log, "--step", "--as", "9")
+    assert code == 2 and "--as takes a seat from 1 to 2, not 9" in err
+    code, _, err = run_main(capsys, "replay", log, "--as", "1")
+    assert code == 2 and "add --step" in err
+    code, out, _ = run_main(capsys, "replay", log)
+    assert code == 0 and "replay reproduces the log" in out
