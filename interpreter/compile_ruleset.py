@@ -694,6 +694,8 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 ct.label = self.template(base + ("label",), {"self": COMP(name)})
             if "back_label" in spec:
                 ct.back_label = self.template(base + ("back_label",), {"self": COMP(name)})
+            if "status" in spec:
+                ct.status = self.template(base + ("status",), {"self": COMP(name)})
 
     def template(self, path, names: dict[str, Type]):
         """A text template from the YAML value at ``path``; the names given

@@ -132,6 +132,7 @@ class ComponentType:
     generate: Callable | None = None  # (st) -> list of static prop dicts
     initial: dict[str, Callable] = field(default_factory=dict)  # dynamic prop -> (st, props) -> value
     label: Callable | None = None  # (st, comp) -> str
+    status: Callable | None = None  # (st, comp) -> str: shown beside the name on the table
     board: dict | None = None  # the type's components are board spaces (see interpreter.boards)
     glyph: str | None = None  # how a piece is drawn on a terminal map
     back_label: Callable | None = None  # names a face-down component to someone who cannot see it

@@ -21,6 +21,9 @@ def component_view(st, c: int, p) -> dict:
             d.update(st.props[c])
         if st.owner[c] is not None:
             d["owner"] = st.owner[c]
+        status = st.prog.comp_types[d["type"]].status
+        if status is not None:
+            d["status"] = _status(st, c, status)
         return d
     t = _type(st, c)
     back = {"hidden": True, "type": t}
@@ -33,6 +36,13 @@ def component_view(st, c: int, p) -> dict:
     if st.owner[c] is not None:
         back["owner"] = st.owner[c]
     return back
+
+
+def _status(st, c: int, status) -> str:
+    try:
+        return status(st, c)
+    except Exception:  # like a label, a status must never break a view
+        return ""
 
 
 def _type(st, c: int) -> str:

@@ -384,3 +384,32 @@ def test_no_legal_action_says_why_each_action_offers_nothing():
     assert err.value.message == (
         "P1 has no legal action in phase 'main' ('raise': parameter 'n' has no values; 'call': its 'if' is false; "
         "'take': parameter 'c' has no values; 'wait': 'require' refuses every choice)")
+
+
+def test_a_status_is_shown_beside_a_visible_component_only():
+    from helpers import compile_ok
+
+    from interpreter.view import view
+
+    game = compile_ok("""
+    components:
+      pawn:
+        count: 2
+        state: {wounds: 0}
+        label: "pawn"
+        status: "{self.wounds} wound{'' if self.wounds == 1 else 's'}"
+    zones:
+      field: {of: pawn}
+      hand: {per: player, of: pawn, visibility: owner}
+    setup: |
+      move first(components(pawn)) to field
+      move last(components(pawn)) to hand[0]
+      set first(components(pawn)).wounds = 1
+    phases:
+      main:
+        on_begin: end game
+    """)
+    st = game.new(players=2, seed=1)
+    seen = {p: [c for z in view(st, p)["zones"].values() for c in z["items"]] for p in (0, 1)}
+    assert [c.get("status") for c in seen[0]] == ["1 wound", "0 wounds"]
+    assert [c.get("status") for c in seen[1]] == ["1 wound", None]  # P2 cannot see P1's pawn
