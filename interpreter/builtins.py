@@ -279,6 +279,8 @@ def _end(from_top):
 def _distinct(c, n, cx):
     xs, et = c.listy(n.args[0], cx, "distinct()")
     if len(n.args) == 1:
+        if et.kind in ("list", "any"):  # lists as items: compared by what they hold
+            return (lambda st, L: _distinct_items(xs(st, L))), LIST(et)
         return fused(lambda st, L: list(dict.fromkeys(xs(st, L))), "list(dict.fromkeys({0}))", xs), LIST(et)
     slot, key, _ = c.lam(n.args[1], cx, et, "distinct()")
 
@@ -297,6 +299,16 @@ def _distinct(c, n, cx):
         return out
 
     return distinct_by, LIST(et)
+
+
+def _distinct_items(items: list) -> list:
+    out, seen = [], set()
+    for x in items:
+        k = _hashable(x)
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return out
 
 
 def _hashable(value):

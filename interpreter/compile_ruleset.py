@@ -946,7 +946,9 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         actions = [self.prog.actions[i] for i in action_ids]
 
         def start(st, fr):
-            if first is not None:
+            if st.pass_to is not None:  # 'pass turn to p' before the turns (e.g. in on_begin): p plays first
+                st.current = live(st, st.pass_to)
+            elif first is not None:
                 st.current = live(st, first(st, [st.current] + [None] * 16))
             elif st.current is None:
                 st.current = ops.seat_order(st, 0)[0] if not all(st.eliminated) else None

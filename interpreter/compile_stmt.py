@@ -358,17 +358,27 @@ class StmtCompiler:
         if s.recipients is not None:
             recips, rt = self.listy(s.recipients, cx, "deal ... for")
         else:
-            recips = lambda st, L: ops.seat_order(st, 0)  # noqa: E731
-        name = s.family
-        per_player = fam.per == "player"
+            recips, rt = (lambda st, L: ops.seat_order(st, 0)), PLAYER  # noqa: E731
+        # each recipient's zone is found as 'family[recipient]' is, with the same checks: the
+        # recipients' type at load (E041), a seat or component that is not one at run time (R104)
+        slot = cx.scope.code.nlocals
+        cx.scope.code.nlocals += 1
+        held = " deal recipient"  # a name rule text cannot write
+        cx.scope.names[held] = (slot, rt)
+        try:
+            zone_of, _ = self.zone_of_family(s.family, A.Name(held, (s.recipients or s).pos), s, cx)
+        finally:
+            del cx.scope.names[held]
 
         def deal(st, fr):
             L = fr[2]
             z = src(st, L)
-            base = st.cat.zone_base[name]
             who = recips(st, L)
             moved = []
-            targets = [base + (r if per_player else st.cat.ordinal[r]) for r in who]
+            targets = []
+            for r in who:
+                L[slot] = r
+                targets.append(zone_of(st, L))
             rounds = count(st, L) if targets else 0
             if z in targets:  # dealing from one of the receiving zones: cards can come round again
                 charge(st, max(rounds, 0) * len(targets))
@@ -830,10 +840,18 @@ class StmtCompiler:
         winners = self.expect(s.winners, cx, LIST(PLAYER), "end game winners") if s.winners else None
         self.unit_ends.add(cx.scope.code.name)
 
+        where = cx.where(s.pos)
+
         def end_game(st, fr):
             from interpreter.vm import finish
 
-            finish(st, winners(st, fr[2]) if winners else None)
+            if winners:
+                named = winners(st, fr[2])
+                for w in named:
+                    seat_of(st, w, "end game winners", where, none=True)
+                finish(st, named)
+            else:
+                finish(st, None)
             return STOP
 
         em.emit(end_game, cx.where(s.pos))
@@ -854,8 +872,10 @@ class StmtCompiler:
     def _s_PassTurnStmt(self, s, cx, em):
         p = self.expect(s.player, cx, PLAYER, "pass turn to")
 
+        where = cx.where(s.pos)
+
         def pass_turn(st, fr):
-            st.pass_to = p(st, fr[2])
+            st.pass_to = seat_of(st, p(st, fr[2]), "pass turn to", where, none=True)
             st.end_turn = True
 
         em.emit(pass_turn, cx.where(s.pos))
@@ -863,8 +883,10 @@ class StmtCompiler:
     def _s_EliminateStmt(self, s, cx, em):
         p = self.expect(s.player, cx, PLAYER, "eliminate")
 
+        where = cx.where(s.pos)
+
         def eliminate(st, fr):
-            q = p(st, fr[2])
+            q = seat_of(st, p(st, fr[2]), "eliminate", where, none=True)
             if q is not None:
                 st.eliminated[q] = True
                 if st.record:
@@ -882,6 +904,17 @@ class StmtCompiler:
                 st.events.append(("say", text))
 
         em.emit(say, cx.where(s.pos))
+
+
+def seat_of(st, p, what: str, where: str, none: bool = False):
+    """``p`` when it is a seat of this game (or ``none``, where that means
+    nobody); anything else is the ruleset's error: a seat number outside the
+    game would otherwise count from the end of a list (-1) or name nobody."""
+    if p is None and none:
+        return None
+    if type(p) is not int or not 0 <= p < st.n:
+        raise RuleError(BAD_VALUE, f"{what} {literal(p)}: there is no such player in a game of {st.n}", where)
+    return p
 
 
 def deciding_player(st, who, name: str, where: str) -> int:

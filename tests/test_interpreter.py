@@ -413,3 +413,82 @@ def test_a_status_is_shown_beside_a_visible_component_only():
     seen = {p: [c for z in view(st, p)["zones"].values() for c in z["items"]] for p in (0, 1)}
     assert [c.get("status") for c in seen[0]] == ["1 wound", "0 wounds"]
     assert [c.get("status") for c in seen[1]] == ["1 wound", None]  # P2 cannot see P1's pawn
+
+
+def test_deal_for_checks_its_recipients_as_indexing_does():
+    import pytest
+    from helpers import codes, compile_ok
+
+    from interpreter.errors import RuleError
+
+    body = """
+    components:
+      card: {count: 6}
+      pawn: {count: 2}
+    zones:
+      deck: {of: card}
+      hand: {per: player, of: card}
+      pile: {per: pawn, of: card}
+    setup: |
+      move components(card) to deck
+      RECIPIENTS
+    phases:
+      main:
+        on_begin: end game
+    """
+    assert codes(body.replace("RECIPIENTS", "deal 1 from deck to pile for [top(deck)]")) == ["E041"]
+    assert codes(body.replace("RECIPIENTS", "deal 1 from deck to hand for [top(deck)]")) == ["E041"]
+    game = compile_ok(body.replace("RECIPIENTS", "deal 1 from deck to hand for [0, 5]"))
+    with pytest.raises(RuleError, match=r"hand\[5\]: there is no player 5 in a game of 2"):
+        game.new(players=2, seed=1)
+    created = "create pawn in deck as extra\n      deal 2 from deck to pile for [extra]"
+    game = compile_ok(body.replace("RECIPIENTS", created))
+    st = game.new(players=2, seed=1)  # a created pawn has its pile, which deal reaches too
+    assert len(st.zones[st.cat.zone_base["deck"]]) == 5  # six cards and the new pawn, less two dealt
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("eliminate -1", "eliminate -1: there is no such player in a game of 2"),
+    ("pass turn to 7", "pass turn to 7: there is no such player in a game of 2"),
+    ("end game winners [0, 5]", "end game winners 5: there is no such player in a game of 2"),
+])
+def test_statements_naming_a_player_refuse_a_seat_the_game_does_not_have(statement, message):
+    from helpers import compile_ok
+
+    from interpreter.errors import RuleError
+
+    game = compile_ok("""
+    actions:
+      go:
+        effect: |
+          STATEMENT
+      stop:
+        effect: end game
+    phases:
+      main:
+        turn:
+          actions: [go, stop]
+        next: main
+    """.replace("STATEMENT", statement))
+    st = game.new(players=2, seed=1)
+    with pytest.raises(RuleError) as err:
+        game.apply(st, 0, 0)
+    assert err.value.code == "R104" and err.value.message == message
+
+
+def test_pass_turn_to_before_the_turns_chooses_who_plays_first():
+    from helpers import compile_ok
+
+    game = compile_ok("""
+    actions:
+      go:
+        effect: end game winners [player]
+    phases:
+      main:
+        on_begin: pass turn to 1
+        turn:
+          actions: [go]
+        next: main
+    """)
+    st = game.new(players=2, seed=1)
+    assert game.to_move(st) == [1]
