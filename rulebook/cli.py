@@ -334,9 +334,12 @@ def replay(log_file, game, interactive, viewer):
 @click.option("--time-outs", "time_outs", type=click.FloatRange(0, 1), default=0.0, show_default=True,
               metavar="RATE", help="Let each decision that has a turn time limit run out of time with this "
               "probability, as for a player who dawdles (agents never do on their own).")
+@click.option("--cut-off-says", "cut_off_says", metavar="TEXT",
+              help="Count the games whose narration says TEXT: a cut-off written in the rules (a turn cap), "
+              "whose winners were not played out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def simulate(game, variants, players, games, seed, params, agents, seat_specs, workers, backend, scheduler,
-             max_decisions, time_outs, out_path, plot_path, failures_dir, logs_dir, quiet):
+             max_decisions, time_outs, cut_off_says, out_path, plot_path, failures_dir, logs_dir, quiet):
     """Play many games between agents and summarise them (docs/simulation.md)."""
     import os
 
@@ -378,13 +381,13 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
     start = time.perf_counter()
     results = run_many(loaded, n, games, seed, values, progress=not quiet, specs=specs, workers=workers,
                        backend=backend, scheduler=scheduler, max_decisions=max_decisions,
-                       keep_history=bool(logs_dir), time_outs=time_outs)
+                       keep_history=bool(logs_dir), time_outs=time_outs, cut_off_says=cut_off_says)
     seconds = time.perf_counter() - start
     if backend == "dask":
         where = f"Dask at {scheduler}" if scheduler else "a local Dask cluster"
     else:
         where = "1 process" if workers in (None, 1) else f"{min(workers or os.cpu_count() or 1, games)} processes"
-    click.echo(sim_report.summary(loaded, n, results, seconds, where))
+    click.echo(sim_report.summary(loaded, n, results, seconds, where, cut_off_says))
     saved = sim_report.save_failures(failures_dir, loaded, str(Path(path).resolve()), n, values, seed, results)
     for index, (log, reproduced) in list(saved.items())[:5]:
         click.echo(f"game {index} saved; replay it with: rulebook replay {log}"

@@ -41,10 +41,11 @@ class Job:
     max_decisions: int
     keep_history: bool = False
     time_outs: float = 0.0
+    cut_off_says: str | None = None
 
     @classmethod
     def of(cls, game, players, params, specs, run_seed, max_decisions, source=None, keep_history=False,
-           time_outs=0.0) -> Job:
+           time_outs=0.0, cut_off_says=None) -> Job:
         prog = game.program
         file = str(prog.source_file)
         if source is None:
@@ -53,11 +54,12 @@ class Job:
             except OSError:
                 source = ""  # only workers need it; they say so if it is missing
         return cls(source, file, tuple(prog.variants), prog.digest, players, dict(params), tuple(specs), run_seed,
-                   max_decisions, keep_history, time_outs)
+                   max_decisions, keep_history, time_outs, cut_off_says)
 
     def play(self, game, index: int) -> Result:
         return play_game(game, self.players, index, game_seed(self.run_seed, index), self.specs, self.params,
-                         self.max_decisions, keep_history=self.keep_history, time_outs=self.time_outs)
+                         self.max_decisions, keep_history=self.keep_history, time_outs=self.time_outs,
+                         cut_off_says=self.cut_off_says)
 
 
 _GAMES: dict = {}

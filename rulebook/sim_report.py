@@ -99,7 +99,8 @@ def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
 
 
-def summary(game, players: int, results: list[Result], seconds: float | None = None, where: str = "") -> str:
+def summary(game, players: int, results: list[Result], seconds: float | None = None, where: str = "",
+            cut_off_says: str | None = None) -> str:
     prog = game.program
     ok = [r for r in results if r.error is None]
     lines = [
@@ -129,6 +130,10 @@ def summary(game, players: int, results: list[Result], seconds: float | None = N
         turns = [r.turns for r in ok if r.turns is not None]
         if turns:
             lines.append(f"turns per game: mean {statistics.mean(turns):.1f}, min {min(turns)}, max {max(turns)}")
+    cut = [r for r in ok if r.cut_off]
+    if cut:
+        lines.append(f"cut off by the rules (the narration said '{cut_off_says}'): {len(cut)} of {len(ok)} "
+                     "finished games; their winners are counted above as the rules name them")
     timed = sum(r.timed for r in results)
     if timed:
         outs = sum(r.time_outs for r in results)
@@ -178,7 +183,8 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 # ------------------------------------------------------------ one row per game
 
-FIELDS = ["index", "seed", "agents", "winners", "scores", "decisions", "turns", "error_kind", "error", "log"]
+FIELDS = ["index", "seed", "agents", "winners", "scores", "decisions", "turns", "cut_off", "error_kind", "error",
+          "log"]
 
 
 def rows(results: list[Result], logs: dict[int, str] | None = None) -> list[dict]:
@@ -194,6 +200,7 @@ def rows(results: list[Result], logs: dict[int, str] | None = None) -> list[dict
             "scores": r.scores,
             "decisions": r.decisions,
             "turns": r.turns,
+            "cut_off": r.cut_off,
             "error_kind": r.kind,
             "error": r.error,
             "log": logs.get(r.index),

@@ -56,6 +56,7 @@ class Result:
     history: list | None = None
     timed: int = 0  # decisions with a time limit (counted with --time-outs only)
     time_outs: int = 0  # of those, how many ran out of time
+    cut_off: bool = False  # the narration said the run's --cut-off-says text: the rules cut the game short
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -104,6 +105,7 @@ def play_game(
     fast: bool | None = None,
     keep_history: bool = False,
     time_outs: float = 0.0,
+    cut_off_says: str | None = None,
 ) -> Result:
     """Play game ``index`` of a run (seeded ``seed``) with one agent spec per
     seat. A ``RulebookError`` of the ruleset, the decision cap and a failing
@@ -114,7 +116,7 @@ def play_game(
     st = None
     timer = _TimeOuts(game, seed, time_outs) if time_outs else None
     try:
-        st = game.new(players=players, seed=seed, params=params, record=False)
+        st = game.new(players=players, seed=seed, params=params, record=bool(cut_off_says))
         decisions = play_state(game, st, seed, specs, max_decisions, fast, timer=timer)
     except RulebookError as err:
         return _failed(index, seed, specs, st, str(err), RULE)
@@ -125,8 +127,9 @@ def play_game(
     except RulebookError as err:
         return _failed(index, seed, specs, st, str(err), RULE)
     history = [list(h) for h in st.history] if keep_history else None
+    cut_off = bool(cut_off_says) and any(e[0] == "say" and cut_off_says in e[1] for e in st.events)
     return Result(index, seed, list(st.winners), decisions, None, specs, scores, st.turn or None, history=history,
-                  timed=timer.timed if timer else 0, time_outs=timer.outs if timer else 0)
+                  timed=timer.timed if timer else 0, time_outs=timer.outs if timer else 0, cut_off=cut_off)
 
 
 def play_state(game, st, seed: int, specs: Sequence[str], max_decisions: int = DEFAULT_MAX_DECISIONS,
@@ -294,6 +297,7 @@ def run_many(
     source: str | None = None,
     keep_history: bool = False,
     time_outs: float = 0.0,
+    cut_off_says: str | None = None,
 ) -> list[Result]:
     """Play games ``0 .. n-1`` of a run and return their results in index
     order. ``workers`` > 1 plays them in that many processes; ``backend``
@@ -308,7 +312,7 @@ def run_many(
         raise ValueError(f"a time-out rate is between 0 and 1, not {time_outs}")
     specs = list(specs) if specs is not None else ["random"] * players
     job = sim_backends.Job.of(game, players, params or {}, specs, run_seed, max_decisions, source, keep_history,
-                              time_outs)
+                              time_outs, cut_off_says)
     bar = None
     if progress is True:
         import sys
@@ -333,11 +337,12 @@ def run_many(
             bar.__exit__(None, None, None)
 
 
-def summary(game, players, results: list[Result], seconds: float | None = None, where: str = "") -> str:
+def summary(game, players, results: list[Result], seconds: float | None = None, where: str = "",
+            cut_off_says: str | None = None) -> str:
     """The run's summary table (see ``rulebook.sim_report``)."""
     from rulebook.sim_report import summary as make
 
-    return make(game, players, results, seconds, where)
+    return make(game, players, results, seconds, where, cut_off_says)
 
 
 def bench(game, players, seconds, seed) -> dict:

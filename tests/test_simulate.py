@@ -364,3 +364,17 @@ def test_the_summary_gives_final_scores_by_seat_and_the_winning_score(capsys):
 def test_a_game_without_scores_prints_no_score_table(capsys):
     code, out, _ = run_main(capsys, "simulate", ROOT / "examples" / "tic-tac-toe", "-n", "3", "-q")
     assert code == 0 and "final scores" not in out
+
+
+def test_games_the_rules_cut_off_are_counted_when_asked(tmp_path, capsys):
+    from helpers import run_main
+
+    out = tmp_path / "ys.csv"
+    code, text, _ = run_main(capsys, "simulate", "young-svintus", "-n", "3", "-q", "--cut-off-says",
+                             "is cut off after", "--out", out)
+    assert code == 0
+    assert "cut off by the rules (the narration said 'is cut off after'): 3 of 3 finished games" in text
+    rows = out.read_text().splitlines()
+    assert rows[0].split(",")[7] == "cut_off" and all(r.split(",")[7] == "True" for r in rows[1:])
+    code, text, _ = run_main(capsys, "simulate", "young-svintus", "-n", "3", "-q")
+    assert code == 0 and "cut off by the rules" not in text
