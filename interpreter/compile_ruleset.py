@@ -407,6 +407,10 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             ct = self.comp_types[name]
             for key, init in (spec.get("state") or {}).items():
                 t = None
+                if isinstance(init, dict) and "show" in init:
+                    self.report("E012", "'show' is for variables; a component shows what its label and status say",
+                                ("components", name, "state", key, "show"), key=True,
+                                hint="add it to the type's status: \"{self." + str(key) + "}\"")
                 if isinstance(init, dict) and "type" in init:
                     t = parse_type(init["type"], self.comp_types)
                     if t is None:
@@ -747,6 +751,9 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
                 n_locals = scope.code.nlocals
                 target[name] = lambda st, fn=fn, n_locals=n_locals: fn(st, [st.current] + [None] * n_locals)
         self.prog.secret_pvars = self.secret_pvars
+        self.prog.unshown_vars = frozenset(
+            name for section in ("vars", "player_vars") for name, spec in (self.data.get(section) or {}).items()
+            if isinstance(spec, dict) and spec.get("show") is False)
 
     # ------------------------------------------------------------ actions
     def compile_actions(self):

@@ -211,6 +211,7 @@ class Program:
     pvars: dict[str, Callable] = field(default_factory=dict)
     pvar_types: dict[str, Type] = field(default_factory=dict)
     secret_pvars: frozenset = frozenset()
+    unshown_vars: frozenset = frozenset()  # vars and player vars with 'show: false': not drawn on the table
     comp_types: dict[str, ComponentType] = field(default_factory=dict)
     families: dict[str, ZoneFamily] = field(default_factory=dict)
     top_piles: bool = False  # some family has visibility 'top': moves keep its tops face up

@@ -237,7 +237,9 @@ def table_view(st, p, width: int = 80) -> Group:
     shared, per_player = _zone_groups(st, v, board_zones if board_lines else set())
     labels = [e[0] for e in shared] + [e[0] for es in per_player.values() for e in es]
     name_width = min(max((len(x) for x in labels), default=8), 28)
-    public_vars = {k: val for k, val in v["vars"].items() if not k.startswith("_") and k != "direction"}
+    hidden = prog.unshown_vars  # bookkeeping the ruleset keeps off the table
+    public_vars = {k: val for k, val in v["vars"].items()
+                   if not k.startswith("_") and k != "direction" and k not in hidden}
     if v["vars"].get("direction", 1) == -1:
         public_vars["direction"] = "reversed"
     if shared or public_vars:
@@ -260,7 +262,7 @@ def table_view(st, p, width: int = 80) -> Group:
             heading.append("  out of the game", style="red")
         if v["over"] and q in v["winners"]:
             heading.append("  winner", style="bold green")
-        pv = {k: val for k, val in pinfo["vars"].items() if not k.startswith("_")}
+        pv = {k: val for k, val in pinfo["vars"].items() if not k.startswith("_") and k not in hidden}
         if pv:
             vars_text = _vars_text(st, pv, prog.pvar_types, p)
             if len(heading) + 3 + len(vars_text) <= width:

@@ -320,3 +320,36 @@ def test_hot_seat_still_asks_a_forced_question():
     """In hot seat the hand-over itself would show that an answer was forced."""
     code, out = play("play", "tic-tac-toe", "--human", "1", "--human", "2", "--seed", "3", input="")
     assert code == 0 and "Pass the terminal to X" in out
+
+
+def test_variables_marked_show_false_are_left_off_the_table():
+    from helpers import codes, compile_ok
+
+    from interpreter.view import view
+    from rulebook.terminal import render_view
+
+    body = """
+    vars:
+      round: 1
+      last_actor: {type: player, show: false}
+    player_vars:
+      coins: 3
+      seen: {initial: 0, show: false}
+    phases:
+      main:
+        on_begin: end game
+    """
+    game = compile_ok(body)
+    st = game.new(players=2, seed=1)
+    screen = render_view(st, 0)
+    assert "round 1" in screen and "coins 3" in screen
+    assert "last_actor" not in screen and "seen" not in screen
+    assert "last_actor" in view(st, 0)["vars"]  # still public: only the drawing leaves it off
+    assert codes("""
+    components:
+      pawn:
+        state: {hp: {initial: 1, show: false}}
+    phases:
+      main:
+        on_begin: end game
+    """) == ["E012"]
