@@ -499,7 +499,19 @@ def _str(c, n, cx):
         return c.event_words(fn, cx, True), STR
     if cx.public:  # a component's number tells which one it is, also inside a list
         fn = face_up_only(fn, t)
-    return (lambda st, L: str(fn(st, L))), STR
+    return (lambda st, L: plain_text(fn(st, L))), STR
+
+
+def plain_text(value) -> str:
+    """``str(x)``: a value as rule text spells it (true, none), lists in
+    brackets with their items the same way, text without quotes."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(plain_text(v) for v in value) + "]"
+    return str(value)
 
 
 def _count_of(c, n, cx):
