@@ -207,7 +207,9 @@ def check_view(game: Game, st, p, rnd: random.Random) -> None:
             raise CheckFailed(f"zone {name} counts {zone['count']} but lists {len(zone['items'])}")
         for item in zone["items"]:
             if item.get("hidden"):
-                allowed = {"hidden", "type", "owner"} | set(st.prog.comp_types[item["type"]].public)
+                ct = st.prog.comp_types[item["type"]]
+                # its back_label's words: read only through what the back shows (compiled as public text)
+                allowed = {"hidden", "type", "owner"} | set(ct.public) | ({"name"} if ct.back_label else set())
                 if not set(item) <= allowed:
                     raise CheckFailed(f"a hidden component in {name} shows {set(item) - allowed}")
     if v["to_move"] != sorted(game.to_move(st)):

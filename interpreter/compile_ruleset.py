@@ -697,11 +697,12 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             if "label" in spec:
                 ct.label = self.template(base + ("label",), {"self": COMP(name)})
             if "back_label" in spec:
-                ct.back_label = self.template(base + ("back_label",), {"self": COMP(name)})
+                # read as text said to everybody: a property the back does not show reads "[hidden]"
+                ct.back_label = self.template(base + ("back_label",), {"self": COMP(name)}, public=True)
             if "status" in spec:
                 ct.status = self.template(base + ("status",), {"self": COMP(name)})
 
-    def template(self, path, names: dict[str, Type]):
+    def template(self, path, names: dict[str, Type], public: bool = False):
         """A text template from the YAML value at ``path``; the names given
         (e.g. ``self``) are bound to the render function's arguments."""
         text = self.text_of(path)
@@ -709,7 +710,8 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         slots = [scope.fresh(n, t) for n, t in names.items()]
         cx = Cx(self, scope, tuple(path), self.doc.spans.get(tuple(path)))
         try:
-            pieces = self.template_parts(str(text), cx, 1, 1, "this text", itself="self" if "self" in names else None)
+            pieces = self.template_parts(str(text), cx, 1, 1, "this text", public,
+                                         itself="self" if "self" in names else None)
         except CompileError:
             return None
         n = scope.code.nlocals
@@ -718,7 +720,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
             L = [None] * n
             for s, v in zip(slots, values):
                 L[s] = v
-            return render(st, L, pieces)
+            return render(st, L, pieces, public)
 
         return render_template
 

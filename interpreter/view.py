@@ -35,6 +35,8 @@ def component_view(st, c: int, p) -> dict:
             back[prop] = st.props[c][prop]
     if st.owner[c] is not None:
         back["owner"] = st.owner[c]
+    if ct.back_label is not None:  # the back in words (it reads only public properties)
+        back["name"] = _status(st, c, ct.back_label)
     return back
 
 

@@ -122,6 +122,8 @@ def _item_text(item: dict, zone_type: str | None) -> str:
     if not item.get("hidden"):
         name = str(item.get("name", item.get("type", "?")))
         return f"{name} ({item['status']})" if item.get("status") else name
+    if item.get("name"):  # the type's back_label
+        return f"[hidden] {item['name']}"
     shown = [f"{k} {v}" for k, v in item.items() if k not in ("hidden", "type", "owner") and v is not None]
     kind = "" if item.get("type") == zone_type else f" {item.get('type')}"
     return f"[hidden]{kind}" + (f" ({', '.join(shown)})" if shown else "")

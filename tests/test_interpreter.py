@@ -492,3 +492,27 @@ def test_pass_turn_to_before_the_turns_chooses_who_plays_first():
     """)
     st = game.new(players=2, seed=1)
     assert game.to_move(st) == [1]
+
+
+def test_a_back_label_names_a_hidden_component_in_views_from_its_back_only():
+    from helpers import compile_ok
+
+    from interpreter.view import view
+
+    game = compile_ok("""
+    components:
+      card:
+        for_each: {suit: "['red', 'blue']", value: "range(1, 3)"}
+        public: [suit]
+        back_label: "{self.suit} card worth {self.value}"
+    zones:
+      hand: {per: player, of: card, visibility: owner}
+    setup: |
+      move components(card) to hand[0]
+    phases:
+      main:
+        on_begin: end game
+    """)
+    st = game.new(players=2, seed=1)
+    names = [item["name"] for item in view(st, 1)["zones"]["hand[0]"]["items"]]
+    assert names == ["blue card worth [hidden]"] * 2 + ["red card worth [hidden]"] * 2  # value is not on the back

@@ -153,7 +153,7 @@ def test_the_screen_groups_zones_and_shows_backs():
     own = lines[heads[1] + 1]
     assert own.startswith("  hand[blue robot]") and "blue 1, blue 2, blue 3, blue 4, blue 5" in own
     other = lines[heads[2] + 1]
-    assert other.startswith("  hand[green robot]") and "[hidden] (colour 2) ×5" in other
+    assert other.startswith("  hand[green robot]") and "[hidden] green card ×5" in other  # its back_label
     assert "P2: choose a card to play" in out and "   1. blue 1" in out
 
 
