@@ -61,7 +61,7 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
             _, c, src, dest, face_up, name = ev
             what = (
                 name if face_up
-                else comp_name(st, c) if can_see(st, c, viewer)
+                else comp_name(st, c) if _sees_in(st, dest, viewer) and can_see(st, c, viewer)
                 else f"a {st.cat.types[c] if c < st.cat.n else 'component'}"
             )
             out.append(Line("move", None, f"  {what}: {zone_name(st, src)} -> {zone_name(st, dest)}"))
@@ -73,6 +73,18 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
             names = ", ".join(player_name(st, p) for p in ev[1]) or "nobody"
             out.append(Line("end", None, f"Game over. Winner{'s' if len(ev[1]) != 1 else ''}: {names}."))
     return out
+
+
+def _sees_in(st, z: int, viewer) -> bool:
+    """Whether ``viewer`` sees face-down components in zone ``z`` (their own
+    hand): a card that went face down elsewhere (the deck) is not named,
+    even if it has reached their hand by the time it is narrated."""
+    from interpreter.ops import zone_family, zone_owner
+
+    if viewer is None or z < 0:
+        return False
+    fam = st.prog.families[zone_family(st, z)]
+    return fam.visibility == "owner" and zone_owner(st, z) == viewer
 
 
 def _shown(st, events, start: int, viewer) -> set[int]:
