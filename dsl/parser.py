@@ -28,6 +28,13 @@ GRAMMAR = Path(__file__).with_name("rules.lark")
 MAX_NESTING = 48  # brackets or blocks nested deeper than this are refused
 MAX_TEXT = 20_000  # characters in one piece of rule text
 
+# words rule text reads as themselves wherever a value goes: never a name
+VALUE_WORDS = frozenset("true false none and or not in if elif else".split())
+# words that begin a statement: a procedure named so could never be called
+STATEMENT_WORDS = frozenset(
+    "let set move draw deal shuffle reveal hide remove create choose emit end pass eliminate say swap append "
+    "discard if for while repeat simultaneous".split()
+)
 KEYWORDS = frozenset(
     "let set move to at face draw from deal for shuffle reveal hide remove create with as "
     "choose by optional prompt emit end game winners turn phase pass eliminate say swap "

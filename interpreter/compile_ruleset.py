@@ -321,8 +321,17 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         """A name the language already gives (``player_count``, ``top``...):
         rule text would always mean the built-in one, so the author's would
         be silently ignored."""
+        from dsl.parser import STATEMENT_WORDS, VALUE_WORDS
         from interpreter.builtins import BUILTINS
 
+        if name in VALUE_WORDS:
+            self.report("E043", f"'{name}' is a word of the language: rule text would never read it as a name",
+                        (section, name), key=True, hint="choose another name")
+            return True
+        if section == "procedures" and name in STATEMENT_WORDS:
+            self.report("E043", f"'{name}' begins a statement: a call would never reach this procedure",
+                        (section, name), key=True, hint="choose another name")
+            return True
         if name in BUILTIN_NAMES:
             self.report("E043", f"'{name}' is a built-in name: rule text would never see this one",
                         (section, name), key=True, hint="choose another name")

@@ -8,6 +8,7 @@ remembers its source position so that a runtime error names its rule.
 from __future__ import annotations
 
 from dsl import ast as A
+from dsl.parser import VALUE_WORDS
 from interpreter import ops
 from interpreter.builtins import charge
 from interpreter.compile_expr import CompileError, Cx, as_list_fn
@@ -73,6 +74,9 @@ class StmtCompiler:
             for name in (getattr(s, "name", None), getattr(s, "var", None)):
                 if isinstance(name, str) and name.startswith("_"):
                     self.report("E014", f"'{name}': names starting with '_' are reserved", cx.path, cx.at(s.pos))
+                if isinstance(name, str) and name in VALUE_WORDS:
+                    self.report("E043", f"'{name}' is a word of the language: rule text would never read it as "
+                                "a name", cx.path, cx.at(s.pos), "choose another name")
             try:
                 getattr(self, "_s_" + type(s).__name__)(s, cx, em)
             except CompileError:
@@ -123,6 +127,8 @@ class StmtCompiler:
         value, vt = self.expr(s.value, cx)
         op = s.op
         get, put, tt = self.target(s.target, cx)
+        if s.target.obj is None and s.target.name == "direction" and cx.scope.lookup("direction") is None:
+            put = _direction_put(put, cx.where(s.pos))
         if op != "=" and tt.kind not in ("int", "any", "error"):
             cx.error("E041", f"'{op}' needs a number, and this is {tt}", s.pos)
         if op == "=" and not compatible(tt, vt) and vt.kind != "none":
@@ -904,6 +910,18 @@ class StmtCompiler:
                 st.events.append(("say", text))
 
         em.emit(say, cx.where(s.pos))
+
+
+def _direction_put(put, where: str):
+    """The built-in ``direction`` steers the turn order: only 1 and -1 mean
+    something (2 would skip seats, 0 would stop the order)."""
+
+    def put_direction(st, L, v):
+        if v not in (1, -1) or isinstance(v, bool):
+            raise RuleError(BAD_VALUE, f"direction is 1 or -1, not {literal(v)}", where)
+        put(st, L, v)
+
+    return put_direction
 
 
 def seat_of(st, p, what: str, where: str, none: bool = False):

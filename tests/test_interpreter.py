@@ -516,3 +516,33 @@ def test_a_back_label_names_a_hidden_component_in_views_from_its_back_only():
     st = game.new(players=2, seed=1)
     names = [item["name"] for item in view(st, 1)["zones"]["hand[0]"]["items"]]
     assert names == ["blue card worth [hidden]"] * 2 + ["red card worth [hidden]"] * 2  # value is not on the back
+
+
+def test_words_of_the_language_are_not_names_and_direction_is_one_or_minus_one():
+    from helpers import codes, compile_ok
+
+    from interpreter.errors import RuleError
+
+    assert codes("""
+    vars:
+      none: 1
+    procedures:
+      emit:
+        effect: pass
+    phases:
+      main:
+        on_begin: |
+          for true in [1]:
+              pass
+          end game
+    """) == ["E043", "E043", "E043"]
+    game = compile_ok("""
+    phases:
+      main:
+        on_begin: |
+          set direction = -direction
+          set direction *= 2
+          end game
+    """)
+    with pytest.raises(RuleError, match="direction is 1 or -1, not -2"):
+        game.new(players=2, seed=1)
