@@ -589,6 +589,10 @@ class ExprCompiler:
     def _x_InOp(self, n, cx):
         item, ti = self.expr(n.item, cx)
         coll, ct = self.listy(n.coll, cx, "the right side of 'in'")
+        kinds = {ti.kind, ct.kind}
+        if not kinds & {"any", "none", "error"} and ti.kind != ct.kind and kinds != {"int", "player"}:
+            cx.error("E041", f"a {ti} is never in a list of {ct}: 'in' would always be "
+                     f"{'true' if n.negated else 'false'}", n.pos, "compare values of the same kind")
         if cx.public:  # in text said to everybody, membership goes by id: faces must be seen
             item, coll = face_up_only(item, ti), face_up_only(coll, LIST(ct))
         if n.negated:
