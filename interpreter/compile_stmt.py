@@ -133,9 +133,9 @@ class StmtCompiler:
             cx.error("E041", f"'{op}' needs a number, and this is {tt}", s.pos)
         if op == "=" and not compatible(tt, vt) and vt.kind != "none":
             cx.error("E041", f"cannot set {tt} to {vt}", s.value.pos)
-        if op == "=" and vt.kind == "none" and tt.kind in ("int", "bool"):  # as 'let x: int = none' is refused
+        if op == "=" and vt.kind == "none" and tt.kind in ("int", "bool", "list"):  # as 'let x: int = none' is refused
             cx.error("E041", f"cannot set {tt} to none", s.value.pos,
-                     "use a value of its type that stands for 'nothing' (0, -1, false)")
+                     "use a value of its type that stands for 'nothing' (0, -1, false, [])")
         if op == "=":
 
             def setter(st, fr):
