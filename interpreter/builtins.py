@@ -71,7 +71,7 @@ def _with_key(c, n, cx, name):
 
 def _sum(c, n, cx):
     xs, et, k, kt = _with_key(c, n, cx, "sum")
-    if kt.kind not in ("int", "any", "error", "none"):
+    if kt.kind not in ("int", "any", "error", "none", "player"):  # players are seat numbers
         cx.error("E041", f"sum() adds numbers, not {kt}", n.pos)
     if k is None:
         return fused(lambda st, L: sum(xs(st, L)), "sum({0})", xs), INT
@@ -95,7 +95,11 @@ def _minmax(pick):
         if not is_listy(ft):  # max(a, b): two numbers
             if len(n.args) != 2:
                 cx.error("E040", f"{n.func}() takes a list, or two numbers", n.pos)
-            second, _ = c.expr(n.args[1], cx)
+            second, second_t = c.expr(n.args[1], cx)
+            for arg, t in ((n.args[0], ft), (n.args[1], second_t)):
+                if t.kind not in ("int", "any", "error", "player"):
+                    cx.error("E041", f"{n.func}(a, b) takes two numbers, not {t}", arg.pos,
+                             f"{n.func}([a, b]) gives the {'least' if n.func == 'min' else 'greatest'} of a list")
             return via(pick, False, first, second), INT
         xs, et, k, kt = _with_key(c, n, cx, n.func)
         if k is None:

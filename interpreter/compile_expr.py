@@ -674,7 +674,7 @@ class ExprCompiler:
 
     def _x_Neg(self, n, cx):
         a, t = self.expr(n.operand, cx)
-        if t.kind not in ("int", "any", "error"):
+        if t.kind not in ("int", "any", "error", "player"):  # players are seat numbers, as in arithmetic
             cx.error("E041", f"'-' needs a number, not {t}", n.pos)
         return fused(lambda st, L: -a(st, L), "(-{0})", a), INT
 
