@@ -97,10 +97,10 @@ def _minmax(pick):
                 cx.error("E040", f"{n.func}() takes a list, or two numbers", n.pos)
             second, second_t = c.expr(n.args[1], cx)
             for arg, t in ((n.args[0], ft), (n.args[1], second_t)):
-                if t.kind not in ("int", "any", "error", "player"):
+                if t.kind not in ("int", "any", "error", "player", "comp", "none"):  # components go by id
                     cx.error("E041", f"{n.func}(a, b) takes two numbers, not {t}", arg.pos,
                              f"{n.func}([a, b]) gives the {'least' if n.func == 'min' else 'greatest'} of a list")
-            return via(pick, False, first, second), INT
+            return via(pick, False, first, second), ft if ft.kind == "comp" else INT
         xs, et, k, kt = _with_key(c, n, cx, n.func)
         if k is None:
             empty = None if et.kind in ("comp", "player") else 0
