@@ -568,7 +568,7 @@ FIELD_DOCS: dict[str, dict] = {
     "components.*.state.*.description": {"description": "What the property means.", "examples": ["The space this piece stands on."]},
     "components.*.public": {"examples": [["colour"], ["kind", "mark", "reach", "at"]]},
     "components.*.label": {"examples": ["{colours[self.colour]} {self.value}", "{self.kind} tile ({self.back})"]},
-    "components.*.status": {"examples": ["{self.wounds} wounds", "{count(self.limbs)} limbs"]},
+    "components.*.status": {"examples": ["{self.wounds} wounds", "{count(self.tokens)} tokens"]},
     "components.*.board": {"examples": [{"grid": "hex", "layout": "odd-r"}, {"grid": "square", "diagonal": True}, {"grid": "graph", "key": "name", "edges": [["a", "b"], ["b", "c"]]}]},
     "components.*.board.grid": {"examples": ["hex", "square", "graph"]},
     "components.*.board.layout": {"examples": ["odd-r"]},
