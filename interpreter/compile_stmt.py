@@ -481,7 +481,11 @@ class StmtCompiler:
         for kw in s.props:
             if kw.name not in ct.static:
                 cx.error("E032", f"'{ct.name}' has no property '{kw.name}'", kw.pos, None)
-            props.append((kw.name, self.expr(kw.value, cx)[0]))
+            fn, t = self.expr(kw.value, cx)
+            want = ct.static[kw.name]
+            if not compatible(want, t) and t.kind != "none":  # as 'set' checks a value against its place
+                cx.error("E041", f"'{ct.name}' property '{kw.name}' is {want}, and this is {t}", kw.value.pos)
+            props.append((kw.name, fn))
         missing = set(ct.static) - {k for k, _ in props}
         if missing:
             cx.error("E046", f"create {ct.name} needs {', '.join(sorted(missing))}", s.pos)

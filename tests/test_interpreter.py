@@ -546,3 +546,22 @@ def test_words_of_the_language_are_not_names_and_direction_is_one_or_minus_one()
     """)
     with pytest.raises(RuleError, match="direction is 1 or -1, not -2"):
         game.new(players=2, seed=1)
+
+
+def test_create_checks_the_types_of_the_properties_it_gives():
+    from helpers import codes
+
+    body = """
+    components:
+      card:
+        for_each: {suit: "['red']", value: "range(1, 3)"}
+    zones:
+      table: {of: card}
+    phases:
+      main:
+        on_begin: |
+          create card in table with (suit=SUIT, value=2)
+          end game
+    """
+    assert codes(body.replace("SUIT", "3")) == ["E041"]
+    assert codes(body.replace("SUIT", "'blue'")) == []
