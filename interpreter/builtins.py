@@ -14,6 +14,7 @@ from interpreter import ops
 from interpreter.compile_expr import CompileError, as_list_fn, const, face_up_only, fused, via
 from interpreter.errors import BAD_VALUE, RuleError
 from interpreter.fuse import fuse, has_src, name_for, part
+from interpreter.labels import literal
 from interpreter.program import ANY, BOOL, COMP, INT, LIST, PLAYER, STR, Type, elem_type, is_listy
 
 MAX_SUBSETS = 5000
@@ -284,31 +285,28 @@ def _distinct(c, n, cx):
     xs, et = c.listy(n.args[0], cx, "distinct()")
     if len(n.args) == 1:
         if et.kind in ("list", "any"):  # lists as items: compared by what they hold
-            return (lambda st, L: _distinct_items(xs(st, L))), LIST(et)
+            return via(lambda items: _first_of_each(items, items), False, xs), LIST(et)
         return fused(lambda st, L: list(dict.fromkeys(xs(st, L))), "list(dict.fromkeys({0}))", xs), LIST(et)
     slot, key, _ = c.lam(n.args[1], cx, et, "distinct()")
 
     def distinct_by(st, L):
-        """The items whose key has not been seen before: one pass, so a big
-        hand costs its length, not its length squared."""
-        out, seen = [], set()
         items = xs(st, L)
         charge(st, len(items))
+        keys = []
         for x in items:
             L[slot] = x
-            k = _hashable(key(st, L))
-            if k not in seen:
-                seen.add(k)
-                out.append(x)
-        return out
+            keys.append(key(st, L))
+        return _first_of_each(items, keys)
 
     return distinct_by, LIST(et)
 
 
-def _distinct_items(items: list) -> list:
+def _first_of_each(items: list, keys: list) -> list:
+    """The items whose key has not come before: one pass, so a big hand
+    costs its length, not its length squared."""
     out, seen = [], set()
-    for x in items:
-        k = _hashable(x)
+    for x, k in zip(items, keys):
+        k = _hashable(k)
         if k not in seen:
             seen.add(k)
             out.append(x)
@@ -503,19 +501,7 @@ def _str(c, n, cx):
         return c.event_words(fn, cx, True), STR
     if cx.public:  # a component's number tells which one it is, also inside a list
         fn = face_up_only(fn, t)
-    return (lambda st, L: plain_text(fn(st, L))), STR
-
-
-def plain_text(value) -> str:
-    """``str(x)``: a value as rule text spells it (true, none), lists in
-    brackets with their items the same way, text without quotes."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return "[" + ", ".join(plain_text(v) for v in value) + "]"
-    return str(value)
+    return (lambda st, L: literal(fn(st, L), quoted=False)), STR
 
 
 def _count_of(c, n, cx):

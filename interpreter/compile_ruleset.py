@@ -54,6 +54,7 @@ DEFAULT_LIMITS = {
     "max_work": 2_000_000,  # items visited by queries (filter, map, any, ...) between two decisions
 }
 
+PHASE_EVENTS = ("phase_begin", "phase_end")  # fired by the flow itself, with the phase's name
 BUILTIN_EVENTS = {
     "moved": {"component": COMP(None), "from_zone": Type("zone"), "to_zone": Type("zone")},
 }
@@ -324,22 +325,16 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         from dsl.parser import STATEMENT_WORDS, VALUE_WORDS
         from interpreter.builtins import BUILTINS
 
-        if name in VALUE_WORDS:
-            self.report("E043", f"'{name}' is a word of the language: rule text would never read it as a name",
-                        (section, name), key=True, hint="choose another name")
-            return True
-        if section == "procedures" and name in STATEMENT_WORDS:
-            self.report("E043", f"'{name}' begins a statement: a call would never reach this procedure",
-                        (section, name), key=True, hint="choose another name")
-            return True
-        if name in BUILTIN_NAMES:
-            self.report("E043", f"'{name}' is a built-in name: rule text would never see this one",
-                        (section, name), key=True, hint="choose another name")
-            return True
-        if section in ("functions", "procedures") and name in BUILTINS:
-            self.report("E043", f"'{name}' is a built-in function: a call would never reach this one",
-                        (section, name), key=True, hint="choose another name")
-            return True
+        callable_ = section in ("functions", "procedures")
+        for taken, why in (
+            (VALUE_WORDS, "is a word of the language: rule text would never read it as a name"),
+            (STATEMENT_WORDS if section == "procedures" else (), "begins a statement: a call would never reach it"),
+            (BUILTIN_NAMES, "is a built-in name: rule text would never see this one"),
+            (BUILTINS if callable_ else (), "is a built-in function: a call would never reach this one"),
+        ):
+            if name in taken:
+                self.report("E043", f"'{name}' {why}", (section, name), key=True, hint="choose another name")
+                return True
         return False
 
     def already(self, name) -> str | None:
@@ -518,7 +513,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
 
     def declare_events(self):
         for name, fields in (self.data.get("events") or {}).items():
-            if name in BUILTIN_EVENTS or name in ("phase_begin", "phase_end"):
+            if name in BUILTIN_EVENTS or name in PHASE_EVENTS:
                 self.report("E043", f"'{name}' is a built-in event", ("events", name), key=True)
                 continue
             table = {}
@@ -1130,15 +1125,15 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         for i, spec in (self.data.get("triggers") or {}).items():
             base = ("triggers", i)
             event = spec.get("on")
-            if event not in self.events and event not in ("phase_begin", "phase_end"):
+            if event not in self.events and event not in PHASE_EVENTS:
                 self.report(
                     "E038",
                     f"unknown event '{event}'",
                     base + ("on",),
-                    hint=did_you_mean(str(event), list(self.events) + ["phase_begin", "phase_end"]),
+                    hint=did_you_mean(str(event), list(self.events) + list(PHASE_EVENTS)),
                 )
                 continue
-            if event in ("phase_begin", "phase_end"):
+            if event in PHASE_EVENTS:
                 self.events.setdefault(event, {"phase": STR})
                 self.emitted.add(event)
             code = self.new_code(f"trigger {i}")

@@ -367,10 +367,8 @@ class StmtCompiler:
             recips, rt = (lambda st, L: ops.seat_order(st, 0)), PLAYER  # noqa: E731
         # each recipient's zone is found as 'family[recipient]' is, with the same checks: the
         # recipients' type at load (E041), a seat or component that is not one at run time (R104)
-        slot = cx.scope.code.nlocals
-        cx.scope.code.nlocals += 1
         held = " deal recipient"  # a name rule text cannot write
-        cx.scope.names[held] = (slot, rt)
+        slot = cx.scope.fresh(held, rt)
         try:
             zone_of, _ = self.zone_of_family(s.family, A.Name(held, (s.recipients or s).pos), s, cx)
         finally:

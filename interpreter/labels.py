@@ -20,19 +20,20 @@ def player_name(st, p) -> str:
     return f"P{p + 1}"
 
 
-def literal(value) -> str:
+def literal(value, quoted: bool = True) -> str:
     """A plain value as rule text writes it (``true``, ``none``, ``"text"``,
-    ``[1, 2]``), for messages: users never see Python's spellings."""
+    ``[1, 2]``), for messages: users never see Python's spellings.
+    ``quoted=False`` leaves text unquoted: what ``str(x)`` gives."""
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return '"' + value.replace('"', '\\"') + '"'
+        return '"' + value.replace('"', '\\"') + '"' if quoted else value
     if isinstance(value, list):
-        return "[" + ", ".join(literal(v) for v in value) + "]"
+        return "[" + ", ".join(literal(v, quoted) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {literal(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{k}: {literal(v, quoted)}" for k, v in value.items()) + "}"
     return str(value)
 
 

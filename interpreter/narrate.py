@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from interpreter.labels import comp_name, player_name, zone_name
-from interpreter.ops import can_see
+from interpreter.ops import can_see, zone_family, zone_owner
 
 
 class Line(NamedTuple):
@@ -79,8 +79,6 @@ def _sees_in(st, z: int, viewer) -> bool:
     """Whether ``viewer`` sees face-down components in zone ``z`` (their own
     hand): a card that went face down elsewhere (the deck) is not named,
     even if it has reached their hand by the time it is narrated."""
-    from interpreter.ops import zone_family, zone_owner
-
     if viewer is None or z < 0:
         return False
     fam = st.prog.families[zone_family(st, z)]
