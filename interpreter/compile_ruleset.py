@@ -260,6 +260,9 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         p.top_piles = any(f.visibility == "top" for f in self.families.values())
         p.events = self.events
         p.compiler = self
+        p.data = self.data
+        p.doc = self.doc
+        p.ending_units = tuple(sorted(self.unit_ends))
         return p
 
     # ------------------------------------------------------------ snippets

@@ -208,6 +208,15 @@ class Game:
                 out[k] = Option(k, {"hidden": True, "index": k}, back_name(st, out[k].value))
         return out
 
+    def asked_at(self, st: State) -> str:
+        """Where in the ruleset the pending question is asked
+        (``file:line:col``), or "" when nothing is pending."""
+        if st.over or st.pending is None or not st.stack:
+            return ""
+        code_id, pc = st.stack[-1][0], st.stack[-1][1]
+        code = st.prog.codes[code_id]
+        return code.where[pc - 1] if 0 < pc <= len(code.where) else ""
+
     def legal_values(self, st: State, player: int) -> list:
         """The plain option values (for replays and the engine's own tools;
         agents get ``legal``, whose values hide what they cannot see)."""

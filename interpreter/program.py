@@ -237,6 +237,9 @@ class Program:
     source_file: str = ""
     limits: dict[str, int] = field(default_factory=dict)
     compiler: Any = None
+    data: dict = field(default_factory=dict)  # the ruleset document with its variants applied
+    doc: Any = None  # its loaded Document: positions of every key, for messages
+    ending_units: tuple = ()  # names of the rule units that contain 'end game' (for explain and graphs)
 
     def add_code(self, code: Code) -> Code:
         code.id = len(self.codes)

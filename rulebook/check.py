@@ -1,4 +1,4 @@
-"""``rulebook check``: the engine's property checks (``interpreter.checks``)
+"""``rulebook check``: the engine's property checks (``rulebook.properties``)
 on any ruleset, in random games. What a scenario cannot show, because it
 needs many positions: that components stay in one place each, that somebody
 can always decide, that a clone and a saved game play on like the original,
@@ -17,7 +17,8 @@ import json
 import random
 from dataclasses import asdict, dataclass, field
 
-from interpreter.checks import (
+from interpreter.errors import RulebookError
+from rulebook.properties import (
     CheckFailed,
     check_components,
     check_decision,
@@ -25,7 +26,6 @@ from interpreter.checks import (
     check_who_is_asked,
     sampled,
 )
-from interpreter.errors import RulebookError
 from rulebook.simulate import game_seed
 
 CHECKS = ("components", "decisions", "clones", "saves", "views", "who is asked")

@@ -412,8 +412,8 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
 @click.option("--verbose", is_flag=True)
 def test(paths, verbose):
     """Run scenario files (default: every ruleset's scenarios)."""
-    from interpreter.scenario import discover, run_file
     from rulebook.locate import all_rulesets
+    from rulebook.scenario import discover, run_file
 
     if not paths:
         paths = [str(p.parent) for p in all_rulesets()]

@@ -127,7 +127,7 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
             f"- {name}: the game ends when {spec['if']}"
             + (f"; winners {spec['winners']}" if spec.get("winners") else "")
         )
-    ends = sorted(u for u in prog.compiler.unit_ends)
+    ends = list(prog.ending_units)
     if ends:
         out.append("- 'end game' appears in: " + ", ".join(ends))
     scoring = data.get("scoring")

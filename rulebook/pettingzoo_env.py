@@ -481,7 +481,7 @@ class raw_env(AECEnv):
         super().__init__()
         self.game = game if isinstance(game, Game) else load(game, variants)
         prog = self.game.program
-        data = getattr(prog.compiler, "data", None) or {}  # the ruleset with its variants applied
+        data = prog.data or {}  # the ruleset with its variants applied
         n = players or (prog.default_players if prog.min_players <= prog.default_players <= prog.max_players
                         else prog.min_players)
         if not prog.min_players <= n <= prog.max_players:

@@ -104,7 +104,7 @@ def _bots(text: str, n: int, seed: int) -> dict:
     each seeded ``seed * 100 + seat`` (the seeds of the random bots before
     agents could be chosen, so random games keep their course). Wrapped by
     ``as_agent``: every kind of agent decides from its own view."""
-    from interpreter.agents import as_agent, make_agent
+    from agents.base import as_agent, make_agent
     from rulebook.simulate import check_agents, lineup, split_agents
 
     try:
@@ -230,7 +230,7 @@ class Session:
 
     # ------------------------------------------------------------ the game
     def play(self) -> None:
-        from interpreter.agents import decide
+        from agents.base import decide
 
         game, st, prog = self.game, self.st, self.game.program
         title = f"{prog.title}{' (' + ', '.join(prog.variants) + ')' if prog.variants else ''}"

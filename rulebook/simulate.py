@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from interpreter.agents import RandomAgent
+from agents.base import RandomAgent
 from interpreter.errors import RulebookError
 
 DEFAULT_MAX_DECISIONS = 100_000
@@ -189,7 +189,7 @@ def _random_loop(game, st, seed: int, cap: int, timer: _TimeOuts | None = None) 
 
 
 def _agent_loop(game, st, seed: int, specs: list, cap: int, timer: _TimeOuts | None = None) -> int:
-    from interpreter.agents import as_agent, make_agent
+    from agents.base import as_agent, make_agent
 
     agents = [as_agent(make_agent(spec, agent_seed(seed, p))) for p, spec in enumerate(specs)]
     decisions = 0
@@ -205,7 +205,7 @@ def _agent_loop(game, st, seed: int, specs: list, cap: int, timer: _TimeOuts | N
 
 def _ask(game, st, p: int, agent, spec: str) -> int:
     """Seat ``p``'s agent's choice, checked to be one of its options."""
-    from interpreter.agents import decide
+    from agents.base import decide
     from interpreter.game import Option
 
     try:
@@ -266,13 +266,13 @@ def check_agents(specs: Sequence[str]) -> None:
     option is a usage error before the run instead of an error per game."""
     import importlib.util
 
-    from interpreter.agents import make_agent
+    from agents.base import make_agent
 
     for spec in dict.fromkeys(specs):
         if spec == "random":
             continue
-        if spec.partition(":")[0] == "mcts" and importlib.util.find_spec("interpreter.mcts") is None:
-            raise ValueError(f"agent '{spec}': the MCTS agent (interpreter/mcts.py) is not part of this installation")
+        if spec.partition(":")[0] == "mcts" and importlib.util.find_spec("agents.mcts") is None:
+            raise ValueError(f"agent '{spec}': the MCTS agent (agents/mcts.py) is not part of this installation")
         try:
             make_agent(spec, 0)
         except (ValueError, TypeError, ImportError, AttributeError) as err:

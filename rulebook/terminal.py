@@ -366,12 +366,9 @@ def help_panel(game, st, p, options, save_path: str, game_arg: str) -> Group:
 
 def _origin(st) -> str:
     """Where the suspended rule is in the ruleset file: ``ruleset.yaml:95``."""
-    if not st.stack:
-        return ""
-    code_id, pc = st.stack[-1][0], st.stack[-1][1]
-    code = st.prog.codes[code_id]
-    where = code.where[pc - 1] if 0 < pc <= len(code.where) else ""
-    return _short(where)
+    from interpreter.game import Game
+
+    return _short(Game(st.prog).asked_at(st))
 
 
 def _short(where: str) -> str:
@@ -389,12 +386,11 @@ def _action_note(prog, value) -> str:
     except (TypeError, IndexError, KeyError):
         return ""
     note = f"the action {act.name}"
-    compiler = prog.compiler
-    data = getattr(compiler, "data", None)
+    data = prog.data
     spec = (data.get("actions") or {}).get(act.name) if isinstance(data, dict) else None
     if isinstance(spec, dict) and isinstance(spec.get("description"), str):
         note += f": {' '.join(spec['description'].split())}"
-    doc = getattr(compiler, "doc", None)
+    doc = prog.doc
     if doc is not None and prog.source_file:
         line, _ = doc.where(("actions", act.name), key=True)
         note += f" ({os.path.basename(prog.source_file)}:{line})"

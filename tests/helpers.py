@@ -48,8 +48,8 @@ def blind_decision(game, player, view, options, real):
     """A decision that holds no state (for agent tests): sampling goes
     through a closure over the real state, so an agent that read the real
     state instead of sampling would fail."""
-    from interpreter.agents import Decision
-    from interpreter.determinize import determinize
+    from agents.base import Decision
+    from agents.determinize import determinize
 
     d = Decision(game, player, view, options, "", None)
     d.sample = lambda rng: determinize(real, player, rng)

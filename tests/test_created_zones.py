@@ -9,8 +9,8 @@ import random
 
 from helpers import codes, compile_ok
 
+from agents.determinize import determinize
 from interpreter import ops
-from interpreter.determinize import determinize
 from interpreter.view import view
 
 GROW = """

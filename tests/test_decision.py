@@ -4,7 +4,7 @@ no labels)."""
 
 from __future__ import annotations
 
-from interpreter.agents import Decision, decide
+from agents.base import Decision, decide
 from tests.conftest import game
 
 

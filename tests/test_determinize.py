@@ -12,9 +12,9 @@ import pytest
 from conftest import ROOT, game
 from helpers import compile_ok
 
-import interpreter.determinize as det
-from interpreter.agents import RandomAgent, play_out
-from interpreter.determinize import determinize, hidden_groups
+import agents.determinize as det
+from agents.base import RandomAgent, play_out
+from agents.determinize import determinize, hidden_groups
 from interpreter.labels import comp_name
 from interpreter.view import view
 

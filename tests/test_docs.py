@@ -51,12 +51,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter.agents import RandomAgent, play_out
+from agents.base import RandomAgent, play_out
 from interpreter.builtins import BUILTINS
 from interpreter.errors import RulebookError
 from interpreter.game import Game
-from interpreter.scenario import run_file
 from interpreter.view import component_view
+from rulebook.scenario import run_file
 from validator.loader import load_text
 from validator.pipeline import compile_text
 

@@ -9,9 +9,9 @@ import random
 from conftest import game
 from helpers import HEAD, blind_decision, codes, compile_ok, diagnostics, position_with_choice
 
-from interpreter.agents import RandomAgent, decide, make_agent, play_out
-from interpreter.determinize import determinize
-from interpreter.greedy import GreedyAgent, value
+from agents.base import RandomAgent, decide, make_agent, play_out
+from agents.determinize import determinize
+from agents.greedy import GreedyAgent, value
 from interpreter.view import view
 
 # Take 1, 2 or 3 tokens from a heap into your pile; the heap never empties

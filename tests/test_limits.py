@@ -22,7 +22,7 @@ from dsl.parser import MAX_NESTING, MAX_TEXT, ParseError, parse_block, parse_exp
 from interpreter.compile_ruleset import DEFAULT_LIMITS
 from interpreter.errors import RulebookError, RuleError, SaveFileError
 from interpreter.game import Game
-from interpreter.scenario import run_file
+from rulebook.scenario import run_file
 from tests.helpers import run_main
 from validator.loader import MAX_BYTES, MAX_DEPTH, MAX_NODES
 from validator.pipeline import compile_path, compile_text, validate_path

@@ -9,9 +9,9 @@ import pytest
 from conftest import game
 from helpers import blind_decision, position_with_choice
 
-from interpreter.agents import RandomAgent, decide, make_agent, play_out
-from interpreter.determinize import determinize
-from interpreter.mcts import MCTSAgent
+from agents.base import RandomAgent, decide, make_agent, play_out
+from agents.determinize import determinize
+from agents.mcts import MCTSAgent
 from interpreter.view import view
 
 
@@ -100,7 +100,7 @@ def test_make_agent_builds_mcts_with_options():
 def test_at_the_rollout_cap_the_heuristic_can_rank_the_players():
     from helpers import compile_ok
 
-    from interpreter.mcts import _rewards
+    from agents.mcts import _rewards
 
     g = compile_ok("""
 player_vars:

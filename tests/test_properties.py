@@ -45,7 +45,10 @@ from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as hst
 
 from interpreter import ops, rng
-from interpreter.checks import (  # noqa: F401 - the checks these properties run, some used by other test files
+from interpreter.errors import GameOverError, IllegalOptionError, NotYourTurnError, SaveFileError
+from interpreter.game import Game, Option
+from interpreter.view import view
+from rulebook.properties import (  # noqa: F401 - the checks these properties run, some used by other test files
     SECRET,
     _type,
     back_of,
@@ -57,9 +60,6 @@ from interpreter.checks import (  # noqa: F401 - the checks these properties run
     perturb,
     sampled,
 )
-from interpreter.errors import GameOverError, IllegalOptionError, NotYourTurnError, SaveFileError
-from interpreter.game import Game, Option
-from interpreter.view import view
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_DECISIONS = 20_000  # a random game must end within this many decisions
@@ -504,12 +504,12 @@ def test_rulesets_are_discovered():
 # ----------------------------------------------------------------- greedy players
 @combos
 def test_greedy_games_end_with_a_decider_and_conserve_components(combo):
-    """Properties 1-3 again between greedy agents (``interpreter.greedy``),
+    """Properties 1-3 again between greedy agents (``agents.greedy``),
     which play towards the rules' own endings (a target reached, a hand
     emptied) where random play rarely gets: every seat greedy, one seeded
     game at the fewest players (greedy costs a lookahead per option)."""
-    from interpreter.agents import decide
-    from interpreter.greedy import GreedyAgent
+    from agents.base import decide
+    from agents.greedy import GreedyAgent
 
     game = get_game(combo)
     prog = game.program

@@ -208,7 +208,7 @@ def test_mcts_is_a_usage_error_until_it_is_installed_then_it_plays(capsys, tmp_p
 
     code, out, err = run_main(capsys, "simulate", "tic-tac-toe", "-n", "2", "-q", "--seat", "1=mcts:iterations=5",
                               "--failures", tmp_path)
-    if importlib.util.find_spec("interpreter.mcts") is None:
+    if importlib.util.find_spec("agents.mcts") is None:
         assert code == 2 and "mcts" in err
     else:
         assert code == 0 and "P1 mcts:iterations=5" in out

@@ -8,7 +8,7 @@ import random
 
 from helpers import compile_ok
 
-from interpreter.determinize import determinize
+from agents.determinize import determinize
 from interpreter.view import view
 
 PILE = """

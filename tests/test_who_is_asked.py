@@ -1,4 +1,4 @@
-"""Property 7b's check (``interpreter.checks.check_who_is_asked``) on
+"""Property 7b's check (``rulebook.properties.check_who_is_asked``) on
 its own: it must catch a ruleset that asks only the players holding a
 certain card, and pass the same game written to ask everybody."""
 
@@ -9,7 +9,7 @@ import random
 import pytest
 from helpers import HEAD, compile_ok
 
-from interpreter.checks import check_who_is_asked
+from rulebook.properties import check_who_is_asked
 
 LEAKY = """
 components:

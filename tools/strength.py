@@ -59,8 +59,8 @@ def play_one(name: str, players: int, index: int, iterations: int, cap: int, dea
     iterations that failed, seconds), or None when the deadline has passed."""
     if time.time() > deadline:
         return None
-    from interpreter.agents import RandomAgent, make_agent, play_out
-    from interpreter.mcts import MCTSAgent
+    from agents.base import RandomAgent, make_agent, play_out
+    from agents.mcts import MCTSAgent
 
     g = _game(name)
     seat = index % players

@@ -230,7 +230,7 @@ def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
     rules tells the observer a secret (e.g. only the players holding some
     card are asked whether to play it, or a question is skipped when a drawn
     card cannot be played). Returns whether the check applied."""
-    from interpreter.determinize import exchange_unseen
+    from agents.determinize import exchange_unseen
     from interpreter.errors import RuleError
     from interpreter.narrate import narrate
 

@@ -6,7 +6,7 @@ Whitehouse 2012) with decoupled UCT at simultaneous decisions:
 * **One tree, a fresh determinization per iteration.** Each iteration asks
   ``decision.sample(rng)`` for a full state consistent with the agent's view
   (hidden components re-dealt, chance re-seeded, secret answers re-drawn; see
-  ``interpreter.determinize``), walks the tree with it, adds one node, plays
+  ``agents.determinize``), walks the tree with it, adds one node, plays
   a random rollout and backs the result up. Statistics are shared across
   determinizations, so the budget is not split between independent trees
   (determinized MCTS with K trees spends 1/K of it on each, and averaging
@@ -45,8 +45,8 @@ import math
 import random
 import time
 
+from agents.greedy import heuristic_of
 from interpreter.errors import RulebookError
-from interpreter.greedy import heuristic_of
 
 
 class _Node:

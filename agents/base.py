@@ -12,8 +12,8 @@ An agent is any of:
 ``options`` are the ``Option`` values of ``Game.legal`` for the seat the
 agent plays. ``make_agent`` builds agents by name for the command line
 (``random``, ``greedy``, ``mcts``, ``mcts:iterations=200``) or from a
-user's module (``package.module:Name``). ``greedy`` (``interpreter.greedy``)
-and ``mcts`` (``interpreter.mcts``) are imported only when asked for. See
+user's module (``package.module:Name``). ``greedy`` (``agents.greedy``)
+and ``mcts`` (``agents.mcts``) are imported only when asked for. See
 docs/agents.md.
 """
 
@@ -93,10 +93,10 @@ class Decision:
     def sample(self, rng: random.Random):
         """A clone of the game in which everything this player cannot see
         has been re-drawn at random (a determinization): hidden faces,
-        chance, other players' secret answers (``interpreter.determinize``).
+        chance, other players' secret answers (``agents.determinize``).
         The same view and ``rng`` give the same sample, whatever the hidden
         truth is."""
-        from interpreter.determinize import determinize
+        from agents.determinize import determinize
 
         return determinize(self._state, self.player, rng)
 
@@ -139,7 +139,7 @@ def make_agent(spec: str, seed: int = 0):
                      "or package.module:Name")
 
 
-_LAZY = {"greedy": ("interpreter.greedy", "GreedyAgent"), "mcts": ("interpreter.mcts", "MCTSAgent")}
+_LAZY = {"greedy": ("agents.greedy", "GreedyAgent"), "mcts": ("agents.mcts", "MCTSAgent")}
 
 
 def _load(name: str) -> bool:

@@ -1,7 +1,7 @@
 """A cheap agent that looks one decision ahead: ``GreedyAgent``.
 
 For each of its options it plays the option in a determinization (a state
-consistent with its own view; see ``interpreter.determinize``), lets the
+consistent with its own view; see ``agents.determinize``), lets the
 rules run to the next decision, and scores where that leads:
 
 * a finished game is worth the most when the agent is among the winners and
