@@ -263,6 +263,7 @@ class RulesetCompiler(ExprCompiler, StmtCompiler):
         p.data = self.data
         p.doc = self.doc
         p.ending_units = tuple(sorted(self.unit_ends))
+        p.used_zones = frozenset(self.used_zones)
         return p
 
     # ------------------------------------------------------------ snippets

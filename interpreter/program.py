@@ -239,6 +239,7 @@ class Program:
     compiler: Any = None
     data: dict = field(default_factory=dict)  # the ruleset document with its variants applied
     doc: Any = None  # its loaded Document: positions of every key, for messages
+    used_zones: frozenset = frozenset()  # zone families that some rule of the chosen variants names
     ending_units: tuple = ()  # names of the rule units that contain 'end game' (for explain and graphs)
 
     def add_code(self, code: Code) -> Code:
