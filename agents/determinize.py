@@ -58,8 +58,8 @@ import json
 import random
 
 from interpreter import rng as srng
-from interpreter.compile_stmt import SUSPEND
 from interpreter.ops import BOX, zone_family, zone_owner
+from interpreter.run import reask
 from interpreter.state import State
 
 
@@ -239,16 +239,15 @@ def _redraw_pending(s: State, real: dict, player: int, rng: random.Random) -> No
     fr = s.stack[-1] if s.stack else None
     fresh = None
     if fr is not None and fr[1] > 0:
-        saved_locals = fr[2][:]
-        s.pending = None
+        saved_locals, saved_pc = fr[2][:], fr[1]
         try:
-            r = s.prog.codes[fr[0]].ins[fr[1] - 1](s, fr)
+            fresh = reask(s)
         except Exception:  # the sample cannot even ask the question: fall back below
-            r = None
-        fresh = s.pending if r == SUSPEND else None
+            fresh = None
         if fresh is None or fresh.get("players") != real["players"] or fresh.get("kind") != real["kind"]:
             fresh = None
             fr[2][:] = saved_locals
+            fr[1] = saved_pc
     if fresh is None:
         fresh = _relabelled(s, real, player)
     options = list(fresh["options"])

@@ -103,10 +103,7 @@ def value(game, s, me: int, judge=None) -> float:
 
 def heuristic_of(prog):
     """``(state, player) -> number``: the ruleset's ``bots.heuristic``, or None."""
-    if prog.heuristic is None:
-        return None
-    fn, size = prog.heuristic, prog.heuristic_locals
-    return lambda s, p: fn(s, [p] + [None] * size)  # the author's: its errors are the ruleset's, and reported
+    return prog.heuristic  # the author's: its errors are the ruleset's, and reported
 
 
 def judge_of(prog):
@@ -115,11 +112,11 @@ def judge_of(prog):
     heuristic = heuristic_of(prog)
     if heuristic is not None or prog.score is None:
         return heuristic
-    fn, size, sign = prog.score, prog.score_locals, -1 if prog.lowest_wins else 1
+    fn, sign = prog.score, -1 if prog.lowest_wins else 1
 
     def by_score(s, p):
         try:  # a final score need not be computable mid-game
-            return sign * fn(s, [p] + [None] * size)
+            return sign * fn(s, p)
         except (RulebookError, TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError):
             return 0
 

@@ -228,7 +228,6 @@ def _rewards(game, s, cutoff: str = "score") -> list[float]:
 
 def _rank_key(s, prog, p) -> tuple:
     """How the ruleset would rank player ``p`` if the game ended now: its
-    score, then its tie-breaks (as ``vm.finish`` ranks a scored end)."""
-    L = [p] + [None] * prog.score_locals
-    key = [prog.score(s, L)] + [tb(s, L) for tb in prog.tie_breaks]
+    score, then its tie-breaks (as ``interpreter.run.finish`` ranks a scored end)."""
+    key = [prog.score(s, p)] + [tb(s, p) for tb in prog.tie_breaks]
     return tuple(-v for v in key) if prog.lowest_wins else tuple(key)

@@ -48,9 +48,9 @@ def rate(fn, seconds: float) -> tuple[float, int]:
 
 
 def rulebook_game(ruleset: str, players: int):
+    from compiler.build import compile_path
     from interpreter.game import Game
     from rulebook.simulate import game_seed, play_one
-    from validator.pipeline import compile_path
 
     path = ROOT / "rulesets" / ruleset / "ruleset.yaml"
     if not path.exists():

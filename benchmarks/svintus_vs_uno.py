@@ -60,9 +60,9 @@ def load_peers(bench: Path):
 
 
 def svintus_runner():
+    from compiler.build import compile_path
     from interpreter.game import Game
     from rulebook.simulate import game_seed, play_one
-    from validator.pipeline import compile_path
 
     game = Game(compile_path(ROOT / "rulesets" / "young-svintus" / "ruleset.yaml").program)
     index = [0]

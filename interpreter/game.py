@@ -23,9 +23,9 @@ from interpreter.errors import (
     SaveFileError,
 )
 from interpreter.labels import describe, player_name
-from interpreter.program import ANY, COMP, LIST, PLAYER, TIMED_OUT, Catalog, Program, Type
+from interpreter.program import TIMED_OUT, Catalog, Program, Type
+from interpreter.run import run, scores
 from interpreter.state import State
-from interpreter.vm import run, scores
 
 SAVE_FORMAT = 2  # 2: the state carries its seed, and a save is checked by replaying it
 
@@ -77,11 +77,10 @@ class Game:
             if k not in prog.params:
                 raise RuleError("E036", f"unknown parameter '{k}'")
             want = prog.param_types.get(k)
-            from interpreter.compile_ruleset import WHOLE, _literal_type
             from interpreter.labels import literal
-            from interpreter.program import compatible
+            from validator.types import WHOLE, compatible, literal_type
 
-            got = _literal_type(v)
+            got = literal_type(v)
             if (want is not None and v is not None and not compatible(want, got)) or got.kind == "fraction":
                 raise RuleError("E063", f"parameter '{k}' is {want or 'a whole number'}, not {literal(v)}",
                                 hint=WHOLE if got.kind == "fraction" else None)
@@ -102,9 +101,10 @@ class Game:
         st.vars = {}
         st.eliminated = [False] * n
         st.current = None
+        st.loops = st.depth = 0
         try:
             for name, fn in prog.defines:
-                merged[name] = fn(st, [None] * prog.define_locals)
+                merged[name] = fn(st)
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as err:
             raise RuleError(
                 "R104", f"a definition failed with these parameters ({type(err).__name__}: {err})"
@@ -148,14 +148,13 @@ class Game:
         st.over = False
         st.winners = []
         st.history = []
-        st.steps = 0
         st.turn = 0
         st.since_decision = 0
         st.work = 0
-        st.stack = [[prog.flow.id, 0, [None] * prog.flow.nlocals]]
-        first_blocks = ([prog.setup] if prog.setup else []) + list(after_setup)
-        for code in reversed(first_blocks):  # the top of the stack runs first
-            st.stack.append([code.id, 0, [None] * code.nlocals])
+        st.stack = [[0, 0, [None, None]]]  # the flow of phases: its player and the answer to a turn's menu
+        first = ([prog.setup_id] if prog.setup_id is not None else []) + list(after_setup)
+        for uid in reversed(first):  # the top of the stack runs first
+            st.stack.append([uid, 0, [None] * prog.unit_locals.get(_unit_name(prog, uid), 1)])
         run(st)
         return st
 
@@ -166,9 +165,9 @@ class Game:
         st = State.__new__(State)
         st.prog, st.n, st.params, st.record, st.events = prog, players, dict(prog.params), False, []
         st.rng, st.vars, st.eliminated, st.current = rng.seed_state(0), {}, [False] * players, None
-        st.work = 0
+        st.work = st.loops = st.depth = 0
         for name, fn in prog.defines:
-            st.params[name] = fn(st, [None] * prog.define_locals)
+            st.params[name] = fn(st)
         return build_catalog(st)
 
     # ------------------------------------------------------------ decisions
@@ -213,9 +212,7 @@ class Game:
         (``file:line:col``), or "" when nothing is pending."""
         if st.over or st.pending is None or not st.stack:
             return ""
-        code_id, pc = st.stack[-1][0], st.stack[-1][1]
-        code = st.prog.codes[code_id]
-        return code.where[pc - 1] if 0 < pc <= len(code.where) else ""
+        return st.prog.asks.get((st.stack[-1][0], st.stack[-1][1]), "")
 
     def legal_values(self, st: State, player: int) -> list:
         """The plain option values (for replays and the engine's own tools;
@@ -328,12 +325,8 @@ class Game:
         ai, args = value
         act = st.prog.actions[ai]
         if act.label:
-            L = [st.current] + [None] * (act.code.nlocals - 1)
-            for (_, slot, _), v in zip(act.params, args):
-                L[slot] = v
             try:
-                from interpreter.compile_stmt import render
-                return render(st, L, act.label)
+                return act.label(st, st.current, *args)
             except Exception:  # a broken label must not hide the option
                 pass
         if not args:
@@ -376,6 +369,7 @@ class Game:
         if not isinstance(saved, dict):
             raise SaveFileError("the save holds no game state", "R023")
         st = self._replay(data, saved)
+        saved = {k: v for k, v in saved.items() if k != "steps"}  # counted by engines before 0.2; not game state
         if json.loads(json.dumps(st.to_data())) != saved:
             raise SaveFileError(
                 "the saved state does not follow from its seed and decisions (the file was edited or damaged)",
@@ -473,9 +467,16 @@ def _overrides(prog: Program, st: State) -> dict:
 
 
 def _tag_type(tag: str) -> Type:
-    if tag.startswith("list:"):
-        return LIST(_tag_type(tag[5:]))
-    return {"comp": COMP(None), "player": PLAYER}.get(tag, Type(tag) if tag in ("zone", "int", "str", "bool") else ANY)
+    from validator.types import tag_type
+
+    return tag_type(tag)
+
+
+def _unit_name(prog: Program, uid: int) -> str:
+    for name, i in prog.unit_ids.items():
+        if i == uid:
+            return name
+    return ""
 
 
 def build_catalog(st: State) -> Catalog:

@@ -127,11 +127,19 @@ def show_top(st, z: int) -> None:
 
 
 def fire_in_order(st, events: list) -> None:
-    """Fire several events so that their triggers run in the events' order
-    (frames run last-pushed first, so push them in reverse)."""
-    for fields in reversed(events):
-        if fields is not None:
-            fire(st, "moved", fields)
+    """Fire several 'moved' events so that their triggers run in the events'
+    order. Every trigger's condition is tested first, the last event's
+    first (as frames are pushed), then the effects run."""
+    if "moved" in st.prog.framed_events:
+        for fields in reversed(events):  # frames run last-pushed first, so push them in reverse
+            if fields is not None:
+                fire(st, "moved", fields)
+        return
+    batches = [(fields, _chosen(st, "moved", fields)) for fields in reversed(events) if fields is not None]
+    for fields, chosen in reversed(batches):
+        _run_direct(st, "moved", fields, chosen)
+        if st.over:
+            return
 
 
 def as_list(value) -> list:
@@ -160,28 +168,59 @@ def can_see(st, c: int, p) -> bool:
 
 
 def fire(st, event: str, fields: dict) -> None:
-    """Run the triggers of ``event``: their frames go on the stack so that
-    they run, in declaration order, before the statement after the emit."""
+    """Run the triggers of ``event``, in declaration order, before the
+    statement after the one that fired it: every trigger's condition is
+    tested first, then the effects run. Effects that can stop at a decision
+    go on the stack as frames (the firing code then returns to the run
+    loop); the others are called at once."""
+    chosen = _chosen(st, event, fields)
+    if not chosen:
+        return
+    if event in st.prog.framed_events:
+        frames = []
+        for trig in chosen:
+            L = [st.current] + [None] * (trig.nlocals - 1)
+            L[trig.event_slot] = fields
+            frames.append([trig.unit, 0, L])
+        _check_depth(st, event, len(frames))
+        st.stack.extend(reversed(frames))
+        return
+    _run_direct(st, event, fields, chosen)
+
+
+def _chosen(st, event: str, fields: dict) -> list:
     if st.record:
         st.events.append(("event", event, fields))
     triggers = st.prog.triggers.get(event)
     if not triggers:
+        return []
+    p = st.current
+    return [t for t in triggers if t.cond is None or t.cond(st, p, fields)]
+
+
+def _run_direct(st, event: str, fields: dict, chosen: list) -> None:
+    if not chosen:
         return
-    frames = []
-    for trig in triggers:
-        L = [st.current] + [None] * (trig.code.nlocals - 1)
-        L[trig.event_slot] = fields
-        if trig.cond is None or trig.cond(st, L):
-            frames.append([trig.code.id, 0, L])
-    if len(st.stack) + len(frames) > st.prog.limits.get("max_stack", MAX_STACK):
+    _check_depth(st, event, len(chosen))
+    st.depth += 1
+    p = st.current
+    for trig in chosen:
+        trig.run(st, p, fields)
+        if st.over:
+            break
+    st.depth -= 1
+
+
+def _check_depth(st, event: str, more: int) -> None:
+    limit = st.prog.limits.get("max_stack", MAX_STACK)
+    if len(st.stack) + st.depth + more > limit:
+        triggers = st.prog.triggers.get(event) or ()
         raise RuleError(
             RECURSION,
-            f"triggers and procedures nested more than "
-            f"{st.prog.limits.get('max_stack', MAX_STACK)} deep (event '{event}')",
-            triggers[0].code.where[0] if triggers[0].code.where else "",
+            f"triggers and procedures nested more than {limit} deep (event '{event}')",
+            triggers[0].where if triggers else "",
             "a trigger probably causes its own event again",
         )
-    st.stack.extend(reversed(frames))
 
 
 def live(st) -> list[int]:

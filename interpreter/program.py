@@ -1,126 +1,79 @@
-"""What a ruleset compiles into: static types, code objects and the
-component catalogue.
+"""What a compiled ruleset is to the running engine: a ``Program``.
 
-A ``Program`` is built once per ruleset (and variant set) and shared by every
-game played with it; a ``Catalog`` is built once per game from the program,
-the player count and the parameters (component generation depends on both).
+A program is the module the compiler wrote for one ruleset and its
+variants (``compiler/``), loaded: the functions of its rules, and the plain
+data (names, types, visibility) the engine needs beside them. It is built
+once and shared by every game played with it; a ``Catalog`` (the
+components and zones of one game) is built once per player count and
+parameters, since components are generated from both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
+from validator.types import (  # noqa: F401 - the names the engine and tools use
+    ANY,
+    BOOL,
+    COMP,
+    INT,
+    LIST,
+    MAP,
+    NONE,
+    PLAYER,
+    STR,
+    ZONE,
+    Type,
+    compatible,
+    elem_type,
+    is_listy,
+    join,
+)
 
-# ----------------------------------------------------------------- types
-@dataclass(frozen=True, slots=True)
-class Type:
-    """A static type: kind is one of int, bool, str, none, player, comp,
-    zone, family, list, map, any. ``arg`` is the component type for comp,
-    zone and family (None: any type), or the element type for list."""
-
-    kind: str
-    arg: Any = None
-
-    def __str__(self) -> str:
-        if self.kind == "list":
-            return f"list of {self.arg}"
-        if self.kind in ("comp", "zone", "family") and self.arg:
-            return f"{self.kind} of {self.arg}" if self.kind != "comp" else str(self.arg)
-        return {"comp": "component", "family": "zone family"}.get(self.kind, self.kind)
-
-
-INT = Type("int")
-BOOL = Type("bool")
-STR = Type("str")
-NONE = Type("none")
-PLAYER = Type("player")
-ANY = Type("any")
 # The answer stored for a turn's action menu when its time limit ran out
 # (``Game.time_out``); plain data, so a state holding it still saves as JSON.
 TIMED_OUT = -1
-MAP = Type("map")
 
 
-def COMP(t: str | None = None) -> Type:
-    return Type("comp", t)
-
-
-def ZONE(t: str | None = None) -> Type:
-    return Type("zone", t)
-
-
-def LIST(t: Type = ANY) -> Type:
-    return Type("list", t)
-
-
-ERR = Type("error")  # the type of something that failed to compile: accepted anywhere, so one
-# mistake gives one diagnostic, not a cascade
-
-
-def is_listy(t: Type) -> bool:
-    return t.kind in ("list", "zone", "any", "error")
-
-
-def elem_type(t: Type) -> Type:
-    if t.kind == "list":
-        return t.arg
-    if t.kind == "zone":
-        return COMP(t.arg)
-    if t.kind == "error":
-        return ERR
-    return ANY
-
-
-def compatible(want: Type, got: Type) -> bool:
-    if want.kind in ("any", "error") or got.kind in ("any", "error"):
-        return True
-    if {want.kind, got.kind} == {"int", "player"}:
-        return True  # players are seat numbers
-    if got.kind == "none":
-        return want.kind in ("comp", "player", "none", "str", "int", "list")  # optional values
-    if want.kind == got.kind:
-        if want.kind in ("comp", "zone") and want.arg and got.arg:
-            return want.arg == got.arg
-        if want.kind == "list":
-            return compatible(want.arg, got.arg)
-        return True
-    if want.kind == "list" and got.kind == "zone":
-        return compatible(want.arg, COMP(got.arg))
-    if want.kind == "int" and got.kind == "bool":
-        return False
-    return False
-
-
-def join(a: Type, b: Type) -> Type:
-    """The type of a value that is either an ``a`` or a ``b``."""
-    if a == b or b.kind == "none":
-        return a
-    if a.kind == "none":
-        return b
-    if a.kind == b.kind == "comp":
-        return COMP(a.arg if a.arg == b.arg else None)
-    if a.kind == b.kind == "list":
-        return LIST(join(a.arg, b.arg))
-    return ANY
-
-
-# ----------------------------------------------------------------- code
-@dataclass
-class Code:
-    """One compiled block: a flat list of instructions with jumps.
-
-    An instruction is a callable ``ins(st, frame)`` that returns None to go
-    on, or a control signal (see ``interpreter.vm``). ``where[pc]`` is the
-    file position of instruction ``pc``, for runtime errors.
-    """
+class Action(NamedTuple):
+    """One action of the ruleset, as the compiled module gives it: its
+    effect as a plain function ``run(st, player, *args)`` (None when the
+    effect can stop at a decision: then ``frame(player, args)`` makes its
+    frame), and its parts on their own, for messages and labels."""
 
     name: str
-    ins: list[Callable] = field(default_factory=list)
-    where: list[str] = field(default_factory=list)
-    nlocals: int = 1
-    id: int = -1
+    index: int
+    run: Callable | None
+    frame: Callable
+    cond: Callable | None  # (st, player) -> bool
+    domains: list  # [(st, player, *earlier params) -> list]
+    require: Callable | None  # (st, player, *params) -> bool
+    label: Callable | None  # (st, player, *params) -> str
+
+
+class Trigger(NamedTuple):
+    name: str
+    event: str
+    cond: Callable | None  # (st, player, event fields) -> bool
+    run: Callable | None  # (st, player, event fields): the effect, when it cannot stop
+    unit: int  # the frame id of its effect
+    nlocals: int
+    event_slot: int
+    where: str
+
+
+def _frame(player, slots, args, nlocals) -> list:
+    """An action's frame locals: the player, then its parameters in their slots."""
+    L = [player] + [None] * (nlocals - 1)
+    for s, v in zip(slots, args):
+        L[s] = v
+    return L
+
+
+def _value(v):
+    return lambda st: v
 
 
 @dataclass
@@ -146,29 +99,15 @@ class ZoneFamily:
     visibility: str  # public | owner | hidden | top (a face-up pile: only the top component is face up)
     face: str  # default face of components entering: up | down
     ordered: bool
-    capacity: Callable | None = None
 
 
 @dataclass
 class ActionDef:
     name: str
     index: int
-    code: Code
-    params: list[tuple[str, int, Callable]]  # (name, local slot, domain (st, L) -> list)
-    cond: Callable | None
-    require: Callable | None
-    label: Callable | None
-    who: Callable | None = None
-    param_types: list = field(default_factory=list)
-
-
-@dataclass
-class TriggerDef:
-    event: str
-    code: Code
-    cond: Callable | None
-    event_slot: int
-    name: str
+    params: list[str]
+    param_types: list
+    label: Callable | None  # (st, player, *args) -> str
 
 
 @dataclass
@@ -201,11 +140,9 @@ class Program:
     max_players: int
     default_players: int = 0
     param_choices: dict = field(default_factory=dict)
-    define_locals: int = 1
-    codes: list[Code] = field(default_factory=list)
     params: dict[str, Any] = field(default_factory=dict)  # defaults
     param_types: dict[str, Type] = field(default_factory=dict)
-    defines: list[tuple[str, Callable]] = field(default_factory=list)
+    defines: list[tuple[str, Callable]] = field(default_factory=list)  # (name, (st) -> value)
     vars: dict[str, Callable] = field(default_factory=dict)  # name -> initial value (st) -> value
     var_types: dict[str, Type] = field(default_factory=dict)
     pvars: dict[str, Callable] = field(default_factory=dict)
@@ -217,32 +154,51 @@ class Program:
     top_piles: bool = False  # some family has visibility 'top': moves keep its tops face up
     actions: list[ActionDef] = field(default_factory=list)
     action_index: dict[str, int] = field(default_factory=dict)
-    triggers: dict[str, list[TriggerDef]] = field(default_factory=dict)
+    triggers: dict[str, list[Trigger]] = field(default_factory=dict)
+    framed_events: frozenset = frozenset()  # events whose triggers run as frames (they can stop at a decision)
     events: dict[str, dict[str, Type]] = field(default_factory=dict)
-    flow: Code | None = None
     phase_actions: dict[str, list[int]] = field(default_factory=dict)
-    end_rules: list[tuple[Callable, Callable | None, str]] = field(default_factory=list)
-    score: Callable | None = None
+    check_end: Callable | None = None  # (st) -> bool: the end rules, tried before every decision
+    has_end_rules: bool = False
+    score: Callable | None = None  # (st, player) -> int
     tie_breaks: list[Callable] = field(default_factory=list)
-    score_locals: int = 8
     lowest_wins: bool = False
-    heuristic: Callable | None = None  # bots.heuristic: (state, locals) -> int, 'player' in slot 0
-    heuristic_locals: int = 1
-    setup: Code | None = None
+    heuristic: Callable | None = None  # bots.heuristic: (st, player) -> int
     phases: list[str] = field(default_factory=list)
-    hooks: dict = field(default_factory=dict)  # (phase, hook) -> Code, for graphs and docs
+    hooks: dict = field(default_factory=dict)  # (phase, hook) -> unit name, for graphs and docs
     start_phase: str = ""
     phase_graph: Any = None
     player_label: Callable | None = None
     source_file: str = ""
     limits: dict[str, int] = field(default_factory=dict)
-    compiler: Any = None
-    data: dict = field(default_factory=dict)  # the ruleset document with its variants applied
-    doc: Any = None  # its loaded Document: positions of every key, for messages
+    units: list[Callable] = field(default_factory=list)  # frame id -> the function that runs a frame
+    unit_ids: dict[str, int] = field(default_factory=dict)
+    unit_locals: dict[str, int] = field(default_factory=dict)
+    plain: dict[str, Callable] = field(default_factory=dict)  # unit name -> its plain function
+    setup_id: int | None = None
+    asks: dict = field(default_factory=dict)  # (unit id, answer pc) -> the rule that asks, file:line:col
+    run_actions: list = field(default_factory=list)  # the compiled Action tuples
+    module: dict = field(default_factory=dict)  # the compiled module's namespace
+    source: str = ""  # the compiled module's source (rulebook --debug writes it)
+    module_file: str = ""  # the name tracebacks give the compiled module
+    line_map: dict = field(default_factory=dict)  # compiled line -> rule place file:line:col
+    line_maps: dict = field(default_factory=dict)  # compiled module name -> its line map (scenarios add theirs)
+    compile_info: dict | None = None  # what the compiler knew (kept when compiled from source, for scenarios)
     used_zones: frozenset = frozenset()  # zone families that some rule of the chosen variants names
     ending_units: tuple = ()  # names of the rule units that contain 'end game' (for explain and graphs)
+    checker: Any = None  # the checker, kept when compiled from source: scenarios check rule text with it
+    document: Any = None  # the loaded Document with the variants applied, or a function that loads it
 
-    def add_code(self, code: Code) -> Code:
-        code.id = len(self.codes)
-        self.codes.append(code)
-        return code
+    @property
+    def doc(self):
+        """The ruleset document with its variants applied (positions of every
+        key, for messages); loaded on first use for a program from the cache."""
+        if callable(self.document):
+            self.document = self.document()
+        return self.document
+
+    @property
+    def data(self) -> dict:
+        """The ruleset's data with its variants applied."""
+        doc = self.doc
+        return doc.data if doc is not None and isinstance(doc.data, dict) else {}

@@ -45,7 +45,6 @@ class State:
         "over",
         "winners",
         "history",
-        "steps",
         "turn",
         "events",
         "record",
@@ -53,6 +52,8 @@ class State:
         "work",
         "seed",
         "extra_zones",
+        "loops",  # loop rounds since the last decision (not saved: the run loop counts them afresh)
+        "depth",  # plain calls of triggers and procedures running now (not saved)
     )
 
     def clone(self) -> State:
@@ -82,7 +83,6 @@ class State:
         s.over = self.over
         s.winners = self.winners
         s.history = self.history[:]
-        s.steps = self.steps
         s.turn = self.turn
         s.events = []
         s.record = self.record
@@ -90,6 +90,8 @@ class State:
         s.work = self.work
         s.seed = self.seed
         s.extra_zones = self.extra_zones[:] if self.extra_zones else []
+        s.loops = 0
+        s.depth = 0
         return s
 
     # ------------------------------------------------------------ plain data
@@ -118,7 +120,6 @@ class State:
             "over": self.over,
             "winners": self.winners,
             "history": self.history,
-            "steps": self.steps,
             "turn": self.turn,
             "since_decision": self.since_decision,
             "seed": self.seed,

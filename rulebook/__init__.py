@@ -10,9 +10,9 @@ __version__ = "0.1.0"
 
 
 def load(game: str, variants=()):
+    from compiler.build import compile_path
     from interpreter.game import Game
     from rulebook.locate import locate
-    from validator.pipeline import compile_path
 
     compiled = compile_path(locate(game), tuple(variants))
     if compiled.program is None:

@@ -29,8 +29,8 @@ def plural(n: int, word: str) -> str:
 
 
 def _load(game: str, variants=(), show_warnings: bool = False):
+    from compiler.build import compile_path
     from rulebook.locate import locate
-    from validator.pipeline import compile_path
 
     try:
         path = locate(game)
@@ -108,9 +108,9 @@ def list_cmd():
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def validate(paths, fmt):
     """Validate ruleset files (the base game and each variant)."""
+    from compiler.build import validate_path
     from rulebook.locate import locate
     from validator.diagnostics import Diagnostic
-    from validator.pipeline import validate_path
 
     all_diags = []
     errors = 0

@@ -81,8 +81,8 @@ def _require() -> None:
 def load(game: str, variants=()) -> Game:
     """Find a ruleset by id, folder or file (as the command line does) and
     compile it with its variants."""
+    from compiler.build import compile_path
     from rulebook.locate import locate
-    from validator.pipeline import compile_path
 
     path = locate(game)
     compiled = compile_path(path, tuple(variants))

@@ -72,7 +72,7 @@ _programs: dict = {}
 
 
 def _program(ruleset: Path, variants: tuple):
-    from validator.pipeline import compile_path
+    from compiler.build import compile_path
 
     key = (str(ruleset), variants)
     if key not in _programs:
@@ -146,13 +146,14 @@ def _run_file(path: Path) -> Outcome:
         errs = compiled.report.errors or [doc.diag("E070", f"cannot load ruleset {ruleset}", ("ruleset",))]
         return Outcome(str(path), name, False, errs)
     prog = compiled.program
-    comp = prog.compiler
+    comp = snippets_of(prog)
     failures: list[Diagnostic] = []
     after = []
     if "setup" in data:
-        code, ds = comp.snippet(doc, ("setup",), "block")
+        uid, ds = comp.block(doc, ("setup",))
         failures += ds
-        after.append(code)
+        if uid is not None:
+            after.append(uid)
     checks, blocks = {}, {}
     for i, step in enumerate(steps):
         if isinstance(step, dict) and "expect" in step:
@@ -161,7 +162,7 @@ def _run_file(path: Path) -> Outcome:
             if not isinstance(step["run"], str):
                 failures.append(doc.diag("E070", "run is a block of statements (a string)", ("steps", i, "run")))
                 continue
-            blocks[i], ds = comp.snippet(doc, ("steps", i, "run"), "block")
+            blocks[i], ds = comp.block(doc, ("steps", i, "run"))
             failures += ds
     final = _expectations(comp, doc, ("expect",), data["expect"], failures) if "expect" in data else []
     if failures:
@@ -223,15 +224,26 @@ def _run_file(path: Path) -> Outcome:
     return Outcome(str(path), name, not failures, failures, decisions)
 
 
-def _run_block(st, doc: Document, code, path) -> Diagnostic | None:
+def snippets_of(prog):
+    """The compiler of scenario text for ``prog`` (one per program)."""
+    from compiler.snippets import Snippets
+
+    if getattr(prog, "_snippets", None) is None:
+        prog._snippets = Snippets(prog)
+    return prog._snippets
+
+
+def _run_block(st, doc: Document, uid, path) -> Diagnostic | None:
     """Run a step's statements now, between two decisions (to fix a roll or
     stack a deck dealt inside a phase), with ``player`` the current player.
     The decision the game waits for keeps the options it was offered with;
     the block may end the game but not ask for a decision."""
-    from interpreter.vm import run
+    from interpreter.game import _unit_name
+    from interpreter.run import run
 
     waiting, pending = st.stack, st.pending
-    st.stack = [[code.id, 0, [st.current] + [None] * (code.nlocals - 1)]]
+    nlocals = st.prog.unit_locals.get(_unit_name(st.prog, uid), 1)
+    st.stack = [[uid, 0, [st.current] + [None] * (nlocals - 1)]]
     run(st)
     if st.over:
         return None
@@ -247,7 +259,7 @@ def _expectations(comp, doc: Document, path, value, failures):
     out = []
     for j, _text in enumerate(items):
         p = path + (j,) if isinstance(value, list) else path
-        compiled, ds = comp.snippet(doc, p, "expr")
+        compiled, ds = comp.expr(doc, p)
         failures += ds
         if compiled is not None:
             out.append((p, compiled))
@@ -256,10 +268,10 @@ def _expectations(comp, doc: Document, path, value, failures):
 
 def _check(st, doc: Document, checks) -> list[Diagnostic]:
     out = []
-    for path, (fn, t, nlocals, parts) in checks:
-        L = [st.current] + [None] * nlocals
+    for path, probe in checks:
+        t, parts = probe.type, probe.parts
         try:
-            value = fn(st, L)
+            value = probe.value(st)
         except Exception as err:  # an expectation that cannot be evaluated is a failure, not a crash
             out.append(doc.diag("E070", f"expectation could not be evaluated: {err}", path))
             continue
@@ -269,7 +281,8 @@ def _check(st, doc: Document, checks) -> list[Diagnostic]:
             if parts:
                 (lf, lt), (rf, rt) = parts
                 try:
-                    detail = f"left side is {describe(st, lf(st, L), lt)}, right side is {describe(st, rf(st, L), rt)}"
+                    left, right = lf(st, st.current), rf(st, st.current)
+                    detail = f"left side is {describe(st, left, lt)}, right side is {describe(st, right, rt)}"
                 except Exception:
                     pass
             out.append(doc.diag("E070", f"expectation failed: {text} ({detail})", path))

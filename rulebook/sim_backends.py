@@ -70,8 +70,8 @@ def _game(job: Job):
     key = (job.file, job.digest, job.variants)
     game = _GAMES.get(key)
     if game is None:
+        from compiler.build import compile_text
         from interpreter.game import Game
-        from validator.pipeline import compile_text
 
         if not job.source:
             raise RuntimeError(f"the ruleset text of {job.file} was not sent to the worker")

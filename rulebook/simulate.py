@@ -75,14 +75,11 @@ def agent_seed(seed: int, seat: int) -> int:
 def play_one(game, players: int, seed: int, params=None, record=False) -> tuple[list, int]:
     """One game between random bots, as fast as the engine allows (``bench``
     and ``benchmarks/side_by_side.py`` time exactly this loop)."""
+    from interpreter.playout import playout
+
     st = game.new(players=players, seed=seed, params=params, record=record)
-    bots = [RandomAgent(agent_seed(seed, p)) for p in range(players)]
-    decisions = 0
-    while not st.over:
-        for p in game.to_move(st):
-            options = game.legal_values(st, p)
-            game.apply(st, p, bots[p].rng.randrange(len(options)))
-            decisions += 1
+    draws = [RandomAgent(agent_seed(seed, p)).rng.randrange for p in range(players)]
+    decisions = playout(st, lambda p, n: draws[p](n))
     return st.winners, decisions
 
 
@@ -177,6 +174,14 @@ def _failed(index, seed, specs, st, message, kind) -> Result:
 
 def _random_loop(game, st, seed: int, cap: int, timer: _TimeOuts | None = None) -> int:
     rngs = [RandomAgent(agent_seed(seed, p)).rng for p in range(st.n)]
+    if timer is None:  # the engine's own loop: the same draws, without labelling every option
+        from interpreter.playout import playout
+
+        draws = [r.randrange for r in rngs]
+        decisions = playout(st, lambda p, n: draws[p](n), cap)
+        if decisions >= cap and not st.over:
+            raise GameStopped(CAP, f"no end after {cap} decisions (--max-decisions)")
+        return decisions
     decisions = 0
     while not st.over:
         for p in game.to_move(st):

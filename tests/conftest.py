@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @cache
 def compiled(path: str, variants: tuple = ()):
-    from validator.pipeline import compile_path
+    from compiler.build import compile_path
     result = compile_path(ROOT / path, variants)
     assert result.program is not None, "\n".join(d.render() for d in result.report.errors)
     return result.program

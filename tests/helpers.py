@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+from compiler.build import compile_text
 from interpreter.game import Game
-from validator.pipeline import compile_text
 
 HEAD = """
 rulebook: 1

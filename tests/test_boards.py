@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from compiler.build import compile_path
 from interpreter.game import Game
 from tests.helpers import codes, compile_ok
-from validator.pipeline import compile_path
 
 HERE = Path(__file__).parent
 

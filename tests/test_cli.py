@@ -120,9 +120,9 @@ def test_bench_prints_rates(capsys):
 
 
 def test_board_map_from_the_view():
+    from compiler.build import compile_path
     from interpreter.game import Game
     from rulebook.terminal import render_view
-    from validator.pipeline import compile_path
 
     st = Game(compile_path(HERE / "data" / "map.yaml").program).new(players=2)
     text = render_view(st, 0)

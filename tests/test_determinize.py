@@ -182,7 +182,7 @@ def test_labelled_simultaneous_choices_name_the_sample_cards(monkeypatch, rerun)
     cards: they are recomputed, by asking again or, when that is impossible
     (the fallback), from the options; the player's own are kept."""
     if not rerun:
-        monkeypatch.setattr(det, "SUSPEND", object())  # no re-run is recognised as a suspension
+        monkeypatch.setattr(det, "reask", lambda s: None)  # the question cannot be asked again
     g = compile_ok(LABELLED)
     st = g.new(players=2, seed=1, record=False)
     own = [o.label for o in g.legal(st, 0)]

@@ -52,13 +52,13 @@ import pytest
 import yaml
 
 from agents.base import RandomAgent, play_out
-from interpreter.builtins import BUILTINS
+from compiler.build import compile_text
 from interpreter.errors import RulebookError
 from interpreter.game import Game
 from interpreter.view import component_view
 from rulebook.scenario import run_file
+from validator.check_calls import BUILTINS
 from validator.loader import load_text
-from validator.pipeline import compile_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -335,10 +335,11 @@ def host_with(code: str) -> str:
 def evaluate(program, st, expr: str):
     doc, diags = load_text(yaml.safe_dump({"x": expr}), "<check>")
     assert not diags
-    compiled, diags = program.compiler.snippet(doc, ("x",), "expr")
-    assert compiled is not None, "\n".join(d.render() for d in diags)
-    fn, _t, nlocals, _parts = compiled
-    return fn(st, [st.current] + [None] * (nlocals + 1))
+    from rulebook.scenario import snippets_of
+
+    probe, diags = snippets_of(program).expr(doc, ("x",))
+    assert probe is not None, "\n".join(d.render() for d in diags)
+    return probe.value(st)
 
 
 @pytest.mark.parametrize("block", of_kind("rule", "example"), ids=lambda b: b.id)

@@ -7,7 +7,7 @@ Five fuzzers, each a plain function of one generated input so that
 
 * ``fuzz_yaml``: random YAML documents (nested mappings, lists and scalars
   dumped with ``yaml.safe_dump``, ruleset-shaped documents with random
-  sections, and random text) given to ``validator.pipeline.compile_text``:
+  sections, and random text) given to ``compiler.build.compile_text``:
   it returns a report or a program and never raises.
 * ``fuzz_mutant``: mutations of every real ruleset (``rulesets/*`` and
   ``examples/*``, found when the tests are collected): a key deleted, a
@@ -53,12 +53,12 @@ import yaml
 from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as hst
 
+from compiler.build import compile_text
 from dsl import ast as A
 from dsl.parser import KEYWORDS, ParseError, parse_block, parse_expression, parse_template
 from interpreter.errors import RulebookError
 from interpreter.game import Game
 from validator.diagnostics import CODES, Report
-from validator.pipeline import compile_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -539,7 +539,7 @@ def validate_checked(text: str, tags: list) -> None:
     every variant) never raises either."""
     import tempfile
 
-    from validator.pipeline import validate_path
+    from compiler.build import validate_path
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "ruleset.yaml"
         path.write_text(text, encoding="utf-8")

@@ -263,8 +263,8 @@ def test_a_fraction_given_for_a_parameter_is_refused_with_a_hint():
     import pytest
     from helpers import compile_ok
 
-    from interpreter.compile_ruleset import WHOLE
     from interpreter.errors import RuleError
+    from validator.types import WHOLE
 
     game = compile_ok("""
     params:

@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
+from compiler.build import compile_path, compile_text, validate_path
 from dsl.parser import MAX_NESTING, MAX_TEXT, ParseError, parse_block, parse_expression, parse_template
-from interpreter.compile_ruleset import DEFAULT_LIMITS
 from interpreter.errors import RulebookError, RuleError, SaveFileError
 from interpreter.game import Game
 from rulebook.scenario import run_file
 from tests.helpers import run_main
+from validator.checker import DEFAULT_LIMITS
 from validator.loader import MAX_BYTES, MAX_DEPTH, MAX_NODES
-from validator.pipeline import compile_path, compile_text, validate_path
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAD = "rulebook: 1\nid: unit\ntitle: Unit\nplayers: {min: 2, max: 2}\n"
@@ -124,7 +124,7 @@ DEEP_SHAPES = [
 @pytest.mark.parametrize("shape", DEEP_SHAPES)
 def test_document_nested_tens_of_thousands_deep_is_E003_not_a_segfault(shape):
     """In a child process: a crash of the YAML composer must not take the test run with it."""
-    code = ("import sys\nfrom validator.pipeline import compile_text\n"
+    code = ("import sys\nfrom compiler.build import compile_text\n"
             "r = compile_text(sys.stdin.read(), 'deep.yaml')\n"
             "print(' '.join(d.code for d in r.report.errors))\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, input=shape + "\n", capture_output=True,
@@ -1104,11 +1104,11 @@ def test_cli_bad_scenario_fails_with_exit_1(scenario_dir, capsys):
 
 
 def test_cli_internal_errors_are_one_line_with_exit_3_and_debug_shows_them(tmp_path, capsys, monkeypatch):
-    import validator.pipeline
+    import compiler.build
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug inside Rulebook")
-    monkeypatch.setattr(validator.pipeline, "validate_path", broken)
+    monkeypatch.setattr(compiler.build, "validate_path", broken)
     path = _write(tmp_path, "unit.yaml", LOOP)
     exit_code, out, err = run_main(capsys, "validate", path)
     assert exit_code == 3

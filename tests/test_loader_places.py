@@ -3,8 +3,8 @@ validator/schema_check.py): each test writes one mistake and checks the code,
 the line:column the caret goes to, and the hint."""
 from __future__ import annotations
 
+from compiler.build import compile_text
 from validator.loader import load_text
-from validator.pipeline import compile_text
 
 # A small complete game; each test changes one line of it (the line numbers below count from 1).
 GAME = """\
@@ -140,7 +140,7 @@ def test_yaml_list_where_an_expression_belongs():
 
 def test_folded_scalar_keeps_its_style():
     """The parse stage can tell a folded block ('>') from a literal one; the
-    hint itself is given where rule text is parsed (interpreter/compile_ruleset.py)."""
+    hint itself is given where rule text is parsed (validator/checker.py)."""
     doc, _ = load_text(GAME.replace("effect: |", "effect: >-"))
     assert doc.spans[("actions", "bump", "effect")].style == ">"
     assert doc.spans[("actions", "bump", "label")].style == '"'

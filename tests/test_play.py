@@ -203,9 +203,9 @@ def test_the_narrated_bot_game_stays_one_line_per_event():
 
 
 def test_render_view_for_replay_is_plain():
+    from compiler.build import compile_path
     from interpreter.game import Game
     from rulebook.terminal import render_view
-    from validator.pipeline import compile_path
 
     game = Game(compile_path(Path(__file__).parent.parent / "examples" / "tic-tac-toe" / "ruleset.yaml").program)
     text = render_view(game.new(players=2, seed=1), 1)

@@ -143,7 +143,7 @@ KNOWN_ENGINE_BUGS: dict = {}
 
 @cache
 def _compile(path: str, variants: tuple[str, ...]):
-    from validator.pipeline import compile_path
+    from compiler.build import compile_path
     result = compile_path(ROOT / path, variants)
     return result.program, "\n".join(d.render() for d in result.report.errors)
 
@@ -418,7 +418,7 @@ def _same_seed_and_choices_give_the_same_game(game, combo, data):
 
 DETERMINISM_CODE = r'''
 import hashlib, json, random, sys
-from validator.pipeline import compile_path
+from compiler.build import compile_path
 from interpreter.game import Game
 
 def fingerprints(root, combos, limit):
@@ -649,7 +649,7 @@ def test_options_do_not_identify_face_down_components():
 
 
 def _inline_game(text: str) -> Game:
-    from validator.pipeline import compile_text
+    from compiler.build import compile_text
     result = compile_text(textwrap.dedent(text), "inline.yaml")
     assert result.program is not None, "\n".join(d.render() for d in result.report.errors)
     return Game(result.program)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from compiler.build import compile_path
 from interpreter.game import Game
 from rulebook.sim_report import percentile, wilson
 from rulebook.simulate import (
@@ -26,7 +27,6 @@ from rulebook.simulate import (
     split_agents,
 )
 from tests.helpers import run_main
-from validator.pipeline import compile_path
 
 ROOT = Path(__file__).resolve().parent.parent
 

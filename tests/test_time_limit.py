@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from compiler.build import compile_path, compile_text
 from interpreter.errors import IllegalOptionError
 from interpreter.game import Game
-from validator.pipeline import compile_path, compile_text
 
 RULESET = Path(__file__).parent / "data" / "timeout" / "ruleset.yaml"
 

@@ -28,8 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from compiler.build import compile_path
 from rulebook.cli import main
-from validator.pipeline import compile_path
 
 ROOT = Path(__file__).resolve().parent.parent
 TUTORIAL = ROOT / "docs" / "tutorial.md"

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from compiler.build import compile_text, validate_path
 from tests.helpers import run_main
 from validator import graph
-from validator.pipeline import compile_text, validate_path
 
 ROOT = Path(__file__).resolve().parent.parent
 

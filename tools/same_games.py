@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from variant_matrix import combinations  # noqa: E402
 
+from compiler.build import compile_path  # noqa: E402
 from interpreter.game import Game  # noqa: E402
 from rulebook.simulate import game_seed, lineup, play_state  # noqa: E402
-from validator.pipeline import compile_path  # noqa: E402
 
 
 def hash_cell(h, game: Game, players: int, games: int) -> None:

@@ -43,8 +43,8 @@ _GAMES: dict = {}
 
 def _game(name: str):
     if name not in _GAMES:
+        from compiler.build import compile_path
         from interpreter.game import Game
-        from validator.pipeline import compile_path
 
         result = compile_path(ROOT / "rulesets" / name / "ruleset.yaml")
         if result.program is None:

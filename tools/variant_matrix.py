@@ -104,8 +104,8 @@ _games: dict = {}
 
 
 def _game(path: str, combo: tuple[str, ...]):
+    from compiler.build import compile_path
     from interpreter.game import Game
-    from validator.pipeline import compile_path
 
     key = (path, combo)
     if key not in _games:

@@ -149,7 +149,7 @@ def build(data: dict, ends: set[str] = frozenset(), calls: dict | None = None) -
     (hooks, the actions of its turn, the procedures they call) can run
     ``end game``, when a trigger can, or when the ruleset has ``end`` rules
     and the phase can offer a decision: ``end`` rules are checked only when
-    a decision is offered (interpreter/vm.py), so a phase without ``turn``,
+    a decision is offered (interpreter/run.py), so a phase without ``turn``,
     ``choose`` or ``simultaneous`` never gives them a chance."""
     calls = calls or {}
     g = nx.DiGraph()

@@ -1,13 +1,16 @@
-"""The whole static pipeline, one stage after another, stopping after any
-stage that found errors (as jlox's ``Lox.run`` does):
+"""The static pipeline, one stage after another, stopping after any stage
+that found errors (as jlox's ``Lox.run`` does):
 
 load YAML -> JSON Schema -> variants -> parse rule text, resolve names and
-types, compile -> phase graph.
+types (``validator.checker``) -> phase graph.
+
+What passes every stage is a ``Checked`` ruleset, which the compiler
+(``compiler/build.py``) turns into Python.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from validator import graph, schema_check, variants
@@ -16,37 +19,38 @@ from validator.loader import Document, load_file, load_text
 
 
 @dataclass
-class Compiled:
-    program: object | None
+class CheckResult:
+    checked: object | None  # validator.ir.Checked, when every stage passed
     report: Report
     doc: Document | None = None
     graph: object | None = None
-    sources: dict = field(default_factory=dict)
+    checker: object | None = None
+    merged: Document | None = None  # the document with the variants applied
 
 
-def compile_document(doc: Document, load_diags, selected: tuple[str, ...] = (), limits=None) -> Compiled:
+def check_document(doc: Document, load_diags, selected: tuple[str, ...] = (), limits=None) -> CheckResult:
     """Run the stages on a loaded document with the variants ``selected``;
     the report lists each diagnostic once (see ``unique``)."""
-    compiled = _compile_document(doc, load_diags, selected, limits)
-    compiled.report = unique(compiled.report)
-    return compiled
+    result = _check_document(doc, load_diags, selected, limits)
+    result.report = unique(result.report)
+    return result
 
 
-def _compile_document(doc: Document, load_diags, selected: tuple[str, ...] = (), limits=None) -> Compiled:
-    from interpreter.compile_ruleset import RulesetCompiler
+def _check_document(doc: Document, load_diags, selected: tuple[str, ...] = (), limits=None) -> CheckResult:
+    from validator.checker import RulesetChecker
 
     report = Report()
     report.extend(load_diags)
     if not report.ok:
-        return Compiled(None, report, doc)
+        return CheckResult(None, report, doc)
     report.extend(schema_check.check(doc))
     if not report.ok:
-        return Compiled(None, report, doc)
+        return CheckResult(None, report, doc)
     report.extend(variants.check_declarations(doc))
     if report.ok:
         report.extend(variants.check_selection(doc, selected))
     if not report.ok:
-        return Compiled(None, report, doc)
+        return CheckResult(None, report, doc)
     notes: list[Diagnostic] = []
     merged = variants.apply(doc, selected, notes)
     if selected:
@@ -56,63 +60,21 @@ def _compile_document(doc: Document, load_diags, selected: tuple[str, ...] = (),
         taken = {(d.line, d.column) for d in report.errors}
         report.extend(n for n in notes if (n.line, n.column) not in taken)
         if not report.ok:
-            return Compiled(None, report, doc)
-    comp = RulesetCompiler(merged, merged.data, selected, limits)
+            return CheckResult(None, report, doc)
+    checker = RulesetChecker(merged, merged.data, selected, limits)
     try:
-        program = comp.compile()
+        checked = checker.check()
     except RecursionError:
         report.add(Diagnostic("E024", "rule text is nested too deeply to compile", doc.file, 1, 1))
-        return Compiled(None, report, doc)
-    report.extend(comp.diags)
+        return CheckResult(None, report, doc)
+    report.extend(checker.diags)
     if not report.ok:
-        return Compiled(None, report, doc)
-    report.extend(_dry_run(program, merged))
-    if not report.ok:
-        return Compiled(None, report, doc)
-    g, diags = graph.check(merged, comp.unit_ends, comp.unit_calls)
+        return CheckResult(None, report, doc, checker=checker, merged=merged)
+    g, diags = graph.check(merged, checker.unit_ends, checker.unit_calls)
     report.extend(diags)
-    program.phase_graph = g
     if not report.ok:
-        return Compiled(None, report, doc, g)
-    return Compiled(program, report, doc, g)
-
-
-def _dry_run(program, doc: Document) -> list[Diagnostic]:
-    """Make the components and zones of a game at the smallest and largest
-    player count with default parameters, so that absurd numbers are found
-    at load, not when somebody starts a game."""
-    from interpreter.errors import RuleError
-    from interpreter.game import Game
-
-    out = []
-    counts = sorted({program.min_players, program.max_players})
-    for n in counts:
-        try:
-            Game(program).catalog_only(n)
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as err:
-            out.append(doc.diag("E041", f"the components cannot be made with {n} players "
-                                f"({type(err).__name__}: {err})", ("components",),
-                                "a component's properties can only use parameters, definitions and its own values"))
-            break
-        except RuleError as err:
-            if err.code != "R107":
-                continue  # other failures show up when the game runs, with their own codes
-            kind = err.message.split("'")[1] if err.message.count("'") >= 2 else None
-            path = (
-                ("components", kind, "count")
-                if kind and ("components", kind, "count") in doc.positions
-                else (("components", kind) if kind else ("components",))
-            )
-            out.append(
-                doc.diag(
-                    "E064",
-                    f"{err.message} (with {n} players)",
-                    path,
-                    "use fewer components; limits are listed in docs/security.md",
-                )
-            )
-            break
-    return out
+        return CheckResult(None, report, doc, g, checker, merged)
+    return CheckResult(checked, report, doc, g, checker, merged)
 
 
 def _in_variant(d: Diagnostic, doc: Document, selected) -> Diagnostic:
@@ -132,14 +94,14 @@ def _in_variant(d: Diagnostic, doc: Document, selected) -> Diagnostic:
     return replace(d, message=f"{d.message} (with variant {label})")
 
 
-def compile_path(path: str | Path, selected: tuple[str, ...] = (), limits=None) -> Compiled:
+def check_path(path: str | Path, selected: tuple[str, ...] = (), limits=None) -> CheckResult:
     doc, diags = load_file(path)
-    return compile_document(doc, diags, tuple(selected), limits)
+    return check_document(doc, diags, tuple(selected), limits)
 
 
-def compile_text(text: str, file: str = "<ruleset>", selected: tuple[str, ...] = (), limits=None) -> Compiled:
+def check_text(text: str, file: str = "<ruleset>", selected: tuple[str, ...] = (), limits=None) -> CheckResult:
     doc, diags = load_text(text, file)
-    return compile_document(doc, diags, tuple(selected), limits)
+    return check_document(doc, diags, tuple(selected), limits)
 
 
 def unique(report: Report) -> Report:
@@ -159,27 +121,3 @@ def unique(report: Report) -> Report:
     return out
 
 
-def validate_path(path: str | Path) -> Report:
-    """Validate the base ruleset and each variant on its own, with the
-    variants it requires, directly or through others; all diagnostics of
-    the file in one report, each once."""
-    doc, diags = load_file(path)
-    result = compile_document(doc, diags, ())
-    report = result.report
-    if (
-        result.doc is not None
-        and isinstance(result.doc.data, dict)
-        and report.ok
-        or (result.program is None and not any(d.code.startswith("E0") and d.code < "E020" for d in report.errors))
-    ):
-        for name in ((doc.data or {}).get("variants") or {}) if isinstance(doc.data, dict) else ():
-            spec = doc.data["variants"][name]
-            if any(r not in doc.data["variants"] for r in spec.get("requires") or ()):
-                continue  # reported by the base run (E035)
-            combo = variants.with_requirements(doc.data["variants"], name)
-            sub = compile_document(doc, [], combo)
-            known = {(x.code, x.line, x.column) for x in report.diagnostics}
-            for d in sub.report.diagnostics:
-                if (d.code, d.line, d.column) not in known:
-                    report.add(d if "variant" in d.message else _in_variant(d, doc, combo))
-    return unique(report)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import copy
 import re
 
-from interpreter.labels import literal
 from validator.diagnostics import Diagnostic, did_you_mean
 from validator.loader import Document, path_str
+from validator.values import literal
 
 
 def check_declarations(doc: Document) -> list[Diagnostic]:

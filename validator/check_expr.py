@@ -1,24 +1,22 @@
-"""Compile expressions into closures ``f(st, L)`` while checking names and
-types.
+"""Check expressions: resolve every name, infer and check types, and write
+the meaning as IR (``validator.ir.X``).
 
-``st`` is the game ``State`` and ``L`` the locals of the running frame. Every
-name is resolved here, at load: a local, a built-in, a global or per-player
-variable, a parameter, a zone, a component type or a function. Nothing is
-looked up by name while a game runs except dictionary keys of variables.
+``expr(node, cx) -> (X, Type)``. Every name is resolved here, at load: a
+local, a built-in, a global or per-player variable, a parameter, a zone, a
+component type or a function. A mistake is reported at its place and
+abandons the expression (``CheckError``); the caller goes on, so one run
+reports every mistake.
 """
 
 from __future__ import annotations
 
-import operator
 import re
-from collections.abc import Callable
 
 from dsl import ast as A
-from interpreter import ops
-from interpreter.errors import BAD_VALUE, RuleError
-from interpreter.fuse import fuse, has_src, leaf, name_for, part
-from interpreter.labels import HiddenInText
-from interpreter.program import (
+from validator.diagnostics import did_you_mean
+from validator.ir import X
+from validator.scope import Scope
+from validator.types import (
     ANY,
     BOOL,
     COMP,
@@ -35,10 +33,6 @@ from interpreter.program import (
     is_listy,
     join,
 )
-from interpreter.scope import Scope
-from validator.diagnostics import did_you_mean
-
-Fn = Callable
 
 BUILTIN_NAMES = {
     "player",
@@ -53,21 +47,21 @@ BUILTIN_NAMES = {
 }
 
 
-class CompileError(Exception):
-    """Raised inside the compiler to abandon one expression; the diagnostic
+class CheckError(Exception):
+    """Raised inside the checker to abandon one expression; the diagnostic
     has already been recorded."""
 
 
 class Cx:
-    """Where an expression is being compiled: its scope and its place in
-    the file, for diagnostics."""
+    """Where an expression is being checked: its scope and its place in the
+    file, for diagnostics and for the places runtime errors name."""
 
     def __init__(self, comp, scope: Scope, path: tuple, span, depth: int = 0, public: bool = False):
         self.comp = comp
         self.scope = scope
         self.path = path
         self.span = span
-        self.depth = depth  # function inlining depth
+        self.depth = depth
         # in text said to everybody (say): reading what a face-down
         # component hides makes its piece of text "[hidden]"
         self.public = public
@@ -84,7 +78,7 @@ class Cx:
 
     def error(self, code: str, message: str, pos, hint: str | None = None, length: int = 1):
         self.comp.report(code, message, self.path, self.at(pos), hint, length)
-        raise CompileError(message)
+        raise CheckError(message)
 
     def where(self, pos) -> str:
         line, col = self.at(pos)
@@ -104,39 +98,6 @@ class OffsetSpan:
         return self.base.to_file(self.line + line - 1, col)
 
 
-def fused(fallback: Fn, template: str, *children: Fn, **helpers) -> Fn:
-    """``fallback`` (a closure over ``children``), fused into one function
-    with its children when they all have source (see interpreter/fuse.py):
-    ``template`` is Python source with ``{0}``, ``{1}``... for them, and
-    ``{name}`` for each helper function given by name."""
-    if not has_src(*children):
-        return fallback
-    env: dict = {}
-    names = {k: name_for(v, env) for k, v in helpers.items()}
-    return fuse(fallback, template.format(*(part(c, env) for c in children), **names), env, *children)
-
-
-def via(helper, with_state: bool, *args: Fn) -> Fn:
-    """The closure computing ``helper([st, ]*args)``, each argument a
-    compiled expression; fused into one function when they have source."""
-    if len(args) == 1:
-        (a,) = args
-        fallback = (lambda st, L: helper(st, a(st, L))) if with_state else (lambda st, L: helper(a(st, L)))
-    elif len(args) == 2:
-        a, b = args
-        fallback = ((lambda st, L: helper(st, a(st, L), b(st, L))) if with_state
-                    else (lambda st, L: helper(a(st, L), b(st, L))))
-    else:
-        fallback = ((lambda st, L: helper(st, *[x(st, L) for x in args])) if with_state
-                    else (lambda st, L: helper(*[x(st, L) for x in args])))
-    inner = ", ".join(["st"] * with_state + [f"{{{i}}}" for i in range(len(args))])
-    return fused(fallback, "{helper}(" + inner + ")", *args, helper=helper)
-
-
-def _type_of(st, c):
-    return st.cat.types[c] if c < st.cat.n else st.static[c]["type"]
-
-
 # built-ins that go by the ids of the components they are given (with one
 # argument only, for the second set): in text said to everybody they read
 # faces, so face-down components stop the piece ("[hidden]")
@@ -151,7 +112,7 @@ def _by_id(n) -> bool:
     return n.func in _BY_ID_WITHOUT_KEY and not any(isinstance(a, A.LambdaExpr) for a in n.args)
 
 
-def _draws(node) -> bool:
+def draws(node) -> bool:
     """Whether an expression draws at random (random(), roll()): it must not
     be computed twice."""
     if isinstance(node, A.Call) and node.func in ("random", "roll"):
@@ -159,7 +120,7 @@ def _draws(node) -> bool:
     for name in getattr(node, "__dataclass_fields__", ()):  # the node's children, alone or in tuples
         value = getattr(node, name)
         for child in value if isinstance(value, tuple) else (value,):
-            if hasattr(child, "__dataclass_fields__") and _draws(child):
+            if hasattr(child, "__dataclass_fields__") and draws(child):
                 return True
     return False
 
@@ -168,120 +129,73 @@ def _draws(node) -> bool:
 _LOOKS_FILLED_IN = re.compile(r"\{[A-Za-z_][^{}]*\}")
 
 
-def face_up_only(obj: Fn, t: Type | None = None) -> Fn:
-    """``obj``, a component (or, with its type ``t``, a list of them at any
+def face_up_only(x: X, t: Type | None = None) -> X:
+    """``x``, a component (or, with its type ``t``, a list of them at any
     depth), for reading what its face shows in text said to everybody: a
-    face-down one stops the piece of text (HiddenInText), which then reads
-    "[hidden]" instead of telling a secret. Values of other types pass."""
+    face-down one stops the piece of text, which then reads "[hidden]"
+    instead of telling a secret. Values of other types pass."""
     depth = 0
     while t is not None and t.kind == "list":
         t, depth = t.arg, depth + 1
     if t is not None and t.kind != "comp":
-        return obj
-
-    def check(st, value, d):
-        if d == 0:
-            if value is not None and not st.face[value]:
-                raise HiddenInText
-        else:
-            for item in value or ():
-                check(st, item, d - 1)
-
-    def face_up(st, L):
-        value = obj(st, L)
-        check(st, value, depth)
-        return value
-
-    return face_up
+        return x
+    return X("face_up", x, depth)
 
 
-def _bind(L, slots, values):
-    """Bind a function's arguments, all computed first, to their slots."""
-    for s, v in zip(slots, values):
-        L[s] = v
-
-
-def truthy(fn: Fn, t: Type) -> Fn:
+def truthy(x: X, t: Type) -> X:
     """The truth of a value as the rule language means it: a zone or list
     holding something, a component or player that is not none, a number
     other than 0, a non-empty text."""
     if t.kind == "zone":
-        return fused(lambda st, L: len(st.zones[fn(st, L)]) > 0, "(len(st.zones[{0}]) > 0)", fn)
+        return X("zone_nonempty", x)
     if t.kind in ("comp", "player"):
-        return fused(lambda st, L: fn(st, L) is not None, "({0} is not None)", fn)
+        return X("not_none", x)
     if t.kind == "bool":
-        return fn
-    return fused(lambda st, L: bool(fn(st, L)), "bool({0})", fn)
+        return x
+    return X("bool", x)
 
 
-def const(value):
-    fn = lambda st, L: value  # noqa: E731
-    if value is None or isinstance(value, (bool, int, str)):
-        return leaf(fn, repr(value))
-    env: dict = {}
-    return leaf(fn, name_for(value, env), env)
+def const(value) -> X:
+    return X("const", value)
 
 
-def local_slot(slot: int) -> Fn:
-    return leaf(lambda st, L: L[slot], f"L[{slot}]")
-
-
-def _anylist(v):
-    return v if isinstance(v, list) else ([] if v is None else [v])
-
-
-def as_list_fn(fn: Fn, t: Type) -> Fn:
-    """A closure that yields a plain list whether ``fn`` gives a zone or a list."""
+def as_list(x: X, t: Type) -> X:
+    """A plain list whether ``x`` gives a zone or a list."""
     if t.kind == "zone":
-        return fused(lambda st, L: st.zones[fn(st, L)], "st.zones[{0}]", fn)
+        return X("zone_items", x)
     if t.kind == "any":
-
-        def anylist(st, L):
-            v = fn(st, L)
-            return v if isinstance(v, list) else ([] if v is None else [v])
-
-        if has_src(fn):
-            env: dict = {}
-            return fuse(anylist, f"{name_for(_anylist, env)}({part(fn, env)})", env, fn)
-        return anylist
-    return fn
+        return X("anylist", x)
+    return x
 
 
-_COMPARE = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
-
-
-class ExprCompiler:
-    """Mixed into the ruleset compiler: ``expr(node, cx) -> (fn, type)``."""
+class ExprChecker:
+    """Mixed into the ruleset checker: ``expr(node, cx) -> (X, Type)``."""
 
     # ----------------------------------------------------------- entry
-    def expr(self, node, cx: Cx) -> tuple[Fn, Type]:
+    def expr(self, node, cx: Cx) -> tuple[X, Type]:
         method = getattr(self, "_x_" + type(node).__name__)
         return method(node, cx)
 
-    def expect(self, node, cx: Cx, want: Type, what: str) -> Fn:
-        fn, t = self.expr(node, cx)
+    def expect(self, node, cx: Cx, want: Type, what: str) -> X:
+        x, t = self.expr(node, cx)
         if want.kind == "list" and t.kind == "zone":
-            return as_list_fn(fn, t)
+            return as_list(x, t)
         if want.kind == "bool":
-            return truthy(fn, t)  # any value has a truth value, as in "if there are cards"
+            return truthy(x, t)  # any value has a truth value, as in "if there are cards"
         if not compatible(want, t):
             cx.error("E041", f"{what} must be {want}, not {t}", node.pos)
         if want.kind == "list":
-            return as_list_fn(fn, t)
-        return fn
+            return as_list(x, t)
+        return x
 
-    def listy(self, node, cx: Cx, what: str) -> tuple[Fn, Type]:
-        fn, t = self.expr(node, cx)
+    def listy(self, node, cx: Cx, what: str) -> tuple[X, Type]:
+        x, t = self.expr(node, cx)
         if not is_listy(t):
             cx.error("E041", f"{what} must be a list or a zone, not {t}", node.pos)
-        return as_list_fn(fn, t), elem_type(t)
+        return as_list(x, t), elem_type(t)
+
+    def cond(self, node, cx: Cx) -> X:
+        return self.expect(node, cx, BOOL, "a condition")
 
     # ----------------------------------------------------------- literals
     def _x_IntLit(self, n, cx):
@@ -314,11 +228,10 @@ class ExprCompiler:
             t = parts[0][1]
             for _, pt in parts[1:]:
                 t = join(t, pt)
-        fns = [p[0] for p in parts]
+        xs = [p[0] for p in parts]
         if cx.public and t.kind == "any":  # a mixed list names its components by number: only face-up ones
-            fns = [face_up_only(f, pt) for f, (_, pt) in zip(fns, parts)]
-        return fused(lambda st, L: [f(st, L) for f in fns], "[" + ", ".join(f"{{{i}}}" for i in range(len(fns))) + "]",
-                     *fns), LIST(t)
+            xs = [face_up_only(x, pt) for x, (_, pt) in zip(xs, parts)]
+        return X("list", tuple(xs)), LIST(t)
 
     # ----------------------------------------------------------- names
     def _x_Name(self, n, cx):
@@ -326,34 +239,24 @@ class ExprCompiler:
         local = cx.scope.lookup(name)
         if local is not None:
             slot, t = local
-            return local_slot(slot), t
-        if name == "players":
-            return leaf(lambda st, L: list(range(st.n)), "list(range(st.n))"), LIST(PLAYER)
-        if name == "live_players":
-            return (lambda st, L: [p for p in range(st.n) if not st.eliminated[p]]), LIST(PLAYER)
-        if name == "player_count":
-            return leaf(lambda st, L: st.n, "st.n"), INT
-        if name == "current":
-            return leaf(lambda st, L: st.current, "st.current"), PLAYER
-        if name == "phase":
-            return leaf(lambda st, L: st.phase, "st.phase"), STR
-        if name == "turn_number":
-            return leaf(lambda st, L: st.turn, "st.turn"), INT
+            return X("local", slot), t
+        if name in ("players", "live_players", "player_count", "current", "phase", "turn_number"):
+            return X(name), {"players": LIST(PLAYER), "live_players": LIST(PLAYER), "player_count": INT,
+                             "current": PLAYER, "phase": STR, "turn_number": INT}[name]
         if name == "event":
             if cx.scope.event is None:
                 cx.error("E030", "'event' exists only in a trigger", n.pos)
-            slot = cx.scope.event_slot
-            return local_slot(slot), MAP
+            return X("local", cx.scope.event_slot), MAP
         if name in self.var_types:
-            return leaf(lambda st, L: st.vars[name], f"st.vars[{name!r}]"), self.var_types[name]
+            return X("var", name), self.var_types[name]
         if name in self.param_types:
             self.used_params.add(name)
-            return leaf(lambda st, L: st.params[name], f"st.params[{name!r}]"), self.param_types[name]
+            return X("param", name), self.param_types[name]
         fam = self.families.get(name)
         if fam is not None:
             self.used_zones.add(name)
             if fam.per is None:
-                return leaf(lambda st, L: st.cat.zone_base[name], f"st.cat.zone_base[{name!r}]"), ZONE(fam.of)
+                return X("shared_zone", name), ZONE(fam.of)
             return const(name), Type("family", name)
         if name in self.comp_types:
             return const(name), Type("ctype", name)
@@ -385,8 +288,7 @@ class ExprCompiler:
             return self.comp_attr(obj, t, attr, n, cx)
         if t.kind == "player":
             if attr in self.pvar_types:
-                return fused(lambda st, L: st.pvars[obj(st, L)][attr], f"st.pvars[{{0}}][{attr!r}]", obj), \
-                    self.pvar_types[attr]
+                return X("pvar", obj, attr), self.pvar_types[attr]
             cx.error(
                 "E032",
                 f"players have no variable '{attr}'",
@@ -404,8 +306,7 @@ class ExprCompiler:
                     did_you_mean(attr, fields),
                     len(attr),
                 )
-            ft = fields.get(attr, ANY)
-            return fused(lambda st, L: obj(st, L)[attr], f"{{0}}[{attr!r}]", obj), ft
+            return X("field", obj, attr), fields.get(attr, ANY)
         if t.kind in ("any", "error", "none"):
             in_comps = any(attr in ct.static or attr in ct.dynamic for ct in self.comp_types.values()) or attr in (
                 "owner",
@@ -416,8 +317,7 @@ class ExprCompiler:
             if in_comps and not in_players:
                 return self.comp_attr(obj, COMP(None), attr, n, cx)
             if in_players and not in_comps:
-                return fused(lambda st, L: st.pvars[obj(st, L)][attr], f"st.pvars[{{0}}][{attr!r}]", obj), \
-                    self.pvar_types[attr]
+                return X("pvar", obj, attr), self.pvar_types[attr]
             cx.error(
                 "E041",
                 f"cannot tell what kind of value '.{attr}' is read from",
@@ -426,27 +326,26 @@ class ExprCompiler:
             )
         cx.error("E041", f"a {t} has no properties ('.{attr}')", n.pos)
 
-    def comp_attr(self, obj: Fn, t: Type, attr: str, n, cx):
+    def comp_attr(self, obj: X, t: Type, attr: str, n, cx):
         types = [self.comp_types[t.arg]] if t.arg else list(self.comp_types.values())
         if cx.public and attr != "type" and not all(attr in ct.public for ct in types):
             obj = face_up_only(obj)
         if attr == "owner":
-            return fused(lambda st, L: st.owner[obj(st, L)], "st.owner[{0}]", obj), PLAYER
+            return X("owner", obj), PLAYER
         if attr == "type":
-            return via(_type_of, True, obj), STR
+            return X("type_of", obj), STR
         if attr == "id":
             return obj, INT
         for ct in types:
             if attr in ct.dynamic:
-                return fused(lambda st, L: st.props[obj(st, L)][attr], f"st.props[{{0}}][{attr!r}]", obj), \
-                    ct.dynamic[attr]
+                self.read_props.add((ct.name if t.arg else None, attr))
+                return X("dyn", obj, attr), ct.dynamic[attr]
         for ct in types:
             if attr in ct.static:
+                self.read_props.add((ct.name if t.arg else None, attr))
                 if t.arg:
-                    return fused(lambda st, L: st.static[obj(st, L)][attr], f"st.static[{{0}}][{attr!r}]", obj), \
-                        ct.static[attr]
-                return fused(lambda st, L: st.static[obj(st, L)].get(attr), f"st.static[{{0}}].get({attr!r})", obj), \
-                    ct.static[attr]
+                    return X("static", obj, attr), ct.static[attr]
+                return X("static_get", obj, attr), ct.static[attr]
         known = set()
         for ct in types:
             known |= set(ct.static) | set(ct.dynamic)
@@ -463,31 +362,13 @@ class ExprCompiler:
         if t.kind in ("list", "any", "error"):
             if not compatible(INT, kt):
                 cx.error("E041", f"a list index must be a number, not {kt}", n.key.pos)
-            where = cx.where(n.pos)
-
-            def item_of(xs, i):
-                try:
-                    return xs[i]
-                except (IndexError, TypeError):
-                    raise RuleError(
-                        BAD_VALUE, f"index {i} is outside a list of {len(xs) if isinstance(xs, list) else 0}", where
-                    ) from None
-
-            return via(item_of, False, obj, key), elem_type(t)
+            return X("list_item", obj, key, cx.where(n.pos)), elem_type(t)
         if t.kind == "zone":
             if kt.kind == "player" and isinstance(n.obj, A.Name) and n.obj.id in self.families:
                 cx.error("E041", f"'{n.obj.id}' is one shared zone: {n.obj.id}[...] is the component at a "
                          "position, and this index is a player", n.key.pos,
                          f"drop the index, or declare '{n.obj.id}' with 'per: player' to give each player one")
-            where = cx.where(n.pos)
-
-            def zone_item(st, zone, i):
-                z = st.zones[zone]
-                if not -len(z) <= i < len(z):
-                    raise RuleError(BAD_VALUE, f"position {i} is outside a zone of {len(z)}", where)
-                return z[i]
-
-            return via(zone_item, True, obj, key), COMP(t.arg)
+            return X("zone_item", obj, key, cx.where(n.pos)), COMP(t.arg)
         cx.error("E041", f"a {t} cannot be indexed with [...]", n.pos)
 
     def zone_of_family(self, name: str, key_node, n, cx):
@@ -497,77 +378,32 @@ class ExprCompiler:
         if fam.per == "player":
             if not compatible(PLAYER, kt) and kt.kind != "int":
                 cx.error("E041", f"zone '{name}' is one per player; its index must be a player, not {kt}", key_node.pos)
-
-            def player_zone_of(st, p):
-                if p is None or not 0 <= p < st.n:
-                    raise RuleError(
-                        BAD_VALUE,
-                        f"{name}[{'none' if p is None else p}]: there is no player "
-                        f"{'none' if p is None else p} in a game of {st.n}",
-                        where,
-                    )
-                return st.cat.zone_base[name] + p
-
-            def player_zone(st, L):
-                return player_zone_of(st, key(st, L))
-
-            if has_src(key):
-                env: dict = {}
-                return fuse(player_zone, f"{name_for(player_zone_of, env)}(st, {part(key, env)})", env, key), \
-                    ZONE(fam.of)
-            return player_zone, ZONE(fam.of)
+            return X("player_zone", name, key, where), ZONE(fam.of)
         if not compatible(COMP(fam.per), kt):
             cx.error(
                 "E041", f"zone '{name}' is one per {fam.per}; its index must be a {fam.per}, not {kt}", key_node.pos
             )
-        per = fam.per
-
-        def comp_zone_of(st, c):
-            try:
-                return st.cat.zone_of_comp[name][c]
-            except (KeyError, TypeError):
-                z = ops.comp_zone(st, name, c) if isinstance(c, int) else None  # a component created in play
-                if z is None:
-                    raise RuleError(BAD_VALUE, f"{name}[...]: the index is not a {per}", where) from None
-                return z
-
-        def comp_zone(st, L):
-            return comp_zone_of(st, key(st, L))
-
-        if has_src(key):
-            env = {}
-            return fuse(comp_zone, f"{name_for(comp_zone_of, env)}(st, {part(key, env)})", env, key), ZONE(fam.of)
-        return comp_zone, ZONE(fam.of)
+        return X("comp_zone", name, key, where, fam.per), ZONE(fam.of)
 
     # ----------------------------------------------------------- operators
-    def cond(self, node, cx: Cx) -> Fn:
-        return self.expect(node, cx, BOOL, "a condition")
-
     def _x_IfExpr(self, n, cx):
-        cond = self.cond(n.cond, cx)
+        c = self.cond(n.cond, cx)
         a, ta = self.expr(n.then, cx)
         b, tb = self.expr(n.orelse, cx)
-        return fused(lambda st, L: a(st, L) if cond(st, L) else b(st, L), "({1} if {0} else {2})", cond, a, b), \
-            join(ta, tb)
+        return X("ifexpr", c, a, b), join(ta, tb)
 
     def _x_OrOp(self, n, cx):
-        a = self.cond(n.left, cx)
-        b = self.cond(n.right, cx)
-        return fused(lambda st, L: a(st, L) or b(st, L), "({0} or {1})", a, b), BOOL
+        return X("or", self.cond(n.left, cx), self.cond(n.right, cx)), BOOL
 
     def _x_AndOp(self, n, cx):
-        a = self.cond(n.left, cx)
-        b = self.cond(n.right, cx)
-        return fused(lambda st, L: a(st, L) and b(st, L), "({0} and {1})", a, b), BOOL
+        return X("and", self.cond(n.left, cx), self.cond(n.right, cx)), BOOL
 
     def _x_NotOp(self, n, cx):
-        a = self.cond(n.operand, cx)
-        return fused(lambda st, L: not a(st, L), "(not {0})", a), BOOL
+        return X("not", self.cond(n.operand, cx)), BOOL
 
     def _x_Compare(self, n, cx):
         a, ta = self.expr(n.left, cx)
         b, tb = self.expr(n.right, cx)
-        op = _COMPARE[n.op]
         if n.op in ("<", "<=", ">", ">="):
             for side, t in ((n.left, ta), (n.right, tb)):
                 if t.kind not in ("int", "any", "error", "str", "player"):
@@ -580,11 +416,11 @@ class ExprCompiler:
                     n.pos,
                     "compare values of the same kind",
                 )
-        if ta.kind == "zone" or tb.kind == "zone":
-            pass  # zones compare by identity (their instance number)
         if cx.public and "none" not in (ta.kind, tb.kind):  # in text said to everybody, components
             a, b = face_up_only(a, ta), face_up_only(b, tb)  # compare by id: faces must be seen
-        return fused(lambda st, L: op(a(st, L), b(st, L)), f"({{0}} {n.op} {{1}})", a, b), BOOL
+        if n.op in ("==", "!=") and "list" in (ta.kind, tb.kind):
+            return X("cmp_sized", n.op, a, b), BOOL  # lists compared item by item: charged by their size
+        return X("cmp", n.op, a, b), BOOL
 
     def _x_InOp(self, n, cx):
         item, ti = self.expr(n.item, cx)
@@ -595,16 +431,14 @@ class ExprCompiler:
                      f"{'true' if n.negated else 'false'}", n.pos, "compare values of the same kind")
         if cx.public:  # in text said to everybody, membership goes by id: faces must be seen
             item, coll = face_up_only(item, ti), face_up_only(coll, LIST(ct))
-        if n.negated:
-            return fused(lambda st, L: item(st, L) not in coll(st, L), "({0} not in {1})", item, coll), BOOL
-        return fused(lambda st, L: item(st, L) in coll(st, L), "({0} in {1})", item, coll), BOOL
+        return X("in", item, coll, n.negated), BOOL
 
     def _x_Binary(self, n, cx):
         a, ta = self.expr(n.left, cx)
         b, tb = self.expr(n.right, cx)
         op = n.op
         if op in ("+", "-") and (ta.kind in ("list", "zone") or tb.kind in ("list", "zone")):
-            la, lb = as_list_fn(a, ta), as_list_fn(b, tb)
+            la, lb = as_list(a, ta), as_list(b, tb)
             et = join(elem_type(ta) if is_listy(ta) else ta, elem_type(tb) if is_listy(tb) else tb)
             if not is_listy(ta):
                 cx.error(
@@ -613,80 +447,39 @@ class ExprCompiler:
                     n.left.pos,
                     "write [x] + xs to put a value before a list",
                 )
+            where = cx.where(n.pos)
             if op == "+":
-                limit, where = self.limits["max_value"], cx.where(n.pos)
-
-                def sized(xs):
-                    if len(xs) > limit:
-                        raise RuleError("R107", f"a list of {len(xs)} items; the limit is {limit}", where)
-                    return xs
-
                 if not is_listy(tb):
-                    return (lambda st, L: sized(la(st, L) + [b(st, L)])), LIST(et)
-                return (lambda st, L: sized(la(st, L) + lb(st, L))), LIST(et)
+                    return X("list_plus_one", la, b, where), LIST(et)
+                return X("list_plus", la, lb, where), LIST(et)
             if not is_listy(tb):
-
-                def minus_one(st, L):
-                    xs = list(la(st, L))
-                    v = b(st, L)
-                    if v in xs:
-                        xs.remove(v)
-                    return xs
-
-                return minus_one, LIST(et)
-
-            def minus(st, L):
-                xs = list(la(st, L))
-                for v in lb(st, L):
-                    if v in xs:
-                        xs.remove(v)
-                return xs
-
-            return minus, LIST(et)
+                return X("list_minus_one", la, b), LIST(et)
+            return X("list_minus", la, lb), LIST(et)
         if op == "+" and "str" in (ta.kind, tb.kind) and {ta.kind, tb.kind} <= {"str", "any", "error"}:
-            limit, where = self.limits["max_value"], cx.where(n.pos)
-
-            def joined(x, y):
-                text = x + y
-                if len(text) > limit:
-                    raise RuleError("R107", f"a text of {len(text)} characters; the limit is {limit}", where)
-                return text
-
-            return via(joined, False, a, b), STR
+            return X("str_plus", a, b, cx.where(n.pos)), STR
         for side, t in ((n.left, ta), (n.right, tb)):
             if t.kind not in ("int", "any", "error", "player"):
                 cx.error("E041", f"'{op}' needs numbers, not {t}", side.pos)
-        where = cx.where(n.pos)
-        if op == "+":
-            return fused(lambda st, L: a(st, L) + b(st, L), "({0} + {1})", a, b), INT
-        if op == "-":
-            return fused(lambda st, L: a(st, L) - b(st, L), "({0} - {1})", a, b), INT
-        if op == "*":
-            return fused(lambda st, L: a(st, L) * b(st, L), "({0} * {1})", a, b), INT
-
-        def divide(st, L, _f=operator.floordiv if op == "//" else operator.mod):
-            d = b(st, L)
-            if d == 0:
-                raise RuleError(BAD_VALUE, "division by zero", where)
-            return _f(a(st, L), d)
-
-        return divide, INT
+        if op in ("+", "-", "*"):
+            return X("arith", op, a, b, cx.where(n.pos)), INT
+        return X("div", op, a, b, cx.where(n.pos)), INT
 
     def _x_Neg(self, n, cx):
         a, t = self.expr(n.operand, cx)
         if t.kind not in ("int", "any", "error", "player"):  # players are seat numbers, as in arithmetic
             cx.error("E041", f"'-' needs a number, not {t}", n.pos)
-        return fused(lambda st, L: -a(st, L), "(-{0})", a), INT
+        return X("neg", a), INT
 
     def _x_LambdaExpr(self, n, cx):
         cx.error("E041", "a function (x => ...) can only be an argument of filter, map, sort, any, all, ...", n.pos)
 
+    # ----------------------------------------------------------- texts
     def template_parts(self, text: str, cx: Cx, line: int, col: int, what: str, public: bool = False,
                        itself: str | None = None):
-        """Compile a text template whose first character is at (line, col) of
-        ``cx``'s text; returns pieces (literal, None) or (fn, type).
+        """Check a text template whose first character is at (line, col) of
+        ``cx``'s text; returns pieces: literal strings and (X, Type) pairs.
         ``public``: the text is for everybody (``say``), so its pieces are
-        compiled in a public context: a face-down component is named by its
+        checked in a public context: a face-down component is named by its
         back, and a piece that reads what one hides renders as "[hidden]"."""
         from dsl.parser import ParseError, parse_template
 
@@ -694,53 +487,44 @@ class ExprCompiler:
             parts = parse_template(text)
         except ParseError as err:
             self.report("E023", f"in {what}: {err.message}", cx.path, cx.inner(line, col).at((1, err.column)), err.hint)
-            raise CompileError(err.message) from None
+            raise CheckError(err.message) from None
         pieces = []
         for piece in parts:
             if isinstance(piece, str):
-                pieces.append((piece, None))
+                pieces.append(piece)
             else:
                 node, start = piece
                 if itself is not None and isinstance(node, A.Name) and node.id == itself:
                     cx.inner(line, col + start - 1).error(
                         "E044", f"a label cannot name the component itself ({{{itself}}})", node.pos,
                         f"name the properties it shows, e.g. {{{itself}.value}}", len(itself))
-                fn, t = self.expr(node, cx.inner(line, col + start - 1, public or None))
+                x, t = self.expr(node, cx.inner(line, col + start - 1, public or None))
                 if t.kind == "map":  # an event: its fields by their declared types
-                    fn, t = self.event_words(fn, cx, public), STR
-                pieces.append((fn, t))
-        return pieces
+                    x, t = self.event_words(x, cx, public), STR
+                pieces.append((x, t))
+        return tuple(pieces)
 
-    def faces_first(self, fn: Fn, args, cx: Cx) -> Fn:
-        """``fn``, a built-in's call that goes by component ids, after a check
+    def faces_first(self, call: X, args, cx: Cx) -> X:
+        """``call``, a built-in's call that goes by component ids, after a check
         that every component among its arguments is face up (text said to
         everybody; the arguments are computed twice, in say text only)."""
         guards = []
         for arg in args:
-            if isinstance(arg, A.LambdaExpr) or _draws(arg):
+            if isinstance(arg, A.LambdaExpr) or draws(arg):
                 continue  # a function, or a value drawn at random, which a second computation would change
-            gfn, gt = self.expr(arg, cx)
+            gx, gt = self.expr(arg, cx)
             if gt.kind in ("int", "str", "bool", "player", "none"):
                 continue
             if gt.kind == "zone":
-                zone_fn = gfn
-                gfn, gt = (lambda st, L: st.zones[zone_fn(st, L)]), LIST(COMP(None))
-            guards.append(face_up_only(gfn, gt))
+                gx, gt = X("zone_items", gx), LIST(COMP(None))
+            guards.append(face_up_only(gx, gt))
+        return X("guarded", tuple(guards), call) if guards else call
 
-        def checked(st, L):
-            for g in guards:
-                g(st, L)
-            return fn(st, L)
-
-        return checked
-
-    def event_words(self, fn: Fn, cx: Cx, public: bool) -> Fn:
-        from interpreter.labels import describe_fields
-
+    def event_words(self, x: X, cx: Cx, public: bool) -> X:
         fields = self.events.get(cx.scope.event or "", {})
-        return lambda st, L: describe_fields(st, fn(st, L), fields, public)
+        return X("event_words", x, tuple(fields.items()), public)
 
-    def lam(self, node, cx: Cx, param_type: Type, what: str, predicate: bool = False) -> tuple[int, Fn, Type]:
+    def lam(self, node, cx: Cx, param_type: Type, what: str, predicate: bool = False) -> tuple[int, X, Type]:
         if not isinstance(node, A.LambdaExpr):
             cx.error("E041", f"{what} needs a function such as 'c => c.value', not a plain value", node.pos)
         if node.param.startswith("_"):
@@ -760,7 +544,7 @@ class ExprCompiler:
 
     # ----------------------------------------------------------- calls
     def _x_Call(self, n, cx):
-        from interpreter.builtins import BUILTINS
+        from validator.check_calls import BUILTINS
 
         spec = BUILTINS.get(n.func)
         if spec is not None:
@@ -775,24 +559,25 @@ class ExprCompiler:
                 )
             if n.kwargs:
                 cx.error("E046", f"{n.func}() takes no keyword arguments", n.kwargs[0].pos)
-            fn, t = handler(self, n, cx)
+            x, t = handler(self, n, cx)
             if cx.public and _by_id(n):
-                fn = self.faces_first(fn, n.args, cx)
+                x = self.faces_first(x, n.args, cx)
             if cx.public and n.func == "components":  # listed by id: which is which, if one is face down
-                fn = face_up_only(fn, t)
-            return fn, t
-        fdef = self.functions.get(n.func)
-        if fdef is not None:
-            return self.inline_function(n, fdef, cx)
+                x = face_up_only(x, t)
+            return x, t
+        if n.func in self.functions:
+            return self.call_function(n, cx)
         if n.func in self.procedures:
             cx.error("E044", f"'{n.func}' is a procedure: call it as a statement, it gives no value", n.pos)
         hint = did_you_mean(n.func, list(BUILTINS) + list(self.functions))
         cx.error("E037", f"unknown function '{n.func}'", n.pos, hint, len(n.func))
 
-    def inline_function(self, n, fdef, cx: Cx):
-        """User functions are expression macros: compiled at each call site
-        with their parameters bound to fresh locals of the caller."""
-        params, body_node, fpath, fspan = fdef
+    def call_function(self, n, cx: Cx):
+        """A call of a ruleset's function: its arguments are checked against
+        its parameters here; its body is checked once for each kind of place
+        it is called from (said to everybody or not, in which trigger), and
+        compiled once into a Python function of its own."""
+        params = self.functions[n.func][0]
         if len(n.args) != len(params):
             cx.error(
                 "E040",
@@ -800,39 +585,8 @@ class ExprCompiler:
                 n.pos,
                 length=len(n.func),
             )
-        if cx.depth > 16:
-            cx.error("E044", f"function '{n.func}' calls itself (directly or through others)", n.pos)
-        args = []
-        for (pname, ptype), arg in zip(params, n.args):
-            fn = self.expect(arg, cx, ptype, f"argument '{pname}' of {n.func}()")
-            args.append((pname, ptype, fn))
-        inner = Scope(cx.scope.code, dict(cx.scope.names), cx.scope.event, cx.scope.event_slot)
-        inner.names = {"player": cx.scope.names["player"]}
-        if cx.scope.event:
-            inner.event, inner.event_slot = cx.scope.event, cx.scope.event_slot
-        slots = []
-        for pname, ptype, fn in args:
-            slots.append((inner.fresh(pname, ptype), fn))
-        body_cx = Cx(self, inner, fpath, fspan, cx.depth + 1, cx.public)
-        if body_node is None:
-            raise CompileError("function body did not parse")
-        body, t = self.expr(body_node, body_cx)
-        if len(slots) == 1:
-            ((s0, f0),) = slots
-
-            def call1(st, L):
-                L[s0] = f0(st, L)
-                return body(st, L)
-
-            return fused(call1, f"(L.__setitem__({s0}, {{0}}), {{1}})[1]", f0, body), t
-
-        def call(st, L):
-            values = [f(st, L) for _, f in slots]
-            for (s, _), v in zip(slots, values):
-                L[s] = v
-            return body(st, L)
-
-        fns = [f for _, f in slots] + [body]
-        numbers = tuple(s for s, _ in slots)
-        values = "(" + "".join(f"{{{i}}}, " for i in range(len(slots))) + ")"
-        return fused(call, f"({{bind}}(L, {numbers!r}, {values}), {{{len(slots)}}})[1]", *fns, bind=_bind), t
+        args = tuple(self.expect(arg, cx, ptype, f"argument '{pname}' of {n.func}()")
+                     for (pname, ptype), arg in zip(params, n.args))
+        key, t = self.function_variant(n.func, cx.public, cx.scope.event, n, cx)
+        event = X("local", cx.scope.event_slot) if cx.scope.event else X("const", None)
+        return X("fn", key, X("local", 0), event, args), t

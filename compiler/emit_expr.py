@@ -1,0 +1,176 @@
+"""Write checked expressions (``validator.ir.X``) as Python source.
+
+One small function per operation, in the table ``EMIT``; each returns
+Python source over ``st`` (the game state) and the locals of the code it
+sits in. Locals are named by the ``Code`` being written: real Python locals
+in code that cannot stop at a decision, ``L[slot]`` (the frame's list) in
+code that can. Values that are not literals (types, texts of places) are
+module constants; helpers come from ``interpreter.lib`` and ``ops``.
+
+Evaluation order is the rule language's: left to right, except where a
+helper's arguments are listed in the order the rules read them (a divisor
+before the number divided, a zone before what moves into it).
+"""
+
+from __future__ import annotations
+
+from validator.ir import X
+
+MAX_DEPTH = 30  # nesting kept in one Python expression; deeper parts become functions of their own
+
+
+class ExprEmitter:
+    """Mixed into ``compiler.code.Code``: ``ex(x) -> str``."""
+
+    level = 0  # nesting of the expression being written
+
+    def ex(self, x: X) -> str:
+        if x._depth is None:
+            _measure(x)
+        if self.level >= MAX_DEPTH and x._depth > 1:
+            return self.hoist(x)
+        self.level += 1
+        try:
+            return EMIT[x.op](self, *x.a)
+        finally:
+            self.level -= 1
+
+    def cond(self, x: X) -> str:
+        return self.ex(x)
+
+    def lam(self, slot: int, body: X, items: X, template: str) -> str:
+        """A comprehension binding ``slot`` to each item of ``items`` (charged
+        to the work budget first)."""
+        target = self.local(slot, bind=True)
+        return template.format(body=self.ex(body), t=target, items=f"charged(st, {self.ex(items)})")
+
+
+def _measure(x: X) -> int:
+    """The nesting depth of ``x``, kept on each node (computed without recursion)."""
+    order, stack = [], [x]
+    while stack:
+        n = stack.pop()
+        if n._depth is not None:
+            continue
+        order.append(n)
+        stack.extend(n.children())
+    for n in reversed(order):
+        n._depth = 1 + max((c._depth for c in n.children()), default=0)
+    return x._depth
+
+
+def _bin(fmt):
+    return lambda e, a, b: fmt.format(e.ex(a), e.ex(b))
+
+
+EMIT = {
+    # ------------------------------------------------------------- values
+    "const": lambda e, v: e.const(v),
+    "local": lambda e, slot: e.local(slot),
+    "list": lambda e, items: "[" + ", ".join(e.ex(i) for i in items) + "]",
+    "players": lambda e: "list(range(st.n))",
+    "live_players": lambda e: "[p for p in range(st.n) if not st.eliminated[p]]",
+    "player_count": lambda e: "st.n",
+    "current": lambda e: "st.current",
+    "phase": lambda e: "st.phase",
+    "turn_number": lambda e: "st.turn",
+    "var": lambda e, name: f"st.vars[{name!r}]",
+    "param": lambda e, name: f"st.params[{name!r}]",
+    "shared_zone": lambda e, family: e.shared_zone(family),
+    "pvar": lambda e, p, attr: f"st.pvars[{e.ex(p)}][{attr!r}]",
+    "field": lambda e, ev, attr: f"{e.ex(ev)}[{attr!r}]",
+    "owner": lambda e, c: f"st.owner[{e.ex(c)}]",
+    "type_of": lambda e, c: f"type_of(st, {e.ex(c)})",
+    "dyn": lambda e, c, attr: f"st.props[{e.ex(c)}][{attr!r}]",
+    "static": lambda e, c, attr: f"st.static[{e.ex(c)}][{attr!r}]",
+    "static_get": lambda e, c, attr: f"st.static[{e.ex(c)}].get({attr!r})",
+    "list_item": lambda e, xs, i, w: f"item_of({e.ex(xs)}, {e.ex(i)}, {e.const(w)})",
+    "zone_item": lambda e, z, i, w: f"zone_item(st, {e.ex(z)}, {e.ex(i)}, {e.const(w)})",
+    "player_zone": lambda e, fam, p, w: e.player_zone(fam, p, w),
+    "comp_zone": lambda e, fam, c, w, per: e.comp_zone(fam, c, w, per),
+    # ------------------------------------------------------------- operators
+    "ifexpr": lambda e, c, a, b: f"({e.ex(a)} if {e.ex(c)} else {e.ex(b)})",
+    "or": _bin("({0} or {1})"),
+    "and": _bin("({0} and {1})"),
+    "not": lambda e, a: f"(not {e.ex(a)})",
+    "cmp": lambda e, op, a, b: f"({e.ex(a)} {op} {e.ex(b)})",
+    "cmp_sized": lambda e, op, a, b: f"same(st, {e.ex(a)}, {e.ex(b)}, {op == '=='})",
+    "in": lambda e, item, coll, neg: ("(not " if neg else "(") + f"contains(st, {e.ex(item)}, {e.ex(coll)}))",
+    "list_plus": lambda e, a, b, w: f"sized({e.ex(a)} + {e.ex(b)}, {e.const(w)}, {e.limit('max_value')})",
+    "list_plus_one": lambda e, a, b, w: f"sized({e.ex(a)} + [{e.ex(b)}], {e.const(w)}, {e.limit('max_value')})",
+    "list_minus_one": lambda e, a, b: f"minus_one(st, {e.ex(a)}, {e.ex(b)})",
+    "list_minus": lambda e, a, b: f"minus(st, {e.ex(a)}, {e.ex(b)})",
+    "str_plus": lambda e, a, b, w: f"joined({e.ex(a)}, {e.ex(b)}, {e.const(w)}, {e.limit('max_value')})",
+    "arith": lambda e, op, a, b, w: (f"mul({e.ex(a)}, {e.ex(b)}, {e.const(w)}, {e.limit('max_number')})"
+                                     if op == "*" else f"({e.ex(a)} {op} {e.ex(b)})"),
+    "div": lambda e, op, a, b, w: f"divide({e.ex(b)}, {e.ex(a)}, {e.const(w)}, {op == '//'})",
+    "neg": lambda e, a: f"(-{e.ex(a)})",
+    "zone_nonempty": lambda e, z: f"(len(st.zones[{e.ex(z)}]) > 0)",
+    "not_none": lambda e, x: f"({e.ex(x)} is not None)",
+    "bool": lambda e, x: f"bool({e.ex(x)})",
+    "zone_items": lambda e, z: f"st.zones[{e.ex(z)}]",
+    "anylist": lambda e, x: f"anylist({e.ex(x)})",
+    "copy": lambda e, x: f"list({e.ex(x)})",
+    "as_list": lambda e, x: f"anylist({e.ex(x)})",
+    "face_up": lambda e, x, depth: f"face_up(st, {e.ex(x)}, {depth})",
+    "guarded": lambda e, guards, call: "(" + "".join(e.ex(g) + ", " for g in guards) + e.ex(call) + ")[-1]",
+    "event_words": lambda e, ev, fields, public: (
+        f"describe_fields(st, {e.ex(ev)}, {e.const(dict(fields))}, {public})"),
+    "describe": lambda e, x, t, public: f"describe(st, {e.ex(x)}, {e.const(t)}, {public})",
+    "str": lambda e, x: f"literal({e.ex(x)}, False)",
+    "fn": lambda e, key, player, event, args: e.call_function(key, player, event, args),
+    # ------------------------------------------------------------- built-ins
+    "zone_len": lambda e, z: f"len(st.zones[{e.ex(z)}])",
+    "len": lambda e, xs: f"len({e.ex(xs)})",
+    "sum": lambda e, xs: f"sum({e.ex(xs)})",
+    "sum_by": lambda e, xs, slot, key: e.lam(slot, key, xs, "sum([{body} for {t} in {items}])"),
+    "pick2": lambda e, fn, a, b: f"{fn}({e.ex(a)}, {e.ex(b)})",
+    "pick": lambda e, fn, xs, empty: f"{fn}({e.ex(xs)}, default={empty!r})",
+    "pick_key": lambda e, fn, xs, slot, key, empty: e.lam(slot, key, xs, fn + "([{body} for {t} in {items}], "
+                                                          f"default={empty!r})"),
+    "best_by": lambda e, less, xs, slot, key: e.keyed("best_by", xs, slot, key, f", {less == '<'}"),
+    "sorted": lambda e, xs: f"sorted({e.ex(xs)})",
+    "sort_by": lambda e, xs, slot, key: e.keyed("sort_by", xs, slot, key, ""),
+    "reverse": lambda e, xs: f"{e.ex(xs)}[::-1]",
+    "filter": lambda e, xs, slot, pred: e.lam(slot, pred, xs, "[{t} for {t} in {items} if {body}]"),
+    "map": lambda e, xs, slot, f: e.lam(slot, f, xs, "[{body} for {t} in {items}]"),
+    "all_not_none": lambda e, xs: f"(None not in {e.ex(xs)})",
+    "any_not_none": lambda e, xs: f"any(x is not None for x in {e.ex(xs)})",
+    "all_zones": lambda e, xs: f"all(st.zones[z] for z in {e.ex(xs)})",
+    "any_zones": lambda e, xs: f"any(st.zones[z] for z in {e.ex(xs)})",
+    "all": lambda e, xs: f"all({e.ex(xs)})",
+    "any": lambda e, xs: f"any({e.ex(xs)})",
+    "all_by": lambda e, xs, slot, pred: e.lam(slot, pred, xs, "all({body} for {t} in {items})"),
+    "any_by": lambda e, xs, slot, pred: e.lam(slot, pred, xs, "any({body} for {t} in {items})"),
+    "first": lambda e, xs: f"({e.ex(xs)} or NONE1)[0]",
+    "first_by": lambda e, xs, slot, pred: e.lam(slot, pred, xs, "next(({t} for {t} in {items} if {body}), None)"),
+    "last": lambda e, xs: f"({e.ex(xs)} or NONE1)[-1]",
+    "top_n": lambda e, xs, k: f"{e.ex(xs)}[:max({e.ex(k)}, 0)]",
+    "bottom_n": lambda e, xs, k: f"bottom_n({e.ex(xs)}, {e.ex(k)})",
+    "distinct": lambda e, xs: f"list(dict.fromkeys({e.ex(xs)}))",
+    "distinct_lists": lambda e, xs: f"distinct_lists(st, {e.ex(xs)})",
+    "distinct_by": lambda e, xs, slot, key: e.keyed("distinct_by", xs, slot, key, ""),
+    "range": lambda e, lo, hi, w: f"numbers({e.ex(lo)}, {e.ex(hi)}, {e.const(w)}, {e.limit('max_value')})",
+    "abs": lambda e, a: f"abs({e.ex(a)})",
+    "random": lambda e, xs: f"pick(st, {e.ex(xs)})",
+    "roll": lambda e, k, w: f"roll(st, {e.ex(k)}, {e.const(w)})",
+    "index_of": lambda e, xs, x: f"index_in(st, {e.ex(xs)}, {e.ex(x)})",
+    "count_of": lambda e, xs, x: f"count_in(st, {e.ex(xs)}, {e.ex(x)})",
+    "zone_of": lambda e, c: f"zone_of(st, {e.ex(c)})",
+    "zone_owner": lambda e, z: f"zone_owner(st, {e.ex(z)})",
+    "next_player": lambda e, p, k: f"next_player(st, {e.ex(p)}, {e.ex(k)})",
+    "seat_order": lambda e, p: f"seat_order(st, {e.ex(p)})",
+    "opponents": lambda e, p: f"opponents(st, {e.ex(p)})",
+    "alive": lambda e, p: f"(not st.eliminated[{e.ex(p)}])",
+    "components": lambda e, name: f"components_of(st, {name!r})",
+    "subsets": lambda e, xs, lo, hi, w: (f"subsets({e.ex(xs)}, {'None' if hi is None else e.ex(hi)}, {e.ex(lo)}, "
+                                         f"{e.const(w)})"),
+    "sees": lambda e, p, what: f"sees(st, {e.ex(what)}, {e.ex(p)})",
+    "is_face_up": lambda e, c: f"st.face[{e.ex(c)}]",
+    "seat": lambda e, p: f"({e.ex(p)} + 1)",
+    "neighbours": lambda e, s: f"neighbours(st, {e.ex(s)})",
+    "distance": lambda e, a, b: f"distance(st, {e.ex(a)}, {e.ex(b)})",
+    "space_at": lambda e, name, k: f"st.cat.boards[{name!r}].by_key.get({e.ex(k)})",
+    "space_at2": lambda e, name, a, b: f"st.cat.boards[{name!r}].by_key.get(({e.ex(a)}, {e.ex(b)}))",
+    "within": lambda e, s, k, slot, pred: e.within(s, k, slot, pred),
+}

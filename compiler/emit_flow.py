@@ -1,0 +1,203 @@
+"""Write the flow of phases and turns as the unit ``flow``.
+
+The flow is a state machine like any unit that can stop (``emit_unit``):
+entering a phase (its ``on_begin``), the turns (who plays first, each
+turn's hooks, the action menu the turn's player answers, the chosen
+action's effect, who plays next), the phase's end (``on_end``) and its
+transitions. Hooks and actions that cannot stop are called as plain
+functions; those that can are pushed as frames. The vocabulary is
+boardgame.io's: the same hooks at every level, and a guard against phases
+that loop without a decision.
+"""
+
+from __future__ import annotations
+
+from compiler.emit_unit import Label, UnitWriter
+
+ANSWER = 1  # the flow frame's slot for the answer to a turn's action menu
+
+
+class FlowWriter(UnitWriter):
+    def write(self, checked) -> None:
+        c = self.c
+        phases = checked.phases
+        self.entry = {p.name: self.label() for p in phases}
+        if not phases:
+            c.line("raise RuleError('R103', 'the ruleset has no phases', " + c.const(checked.file + ":phases") + ")")
+        elif checked.start_phase in self.entry:
+            self.jump(self.entry[checked.start_phase])
+        for phase in phases:
+            self.start(self.entry[phase.name])
+            self.phase(phase)
+
+    # ------------------------------------------------------------ pieces
+    def hook(self, unit: str | None, where: str) -> None:
+        """Run a hook with ``player`` the current player."""
+        if unit is None:
+            return
+        c = self.c
+        with c.at(where):
+            if unit in self.an.susp:
+                u = c.m.checked.units[unit]
+                c.line(f"st.stack.append([{c.m.unit_ids[unit]}, 0, [st.current] + [None] * {u.nlocals - 1}])")
+                self.resume_after()
+            else:
+                c.line(f"{c.m.plain_names[unit]}(st, st.current)")
+                if unit in self.an.can_end:
+                    c.line("if st.over: return STOP")
+
+    def expr_call(self, expr, player: str = "st.current") -> str:
+        return f"{self.c.m.expr_function(expr)}(st, {player})"
+
+    def fire_phase(self, event: str, phase: str) -> None:
+        c = self.c
+        c.line(f"if {event!r} in st.prog.triggers:")
+        with c.block():
+            c.line(f"fire(st, {event!r}, {{'phase': {phase!r}}})")
+            if event in self.an.ending_events:
+                c.line("if st.over: return STOP")
+        if event in self.an.framed_events:
+            self.resume_after()
+
+    # ------------------------------------------------------------ a phase
+    def phase(self, p) -> None:
+        c = self.c
+        with c.at(p.where):
+            hint = (f"phase '{p.name}' has turns but nobody to play them (its turn's 'first' gives none, or every "
+                    "player is eliminated)") if p.has_turns else None
+            c.line(f"enter_phase(st, {p.name!r}, {c.const(p.where_loop)}, {c.const(hint)})")
+            self.fire_phase("phase_begin", p.name)
+        self.hook(p.on_begin, p.where_on_begin)
+        end = Label()
+        if p.turn is not None:
+            self.turn(p, p.turn, end)
+        self.jump(end)
+        self.start(end)
+        self.hook(p.on_end, p.where_on_end)
+        self.transitions(p)
+
+    def turn(self, p, t, end: Label) -> None:
+        c = self.c
+        with c.at(t.where_first):
+            c.line("if st.pass_to is not None:")  # 'pass turn to p' before the turns (in on_begin): p plays first
+            with c.block():
+                c.line("st.current = live(st, st.pass_to)")
+            if t.first is not None:
+                c.line("else:")
+                with c.block():
+                    c.line(f"st.current = live(st, {self.expr_call(t.first)})")
+            else:
+                c.line("elif st.current is None:")
+                with c.block():
+                    c.line("st.current = seat_order(st, 0)[0] if not all(st.eliminated) else None")
+                c.line("else:")
+                with c.block():
+                    c.line("st.current = live(st, st.current)")
+            c.line("st.pass_to = None")
+        head = self.loop_head()
+        with c.at(t.where_head):
+            c.line("L[0] = st.current")
+            stop = "st.end_phase or st.current is None"
+            if p.end_if is not None:
+                stop += f" or {self.expr_call(p.end_if)}"
+            c.line(f"if {stop}:")
+            with c.block():
+                c.line(f"pc = {self.ref(end)}; continue")
+            c.line("st.end_turn = False")
+            c.line("st.turn += 1")
+            c.line("if st.record: st.events.append(('turn', st.current))")
+        self.hook(t.on_begin, t.where_actions)
+        turn_end = Label()
+        action_loop = self.goto_new()  # the block that asks, its own so that the question can be asked again
+        with c.at(t.where_actions):
+            c.line("if st.end_turn or st.end_phase:")
+            with c.block():
+                c.line(f"pc = {self.ref(turn_end)}; continue")
+            c.line("p = st.current")
+            c.line(f"options = {c.m.menu_function(p.name, t.actions)}(st, p)")
+            c.line("if not options:")
+            with c.block():
+                c.line("if check_end(st): return STOP")
+                c.line(f"raise no_action(st, p, {p.name!r}, {c.m.why_function(t.actions)}, "
+                       f"{c.const(t.where_actions)})")
+            c.line(f"pend = {{'kind': 'action', 'players': [p], 'options': [options], 'answers': [None], "
+                   f"'done': [False], 'slot': {ANSWER}, 'prompt': {p.name + ': your move'!r}, 'type': 'action'}}")
+            if t.time_limit is not None:
+                c.line(f"seconds = {self.expr_call(t.time_limit, 'p')}")
+                c.line("if seconds is not None and seconds > 0: pend['time_limit'] = seconds")
+            c.line("st.pending = pend")
+        answer = self.label()
+        self.suspend(answer)
+        after = Label()
+        with c.at(t.where_actions):
+            c.line(f"if L[{ANSWER}] == TIMED_OUT:")  # Game.time_out: the turn's time ran out
+            with c.block():
+                c.line("st.end_turn = True")
+                if t.on_time_out is not None:
+                    u = c.m.checked.units[t.on_time_out]
+                    c.line(f"st.stack.append([{c.m.unit_ids[t.on_time_out]}, 0, [st.current] + [None] * "
+                           f"{u.nlocals - 1}])")
+                    c.line(f"fr[1] = {self.ref(after)}")
+                    c.line("return None")
+                else:
+                    c.line(f"pc = {self.ref(after)}; continue")
+            c.line(f"ai, args = L[{ANSWER}]")
+            c.line("if st.record: st.events.append(('action', st.current, ACTION_NAMES[ai], args))")
+            c.line("act = ACTION_RUN[ai]")
+            c.line("if act is None:")
+            with c.block():
+                c.line("st.stack.append(ACTION_FRAME[ai](st.current, args))")
+                c.line(f"fr[1] = {self.ref(after)}")
+                c.line("return None")
+            c.line("act(st, st.current, *args)")
+            c.line("if st.over: return STOP")
+        self.jump(after)
+        self.start(after)
+        with c.at(t.where_repeat):
+            if not t.repeat:
+                c.line(f"pc = {self.ref(turn_end)}; continue")
+            else:
+                stop = "st.end_turn or st.end_phase"
+                if t.end_if is not None:
+                    stop += f" or {self.expr_call(t.end_if)}"
+                c.line(f"if {stop}:")
+                with c.block():
+                    c.line(f"pc = {self.ref(turn_end)}; continue")
+                c.line(f"pc = {self.ref(action_loop)}; continue")
+        self.start(turn_end)
+        self.hook(t.on_end, t.where_actions)
+        with c.at(t.where_next):
+            c.line("if st.pass_to is not None:")
+            with c.block():
+                c.line("st.current = live(st, st.pass_to)")
+            if t.next is not None:
+                c.line("else:")
+                with c.block():
+                    c.line(f"st.current = live(st, {self.expr_call(t.next)})")
+            else:
+                c.line("else:")
+                with c.block():
+                    c.line("st.current = next_player(st, st.current, 1)")
+            c.line("st.pass_to = None")
+            c.line("st.end_turn = False")
+            c.line(f"pc = {self.ref(head)}; continue")
+
+    def transitions(self, p) -> None:
+        c = self.c
+        with c.at(p.where_next):
+            for cond, target in p.transitions:
+                test = "True" if cond is None else self.expr_call(cond)
+                c.line(f"if {test}:")
+                with c.block():
+                    framed = "phase_end" in self.an.framed_events
+                    c.line("if 'phase_end' in st.prog.triggers:")
+                    with c.block():
+                        if framed:
+                            c.line(f"fr[1] = {self.ref(self.entry[target])}")
+                        c.line(f"fire(st, 'phase_end', {{'phase': {p.name!r}}})")
+                        if framed:
+                            c.line("return None")
+                        elif "phase_end" in self.an.ending_events:
+                            c.line("if st.over: return STOP")
+                    c.line(f"pc = {self.ref(self.entry[target])}; continue")
+            c.line(f"raise no_transition({p.name!r}, {c.const(p.where_next)})")

@@ -1,0 +1,181 @@
+"""The parts of a compiled module besides rule blocks: how components are
+made, the starting values of variables, definitions, the end rules and the
+scoring, and the tables that tell the engine where everything is."""
+
+from __future__ import annotations
+
+from compiler.code import Code
+from validator.ir import ComponentRules
+
+
+def write_component(m, r: ComponentRules) -> None:
+    """``make_<type>(st) -> rows``: the fixed properties of each component of
+    the type, from its items, its ``for_each`` product or its count, with
+    ``props`` computed per row and ``copies`` of each."""
+    limit = m.limits["max_components"]
+    code = m.add(Code(m, m.name(f"make_{r.name}"), f"components {r.name}", r.slot_names))
+    r.make = code.name
+    code.line(f"def {code.name}(st):", r.where)
+    with code.block():
+        locals_ = [code.local(s) for s in range(1, r.nlocals) if s in r.slot_names]
+        code.line(f"player = {' = '.join(locals_ + ['None'])}")
+        code.line("rows = []")
+        if r.items:
+            code.line(f"base_rows = [dict(row) for row in {m.const(list(r.items))}]")
+        elif r.loops:
+            values = [code.ex(x) if x is not None else "[]" for _, _, x in r.loops]
+            code.line(f"values = [{', '.join(values)}]")
+            code.line("total = 1")
+            code.line("for vs in values: total *= max(len(vs), 1)")
+            code.line(f"if total > {limit}: raise RuleError('R107', f\"'{r.name}' would make {{total}} components; "
+                      f"the limit is {limit}\", {m.const(r.where)})")
+            names = [v for v, _, _ in r.loops]
+            code.line(f"base_rows = [dict(zip({names!r}, combo)) for combo in itertools.product(*values)]")
+        elif r.count is not None:
+            code.line(f"n = {code.ex(r.count)}")
+            code.line(f"if n < 0: raise RuleError('R104', f\"'{r.name}' count {{n}} is negative\", {m.const(r.where)})")
+            code.line(f"if n > {limit}: raise RuleError('R107', f\"'{r.name}' count {{n}} is over the limit of "
+                      f"{limit} components\", {m.const(r.where)})")
+            code.line("base_rows = [{} for _ in range(n)]")
+        else:
+            code.line("base_rows = [{}]")
+        code.line("for row in base_rows:")
+        with code.block():
+            for var, slot, _ in r.loops:
+                code.line(f"{code.local(slot)} = row.get({var!r})")
+            for key, slot in r.item_keys:  # props and copies may read an item's own fields
+                code.line(f"{code.local(slot)} = row.get({key!r})")
+            for pname, slot, x in r.props:
+                code.line(f"{code.local(slot)} = row[{pname!r}] = {code.ex(x) if x is not None else 'None'}")
+            if r.copies is not None:
+                code.line(f"k = {code.ex(r.copies)}")
+                code.line(f"if k < 0: raise RuleError('R104', f\"'{r.name}': copies {{k}} is negative\", "
+                          f"{m.const(r.where)}, 'a number of components is 0 or more')")
+            else:
+                code.line("k = 1")
+            code.line(f"if k * len(base_rows) > {limit}: raise RuleError('R107', f\"'{r.name}': {{k}} copies of "
+                      f"{{len(base_rows)}} components is over the limit of {limit}\", {m.const(r.where)})")
+            code.line("rows.extend(dict(row) for _ in range(k))")
+        code.line("return rows")
+    # changing properties: initial values, which may read the fixed ones by name
+    r.init_fns = {}
+    init = r.initial
+    for prop, spec in init["props"].items():
+        fname = m.name(f"start_{r.name}_{prop}")
+        r.init_fns[prop] = fname
+        icode = m.add(Code(m, fname, f"components {r.name} state", init["names"]))
+        icode.line(f"def {fname}(st, props):", r.where)
+        with icode.block():
+            if spec[0] == "value":
+                icode.line(f"return {m.const(spec[1])}")
+                continue
+            icode.line("player = None")
+            for k, s in init["slots"].items():
+                icode.line(f"{icode.local(s)} = props.get({k!r})")
+            icode.line(f"return {icode.ex(spec[1])}")
+    r.label_fn = m.template_function(r.label, f"label_{r.name}", f"components {r.name} label")
+    r.back_fn = m.template_function(r.back_label, f"back_{r.name}", f"components {r.name} back_label")
+    r.status_fn = m.template_function(r.status, f"status_{r.name}", f"components {r.name} status")
+
+
+def write_values(m) -> None:
+    """Definitions (computed once per game, before the components), and the
+    starting values of variables and player variables."""
+    ch = m.checked
+    m.define_fns = []
+    for name, expr in ch.defines:
+        m.define_fns.append((name, _standalone(m, expr, f"define_{name}", player="None")))
+    m.var_fns, m.pvar_fns = {}, {}
+    for table, target, prefix in ((ch.vars, m.var_fns, "start_var_"), (ch.pvars, m.pvar_fns, "start_pvar_")):
+        for name, spec in table.items():
+            if spec[0] == "value":
+                target[name] = ("value", spec[1])
+            else:
+                target[name] = ("fn", _standalone(m, spec[1], prefix + name, player="st.current"))
+
+
+def _standalone(m, expr, name: str, player: str) -> str:
+    fname = m.name(name)
+    code = m.add(Code(m, fname, name, expr.slot_names))
+    code.line(f"def {fname}(st):", m.checked.file)
+    with code.block():
+        code.line(f"player = {player}")
+        code.line(f"return {code.ex(expr.x)}")
+    return fname
+
+
+def write_end(m) -> None:
+    """``check_end(st)``: the end rules, tried before every decision; the
+    score and tie-breaks; the bots' heuristic; players' names."""
+    ch = m.checked
+    code = m.add(Code(m, "check_end", "end", {}))
+    code.line("def check_end(st):", ch.file)
+    with code.block():
+        for cond, winners, where in ch.end_rules:
+            with code.at(where):
+                code.line(f"if {m.expr_function(cond, 'end_if')}(st, st.current):")
+                with code.block():
+                    w = f"{m.expr_function(winners, 'end_winners')}(st, st.current)" if winners else "None"
+                    code.line(f"finish(st, {w})")
+                    code.line("return True")
+        code.line("return False")
+    m.score_fn = m.expr_function(ch.score, "score") if ch.score is not None else "None"
+    m.tie_fns = [m.expr_function(tb, "tie_break") for tb in ch.tie_breaks]
+    m.heuristic_fn = m.expr_function(ch.heuristic, "heuristic") if ch.heuristic is not None else "None"
+    m.player_label_fn = m.template_function(ch.player_label, "player_name", "players name")
+
+
+def write_tables(m) -> None:
+    ch = m.checked
+    t = m.tail
+    units = sorted(m.unit_ids.items(), key=lambda kv: kv[1])
+    t.append("# every unit that runs as a frame [id, pc, locals], by id (0 is the flow of phases)")
+    t.append("UNITS = [" + ", ".join(m.frame_fns[name] for name, _ in units) + "]")
+    t.append("UNIT_IDS = {" + ", ".join(f"{name!r}: {i}" for name, i in units) + "}")
+    t.append("UNIT_LOCALS = {" + ", ".join(f"{name!r}: {ch.units[name].nlocals}" for name, _ in units
+                                           if name in ch.units) + "}")
+    t.append("PLAIN = {" + ", ".join(f"{name!r}: {fn}" for name, fn in m.plain_names.items()) + "}")
+    t.append(f"SETUP = {m.unit_ids['setup'] if ch.setup else None}")
+    t.append("ASKS = " + m.const(m.asks))
+    acts = []
+    for act in ch.actions:
+        base = m.action_names[act.index]
+        unit = ch.units[act.unit]
+        plain = m.plain_names.get(act.unit)
+        slots = [s for _, s, _ in act.params]
+        frame = (f"lambda p, args: [{m.unit_ids[act.unit]}, 0, _frame(p, {slots!r}, args, {unit.nlocals})]")
+        acts.append(
+            f"Action({act.name!r}, {act.index}, {plain or 'None'}, {frame}, "
+            f"{base + '_if' if act.cond is not None else 'None'}, "
+            f"[{', '.join(f'{base}_domain{k}' for k in range(len(act.params)))}], "
+            f"{base + '_require' if act.require is not None else 'None'}, "
+            f"{base + '_label' if act.label is not None else 'None'})")
+    t.append("ACTIONS = [" + ", ".join(acts) + "]")
+    t.append("ACTION_NAMES = [a.name for a in ACTIONS]")
+    t.append("ACTION_RUN = [a.run for a in ACTIONS]")
+    t.append("ACTION_FRAME = [a.frame for a in ACTIONS]")
+    trigs = []
+    for tr in ch.triggers:
+        unit = ch.units[tr.unit]
+        trigs.append(f"Trigger({tr.name!r}, {tr.event!r}, {getattr(tr, 'cond_name', None) or 'None'}, "
+                     f"{m.plain_names.get(tr.unit) or 'None'}, {m.unit_ids[tr.unit]}, {unit.nlocals}, "
+                     f"{tr.event_slot}, {m.const(unit.where)})")
+    t.append("TRIGGERS = [" + ", ".join(trigs) + "]")
+    t.append(f"FRAMED_EVENTS = {sorted(m.an.framed_events)!r}")
+    comps = []
+    for r in ch.components.values():
+        inits = "{" + ", ".join(f"{k!r}: {v}" for k, v in r.init_fns.items()) + "}"
+        comps.append(f"{r.name!r}: ({r.make}, {inits}, {r.label_fn}, {r.status_fn}, {r.back_fn})")
+    t.append("COMPONENTS = {" + ", ".join(comps) + "}")
+    t.append("DEFINES = [" + ", ".join(f"({n!r}, {fn})" for n, fn in m.define_fns) + "]")
+    for label, table in (("VARS", m.var_fns), ("PVARS", m.pvar_fns)):
+        items = []
+        for name, (kind, v) in table.items():
+            items.append(f"{name!r}: " + (f"_value({m.const(v)})" if kind == "value" else v))
+        t.append(f"{label} = {{" + ", ".join(items) + "}")
+    t.append(f"SCORE = {m.score_fn}")
+    t.append(f"TIE_BREAKS = [{', '.join(m.tie_fns)}]")
+    t.append(f"HEURISTIC = {m.heuristic_fn}")
+    t.append(f"PLAYER_NAME = {m.player_label_fn}")
+    t.append(f"HAS_END_RULES = {bool(ch.end_rules)}")
+    t.append("META = " + m.const(ch.meta))

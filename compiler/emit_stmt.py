@@ -1,0 +1,262 @@
+"""Write checked statements (``validator.ir.S``) as Python statements.
+
+This is the part of a rule block that runs straight through: Python's own
+``if``, ``for`` and ``while``, with real locals where the code cannot stop
+at a decision. Statements that can stop (``choose``, a call of a procedure
+that chooses, an event whose triggers choose) are written by
+``compiler/emit_unit.py``, which cuts the block into resume points and
+writes the rest of each piece with the methods here.
+
+Every line keeps the place of the rule statement it comes from, so a
+runtime error names ``file:line:col``.
+"""
+
+from __future__ import annotations
+
+from validator.ir import S, Template, X, walk
+
+ARITH = ("arith", "neg", "sum", "sum_by")  # what can make a number grow
+
+
+class StmtEmitter:
+    """Mixed into ``compiler.code.Code``."""
+
+    # in a framed unit, the statement that ends the game says so to the run loop
+    def stop(self) -> str:
+        return "return STOP" if self.framed else "return"
+
+    def stmts(self, body) -> None:
+        for s in body:
+            with self.at(s.where):
+                getattr(self, "s_" + s.op)(*s.a)
+
+    def body(self, body) -> None:
+        """An indented block (``pass`` when empty)."""
+        with self.block():
+            if body:
+                self.stmts(body)
+            else:
+                self.line("pass")
+
+    def ended(self) -> None:
+        """After a call that can end the game: stop here if it did."""
+        self.line(f"if st.over: {self.stop()}")
+
+    # ------------------------------------------------------------ assignment
+    def place(self, target, obj_var: str | None = None):
+        """(read source, write source) of an assignable place."""
+        kind = target[0]
+        if kind == "local":
+            name = self.local(target[1])
+            return name, name
+        if kind == "var":
+            return f"st.vars[{target[1]!r}]", f"st.vars[{target[1]!r}]"
+        if kind == "direction":
+            return "st.vars['direction']", "st.vars['direction']"
+        obj = obj_var or self.ex(target[1])
+        if kind == "pvar":
+            src = f"st.pvars[{obj}][{target[2]!r}]"
+        elif kind == "owner":
+            src = f"st.owner[{obj}]"
+        else:
+            src = f"st.props[{obj}][{target[2]!r}]"
+        return src, src
+
+    def bounded(self, value: X, src: str) -> str:
+        if any(n.op in ARITH and not (n.op == "arith" and n.a[0] == "*") for n in walk(value)):
+            return f"number({src}, {self.const(self.where)}, {self.limit('max_number')})"
+        return src
+
+    def s_set(self, target, op, value, numeric):
+        if op == "=":
+            v = self.ex(value)
+            if numeric:
+                v = self.bounded(value, v)
+            if target[0] == "direction":
+                v = f"direction({v}, {self.const(self.where)})"
+            _, put = self.place(target)
+            self.line(f"{put} = {v}")
+            return
+        obj = None
+        if target[0] in ("pvar", "owner", "prop"):
+            obj = self.temp("o")
+            self.line(f"{obj} = {self.ex(target[1])}")
+        get, put = self.place(target, obj)
+        w, big = self.const(self.where), self.limit("max_number")
+        v = self.ex(value)
+        new = f"mul({get}, {v}, {w}, {big})" if op == "*=" else f"number({get} {op[0]} {v}, {w}, {big})"
+        if target[0] == "direction":
+            new = f"direction({new}, {w})"
+        self.line(f"{put} = {new}")
+
+    def _read_modify(self, target):
+        obj = None
+        if target[0] in ("pvar", "owner", "prop"):
+            obj = self.temp("o")
+            self.line(f"{obj} = {self.ex(target[1])}")
+        return self.place(target, obj)
+
+    def s_append(self, target, value):
+        get, put = self._read_modify(target)
+        self.line(f"{put} = sized({get} + [{self.ex(value)}], {self.const(self.where)}, {self.limit('max_value')})")
+
+    def s_discard(self, target, value):
+        get, put = self._read_modify(target)
+        self.line(f"{put} = minus_one(st, {get}, {self.ex(value)})")
+
+    # ------------------------------------------------------------ components
+    def s_move(self, what, dest, position, face, family):
+        z = self.temp("z")
+        self.line(f"{z} = {self.ex(dest)}")
+        if what.op == "as_list" and self.m.an.single_moves:  # one component: no list to build
+            c = self.temp("c")
+            self.line(f"{c} = {self.ex(what.a[0])}")
+            self.line(f"if {c} is not None: move(st, {c}, {z}, {position!r}, {face!r})")
+        else:
+            self.line(f"move_list(st, {self.ex(what)}, {z}, {position!r}, {face!r}, {self.m.an.moved_fires})")
+
+    def s_draw(self, count, src, dest, face):
+        k = self.ex(count) if count is not None else "1"
+        self.line(f"draw(st, {self.ex(src)}, {self.ex(dest)}, {k}, {face!r}, {self.m.an.moved_fires})")
+
+    def s_deal(self, count, src, recips, slot, zone_of):
+        z, targets = self.temp("z"), self.temp("targets")
+        self.line(f"{z} = {self.ex(src)}")
+        who = self.local(slot)
+        self.line(f"{targets} = []")
+        self.line(f"for {who} in {self.ex(recips)}:")
+        with self.block():
+            self.line(f"{targets}.append({self.ex(zone_of)})")
+        self.line(f"deal(st, {z}, {targets}, ({self.ex(count)}) if {targets} else 0, {self.m.an.moved_fires})")
+
+    def s_shuffle(self, z):
+        self.line(f"shuffle(st, {self.ex(z)})")
+
+    def s_reveal(self, what, to):
+        if to is None:
+            self.line(f"reveal(st, {self.ex(what)})")
+            return
+        who = self.temp("who")
+        self.line(f"{who} = {self.ex(to)}")
+        self.line(f"reveal_to(st, {who}, {self.ex(what)})")
+
+    def s_hide(self, what):
+        self.line(f"hide(st, {self.ex(what)})")
+
+    def s_remove(self, what):
+        self.line(f"remove(st, {self.ex(what)}, {self.m.an.moved_fires})")
+
+    def s_create(self, type_name, zone, props, slot):
+        static = "{" + ", ".join(f"{k!r}: {self.ex(v)}" for k, v in props) + "}"
+        s = self.temp("s")
+        self.line(f"{s} = {static}")
+        c = f"create(st, {type_name!r}, {s}, {self.ex(zone)}, {self.const(self.where)})"
+        self.line(f"{self.local(slot)} = {c}" if slot is not None else c)
+
+    def s_swap(self, a, b):
+        self.line(f"swap(st, {self.ex(a)}, {self.ex(b)})")
+
+    # ------------------------------------------------------------ flow
+    def s_if(self, branches, orelse):
+        for i, (cond, body, where) in enumerate(branches):
+            self.line(f"{'if' if i == 0 else 'elif'} {self.ex(cond)}:", where)
+            self.body(body)
+        if orelse:
+            self.line("else:")
+            self.body(orelse)
+
+    def loop_charge(self, body, n: str = "1") -> None:
+        """Count loop rounds: the rules may not loop for ever without a decision."""
+        first = body[0].where if body else self.where
+        self.line(f"st.loops += {n}")
+        self.line(f"if st.loops > {self.limit('max_steps')}: loop_round(st, {self.const(first)}, "
+                  f"{self.unit_name!r})")
+
+    def s_for(self, var, items, body, list_slot, idx):
+        values = self.temp("items")
+        self.line(f"{values} = list({self.ex(items)})")  # a snapshot: the loop is not disturbed by moves
+        self.loop_charge(body, f"len({values})")
+        self.line(f"for {self.local(var)} in {values}:")
+        self.body(body)
+
+    def s_repeat(self, count, body, left):
+        self.line(f"for _ in range({self.ex(count)}):")
+        with self.block():
+            self.loop_charge(body)
+            self.stmts(body)
+
+    def s_while(self, cond, body):
+        self.line(f"while {self.ex(cond)}:")
+        with self.block():
+            self.loop_charge(body)
+            self.stmts(body)
+
+    def s_return(self):
+        self.line("return" if not self.framed else "st.stack.pop(); return None")
+
+    def s_call(self, unit, args):
+        fname = self.m.plain_names[unit]
+        argv = ", ".join(["st", self.local(0)] + [self.ex(a) for a in args])
+        if unit in self.m.an.recursive:
+            self.line("st.depth += 1")
+            self.line(f"if len(st.stack) + st.depth > {self.limit('max_stack')}: too_deep(st, "
+                      f"{self.const(self.where)})")
+            self.line(f"{fname}({argv})")
+            self.line("st.depth -= 1")
+        else:
+            self.line(f"{fname}({argv})")
+        if unit in self.m.an.can_end:
+            self.ended()
+
+    def s_emit(self, event, fields):
+        values = "{" + ", ".join(f"{k!r}: {self.ex(v)}" for k, v in fields) + "}"
+        self.line(f"fire(st, {event!r}, {values})")
+        if event in self.m.an.ending_events:
+            self.ended()
+
+    def s_end_game(self, winners):
+        if winners is None:
+            self.line("finish(st, None)")
+        else:
+            named = self.temp("w")
+            self.line(f"{named} = {self.ex(winners)}")
+            self.line(f"for _p in {named}: seat_of(st, _p, 'end game winners', {self.const(self.where)}, True)")
+            self.line(f"finish(st, {named})")
+        self.line(self.stop())
+
+    def s_end_turn(self):
+        self.line("st.end_turn = True")
+
+    def s_end_phase(self):
+        self.line("st.end_phase = True")
+        self.line("st.end_turn = True")
+
+    def s_pass_turn(self, p):
+        self.line(f"st.pass_to = seat_of(st, {self.ex(p)}, 'pass turn to', {self.const(self.where)}, True)")
+        self.line("st.end_turn = True")
+
+    def s_eliminate(self, p):
+        self.line(f"eliminate(st, seat_of(st, {self.ex(p)}, 'eliminate', {self.const(self.where)}, True))")
+
+    def s_say(self, template: Template):
+        self.line("if st.record:")
+        with self.block():
+            self.line(f"st.events.append(('say', {self.render(template)}))")
+
+    # ------------------------------------------------------------ texts
+    def render(self, template: Template) -> str:
+        """Source of a text with its pieces filled in."""
+        parts = []
+        for piece in template.pieces:
+            if isinstance(piece, str):
+                parts.append(repr(piece))
+            elif template.public:
+                x, t = piece
+                parts.append(f"public_piece(st, lambda: {self.ex(x)}, {self.const(t)})")
+            else:
+                x, t = piece
+                parts.append(f"describe(st, {self.ex(x)}, {self.const(t)})")
+        return " + ".join(parts) if parts else "''"
+
+
+__all__ = ["StmtEmitter", "S"]

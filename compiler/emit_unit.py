@@ -1,0 +1,319 @@
+"""Write a unit that can stop at a decision as an explicit state machine.
+
+The unit becomes ``def name(st, fr)`` over its frame ``fr = [unit id, pc,
+L]``: ``L`` holds its rule locals, ``pc`` the block to run next. The body is
+cut into blocks at its resume points (a ``choose``, a call of a procedure
+that can stop, an event whose triggers can); the code between them is plain
+Python with native ``if``/``for``/``while``. Because the frame is plain
+data, a state stopped at a decision clones, saves and resumes.
+
+Conventions the engine relies on (``interpreter/run.py``, ``Game.reask``):
+a question is asked by a block of its own, ``ask``, and answered at
+``ask + 1``; the answer is written to ``L[slot]`` by the decision interface.
+A block returns ``SUSPEND`` to wait for a decision, ``STOP`` when the game
+ended, None when the frame stack changed (a call, a return).
+"""
+
+from __future__ import annotations
+
+import re
+
+from validator.ir import S, Template
+
+_REF = re.compile("\x00(\\d+)\x00(\x01?)")
+
+
+class Label:
+    __slots__ = ("pc",)
+
+    def __init__(self):
+        self.pc = None
+
+
+class UnitWriter:
+    """Writes one framed unit's blocks into ``code`` (a ``compiler.code.Code``)."""
+
+    def __init__(self, code, an):
+        self.c = code
+        self.an = an
+        self.blocks: list[tuple[Label, list]] = []
+        self.labels: list[Label] = []
+        self.questions: list[tuple[Label, str]] = []  # (answer, the rule that asks)
+        self.start(Label())
+
+    # ------------------------------------------------------------ blocks
+    def label(self) -> Label:
+        lab = Label()
+        self.labels.append(lab)
+        return lab
+
+    def ref(self, lab: Label) -> str:
+        if lab not in self.labels:
+            self.labels.append(lab)
+        return f"\x00{self.labels.index(lab)}\x00"
+
+    def start(self, lab: Label) -> None:
+        """Begin the block that ``lab`` names."""
+        if lab not in self.labels:
+            self.labels.append(lab)
+        lab.pc = len(self.blocks)
+        lines: list = []
+        self.blocks.append((lab, lines))
+        self.c.lines = lines
+        self.c.depth = 3
+
+    def jump(self, lab: Label) -> None:
+        """Go to ``lab`` (falls through when it is the next block)."""
+        self.c.line(f"pc = {self.ref(lab)}\x01")
+
+    def goto_new(self) -> Label:
+        """End the current block by falling into a new one; return its label."""
+        lab = self.label()
+        self.jump(lab)
+        self.start(lab)
+        return lab
+
+    # ------------------------------------------------------------ statements
+    def seq(self, body) -> None:
+        for s in body:
+            with self.c.at(s.where):
+                if self.an.stmt_susp(s):
+                    getattr(self, "u_" + s.op)(*s.a)
+                else:
+                    self.c.stmts([s])
+
+    def resume_after(self) -> None:
+        """The current statement changed the frame stack (a call, triggers
+        as frames): go back to the run loop, and on here after them."""
+        lab = self.label()
+        self.c.line(f"fr[1] = {self.ref(lab)}")
+        self.c.line("return None")
+        self.start(lab)
+
+    def u_call(self, unit, args):
+        c = self.c
+        uid = c.m.unit_ids[unit]
+        u = c.m.checked.units[unit]
+        c.line(f"if len(st.stack) + st.depth >= {c.limit('max_stack')}: too_deep(st, {c.const(c.where)})")
+        new = ["L[0]"] + [c.ex(a) for a in args]
+        pad = u.nlocals - len(new)
+        c.line(f"st.stack.append([{uid}, 0, [{', '.join(new)}]{f' + [None] * {pad}' if pad > 0 else ''}])")
+        self.resume_after()
+
+    def u_emit(self, event, fields):
+        self.c.s_emit(event, fields)
+        self.resume_after()
+
+    def u_move(self, *a):
+        self.c.s_move(*a)
+        self.resume_after()
+
+    def u_draw(self, *a):
+        self.c.s_draw(*a)
+        self.resume_after()
+
+    def u_deal(self, *a):
+        self.c.s_deal(*a)
+        self.resume_after()
+
+    def u_remove(self, *a):
+        self.c.s_remove(*a)
+        self.resume_after()
+
+    def u_create(self, *a):
+        self.c.s_create(*a)
+        self.resume_after()
+
+    def u_if(self, branches, orelse):
+        c = self.c
+        join = self.label()
+        targets = []
+        for i, (cond, _body, where) in enumerate(branches):
+            lab = self.label()
+            targets.append(lab)
+            c.line(f"{'if' if i == 0 else 'elif'} {c.ex(cond)}:", where)
+            with c.block():
+                c.line(f"pc = {self.ref(lab)}; continue")
+        other = self.label()
+        c.line("else:")
+        with c.block():
+            c.line(f"pc = {self.ref(other)}; continue")
+        for lab, (_c, body, _w) in zip(targets, branches):
+            self.start(lab)
+            self.seq(body)
+            self.jump(join)
+        self.start(other)
+        self.seq(orelse)
+        self.jump(join)
+        self.start(join)
+
+    def loop_head(self) -> Label:
+        head = self.label()
+        self.jump(head)
+        self.start(head)
+        return head
+
+    def u_for(self, var, items, body, list_slot, idx):
+        c = self.c
+        c.line(f"L[{list_slot}] = list({c.ex(items)})")  # a snapshot: the loop is not disturbed by moves
+        c.loop_charge(body, f"len(L[{list_slot}])")
+        c.line(f"L[{idx}] = 0")
+        head, end = self.loop_head(), self.label()
+        c.line(f"if L[{idx}] >= len(L[{list_slot}]):")
+        with c.block():
+            c.line(f"pc = {self.ref(end)}; continue")
+        c.line(f"L[{var}] = L[{list_slot}][L[{idx}]]")
+        c.line(f"L[{idx}] += 1")
+        self.seq(body)
+        c.line(f"pc = {self.ref(head)}; continue")
+        self.start(end)
+
+    def u_repeat(self, count, body, left):
+        c = self.c
+        c.line(f"L[{left}] = {c.ex(count)}")
+        head, end = self.loop_head(), self.label()
+        c.line(f"if L[{left}] <= 0:")
+        with c.block():
+            c.line(f"pc = {self.ref(end)}; continue")
+        c.line(f"L[{left}] -= 1")
+        c.loop_charge(body)
+        self.seq(body)
+        c.line(f"pc = {self.ref(head)}; continue")
+        self.start(end)
+
+    def u_while(self, cond, body):
+        c = self.c
+        head, end = self.loop_head(), self.label()
+        c.line(f"if not {c.ex(cond)}:")
+        with c.block():
+            c.line(f"pc = {self.ref(end)}; continue")
+        c.loop_charge(body)
+        self.seq(body)
+        c.line(f"pc = {self.ref(head)}; continue")
+        self.start(end)
+
+    # ------------------------------------------------------------ decisions
+    def ask(self) -> Label:
+        """Start the block that asks a question (its own block, so that the
+        question can be asked again); return the label of its answer."""
+        self.goto_new()
+        return self.label()
+
+    def suspend(self, answer: Label) -> None:
+        self.questions.append((answer, self.c.where))
+        self.c.line(f"fr[1] = {self.ref(answer)}")
+        self.c.line("return SUSPEND")
+        self.start(answer)
+
+    def labels_of(self, label: Template, slot: int, options: str) -> str:
+        """Source of the list of option labels: the template with the chosen name bound to each."""
+        c = self.c
+        return f"option_labels({options}, lambda v: (L.__setitem__({slot}, v), {c.render(label)})[1])"
+
+    def u_choose(self, slot, opts, chooser, optional, prompt, prompt_tpl, label, within, tag, name):
+        c = self.c
+        answer = self.ask()
+        w = c.const(c.where)
+        c.line(f"options = list({c.ex(opts)})")
+        if optional:
+            c.line("options.append(None)")
+        c.line("if not options:")
+        with c.block():
+            c.line("if check_end(st): return STOP")
+            c.line(f"raise no_options({name!r}, {w})")
+        who = c.ex(chooser) if chooser is not None else "L[0]"
+        c.line(f"who = deciding_player(st, {who}, {name!r}, {w})")
+        text = c.render(prompt_tpl) if prompt_tpl is not None else repr(prompt)
+        c.line(f"pend = {{'kind': 'choose', 'players': [who], 'options': [options], 'answers': [None], "
+               f"'done': [False], 'slot': {slot}, 'prompt': {text}, 'type': {tag!r}}}")
+        if label is not None:
+            c.line(f"pend['labels'] = [{self.labels_of(label, slot, 'options')}]")
+        if within is not None:
+            c.line(f"seconds = {c.ex(within)}")
+            c.line("if seconds: pend['time_limit'] = seconds")
+        c.line("st.pending = pend")
+        self.suspend(answer)
+
+    def u_simultaneous(self, var, items, opts, chooser, choice, optional, prompt, prompt_tpl, label, within, tag,
+                       name, list_slot, answers, idx, rest):
+        c = self.c
+        answer = self.ask()
+        w = c.const(c.where)
+        c.line(f"values = list({c.ex(items)})")
+        c.line(f"L[{list_slot}] = values")
+        c.line(f"L[{idx}] = 0")
+        c.line("players, options, labels, prompts, limits = [], [], [], [], []")
+        c.line("for v in values:")
+        with c.block():
+            c.line(f"L[{var}] = v")
+            c.line(f"o = list({c.ex(opts)})")
+            if within is not None:
+                c.line(f"limits.append({c.ex(within)} or None)")
+            if prompt_tpl is not None:
+                c.line(f"prompts.append({c.render(prompt_tpl)})")
+            if optional:
+                c.line("o.append(None)")
+            c.line("if not o:")
+            with c.block():
+                c.line("if check_end(st): return STOP")
+                c.line(f"raise no_options({name!r}, {w})")
+            who = c.ex(chooser) if chooser is not None else "L[0]"
+            c.line(f"players.append(deciding_player(st, {who}, {name!r}, {w}))")
+            c.line("options.append(o)")
+            if label is not None:
+                c.line(f"labels.append({self.labels_of(label, choice, 'o')})")
+        c.line("if not values:")
+        with c.block():
+            c.line(f"L[{answers}] = []")
+            c.line(f"pc = {self.ref(answer)}; continue")
+        c.line(f"pend = {{'kind': 'simul', 'players': players, 'options': options, 'answers': [None] * len(values), "
+               f"'done': [False] * len(values), 'slot': {answers}, 'prompt': {prompt!r}, 'type': {tag!r}}}")
+        c.line("if labels: pend['labels'] = labels")
+        c.line("if prompts: pend['prompts'] = prompts")
+        c.line("if any(limits): pend['time_limits'] = limits")
+        c.line("st.pending = pend")
+        self.suspend(answer)
+        head, end = self.loop_head(), self.label()
+        c.line(f"i = L[{idx}]")
+        c.line(f"if i >= len(L[{list_slot}]):")
+        with c.block():
+            c.line(f"pc = {self.ref(end)}; continue")
+        c.line(f"L[{var}] = L[{list_slot}][i]")
+        c.line(f"L[{choice}] = L[{answers}][i]")
+        c.line(f"L[{idx}] = i + 1")
+        self.seq(rest)
+        c.line(f"pc = {self.ref(head)}; continue")
+        self.start(end)
+
+    # ------------------------------------------------------------ the whole function
+    def finish(self, header: list[str], where: str) -> list:
+        """The function's lines: header, then the blocks with their jumps resolved."""
+        self.c.line("st.stack.pop()")
+        self.c.line("return None")
+        out = [(0, h, where) for h in header]
+        out.append((1, "L = fr[2]", where))
+        out.append((1, "pc = fr[1]", where))
+        out.append((1, "while True:", where))
+        for k, (_lab, lines) in enumerate(self.blocks):
+            out.append((2, f"if pc == {k}:", where))
+            if not lines:
+                lines.append((3, "pass", where))
+            for depth, text, w in lines:
+                out.append((depth, self._resolve(text, k), w))
+        return out
+
+    def asks(self) -> dict:
+        """pc of each answer -> the place of the rule that asks (after ``finish``)."""
+        return {answer.pc: where for answer, where in self.questions}
+
+    def _resolve(self, text: str, block: int) -> str:
+        def sub(m):
+            pc = self.labels[int(m.group(1))].pc
+            if m.group(2):  # a jump at the end of a block: falls through to the next one
+                return str(pc) if pc == block + 1 else f"{pc}; continue"
+            return str(pc)
+
+        return _REF.sub(sub, text)
+
+
+__all__ = ["UnitWriter", "S"]

@@ -1,0 +1,89 @@
+"""Load a compiled module into a ``Program``.
+
+The module's source is compiled by Python under a file name of its own
+(``<rulebook:ID:digest>``), so that a traceback through its code can be
+mapped back to rule places with the line map; its tables (``UNITS``,
+``ACTIONS``, ``META``...) become the program's fields.
+"""
+
+from __future__ import annotations
+
+from interpreter.program import ActionDef, ComponentType, Program, ZoneFamily
+
+
+def load_module(source: str, line_map: list, name: str) -> dict:
+    namespace: dict = {"__name__": f"rulebook_compiled_{abs(hash(name))}"}
+    code = compile(source, name, "exec")
+    exec(code, namespace)  # noqa: S102 - the compiler's own output (see compiler/cache.py for what is trusted)
+    namespace["__line_map__"] = dict(line_map)
+    namespace["__file_name__"] = name
+    return namespace
+
+
+def program_from(ns: dict) -> Program:
+    meta = ns["META"]
+    prog = Program(
+        id=meta["id"],
+        title=meta["title"],
+        version=meta["version"],
+        digest=meta["digest"],
+        variants=tuple(meta["variants"]),
+        min_players=meta["min_players"],
+        max_players=meta["max_players"],
+        default_players=meta["default_players"],
+        source_file=meta["source_file"],
+        limits=meta["limits"],
+    )
+    prog.params = dict(meta["params"])
+    prog.param_choices = meta["param_choices"]
+    prog.param_types = meta["param_types"]
+    prog.var_types = meta["var_types"]
+    prog.pvar_types = meta["pvar_types"]
+    prog.secret_pvars = frozenset(meta["secret_pvars"])
+    prog.unshown_vars = frozenset(meta["unshown_vars"])
+    prog.defines = list(ns["DEFINES"])
+    prog.vars = dict(ns["VARS"])
+    prog.pvars = dict(ns["PVARS"])
+    for name, spec in meta["comp_types"].items():
+        make, initial, label, status, back = ns["COMPONENTS"][name]
+        prog.comp_types[name] = ComponentType(
+            name, spec["static"], spec["dynamic"], tuple(spec["public"]), make, initial, label, status,
+            spec["board"], spec["glyph"], back,
+        )
+    for name, spec in meta["families"].items():
+        prog.families[name] = ZoneFamily(name, spec["per"], spec["of"], spec["visibility"], spec["face"],
+                                         spec["ordered"])
+    prog.top_piles = any(f.visibility == "top" for f in prog.families.values())
+    prog.run_actions = list(ns["ACTIONS"])
+    for act, spec in zip(prog.run_actions, meta["actions"]):
+        prog.actions.append(ActionDef(act.name, act.index, spec["params"], spec["param_types"], act.label))
+        prog.action_index[act.name] = act.index
+    for trig in ns["TRIGGERS"]:
+        prog.triggers.setdefault(trig.event, []).append(trig)
+    prog.framed_events = frozenset(ns["FRAMED_EVENTS"])
+    prog.events = meta["events"]
+    prog.phase_actions = meta["phase_actions"]
+    prog.phases = list(meta["phases"])
+    prog.start_phase = meta["start_phase"]
+    prog.hooks = {tuple(k.split(".", 1)): v for k, v in meta["hooks"].items()}
+    prog.check_end = ns["check_end"]
+    prog.has_end_rules = ns["HAS_END_RULES"]
+    prog.score = ns["SCORE"]
+    prog.tie_breaks = list(ns["TIE_BREAKS"])
+    prog.lowest_wins = meta["lowest_wins"]
+    prog.heuristic = ns["HEURISTIC"]
+    label = ns["PLAYER_NAME"]
+    prog.player_label = label
+    prog.units = list(ns["UNITS"])
+    prog.unit_ids = dict(ns["UNIT_IDS"])
+    prog.unit_locals = dict(ns["UNIT_LOCALS"])
+    prog.plain = dict(ns["PLAIN"])
+    prog.setup_id = ns["SETUP"]
+    prog.asks = dict(ns["ASKS"])
+    prog.module = ns
+    prog.module_file = ns["__file_name__"]
+    prog.line_map = ns["__line_map__"]
+    prog.line_maps = {prog.module_file: prog.line_map}
+    prog.used_zones = frozenset(meta["used_zones"])
+    prog.ending_units = tuple(meta["ending_units"])
+    return prog

@@ -1,0 +1,251 @@
+"""Compile a checked ruleset (``validator.ir.Checked``) into the source of
+one Python module.
+
+The module holds, in this order: the constants its code uses; one function
+per ruleset function, per unit (hook, action, trigger, procedure, setup),
+per expression evaluated on its own (a condition, a turn's first player),
+per text template, per component type (how its components are made) and
+the flow of phases; then the tables the engine reads (``UNITS``,
+``ACTIONS``, ``TRIGGERS``, ``META``...). ``compiler/load.py`` turns a
+module into a ``Program``.
+"""
+
+from __future__ import annotations
+
+from compiler.analysis import analyse
+from compiler.code import Code, Module
+from compiler.emit_flow import FlowWriter
+from compiler.emit_unit import UnitWriter
+from validator.ir import Checked, Expr, Template
+
+
+class ModuleWriter(Module):
+    def __init__(self, checked: Checked):
+        super().__init__(checked, analyse(checked))
+        self.expr_names: dict[int, str] = {}
+        self.menus: dict = {}
+        self.whys: dict = {}
+        self.frame_fns: dict[str, str] = {}  # unit name -> the function that runs its frame
+        self.asks: dict = {}  # (unit id, answer pc) -> the place of the rule that asks
+
+    # ------------------------------------------------------------ names
+    def slot_names(self, unit_name: str) -> dict:
+        return self.checked.slot_names.get(unit_name, {})
+
+    def expr_function(self, expr: Expr, name: str = "expr", player_none: bool = False) -> str:
+        """The function ``f(st, player)`` computing an expression on its own."""
+        hit = self.expr_names.get(id(expr))
+        if hit is not None:
+            return hit
+        fname = self.expr_names[id(expr)] = self.name(name)
+        code = self.add(Code(self, fname, name, expr.slot_names))
+        code.line(f"def {fname}(st, player):", code.where)
+        with code.block():
+            code.line(f"return {code.ex(expr.x)}")
+        return fname
+
+    # ------------------------------------------------------------ the whole module
+    def write(self) -> tuple[str, list]:
+        ch = self.checked
+        self.unit_ids["flow"] = 0
+        for name in ch.units:
+            self.unit_ids[name] = len(self.unit_ids)
+            if name not in self.an.susp:
+                self.plain_names[name] = self.name(_short(name))
+        self.action_names = {act.index: self.name("act_" + act.name) for act in ch.actions}
+        for key in ch.functions:
+            self.function_names[key] = self.name("fn_" + key[0] + ("_public" if key[1] else "")
+                                                 + (f"_{key[2]}" if key[2] else ""))
+        for key, rule in ch.functions.items():
+            self.write_function(key, rule)
+        for name, unit in ch.units.items():
+            self.write_unit(name, unit)
+        self.write_flow()
+        self.write_actions()
+        self.write_triggers()
+        self.write_components()
+        self.write_values()
+        self.write_end()
+        self.write_tables()
+        return self.source()
+
+    def write_function(self, key, rule) -> None:
+        code = self.add(Code(self, self.function_names[key], f"function {key[0]}", rule.slot_names))
+        params = ["st", "player"] + ([code.local(rule.event_slot)] if rule.event_slot >= 0 else [])
+        params += [code.local(s) for s in rule.params]
+        code.line(f"def {code.name}({', '.join(params)}):")
+        with code.block():
+            code.line(f"return {code.ex(rule.body)}")
+
+    def write_unit(self, name: str, unit) -> None:
+        names = self.slot_names(name)
+        if name in self.an.susp:
+            code = self.add(Code(self, self.name("u_" + _short(name)), name, names, framed=True))
+            writer = UnitWriter(code, self.an)
+            writer.seq(unit.body)
+            code.lines = writer.finish([f"def {code.name}(st, fr):", f"    # L: {_slots(names, unit.nlocals)}"],
+                                       unit.where)
+            self.frame_fns[name] = code.name
+            self.asks.update({(self.unit_ids[name], pc): w for pc, w in writer.asks().items()})
+            return
+        fname = self.plain_names[name]
+        code = self.add(Code(self, fname, name, names))
+        args = [code.local(s) for s in unit.params]
+        if unit.event_slot >= 0:
+            args.append(code.local(unit.event_slot))
+        code.line(f"def {fname}({', '.join(['st', 'player'] + args)}):", unit.where)
+        with code.block():
+            bound = {0, *unit.params, unit.event_slot}
+            rest = [code.local(s) for s in range(unit.nlocals) if s not in bound and s in names]
+            if rest:
+                code.line(" = ".join(dict.fromkeys(rest)) + " = None", unit.where)
+            if unit.body:
+                code.stmts(unit.body)
+            else:
+                code.line("pass", unit.where)
+        # its frame form, for the engine's own callers (a new game's setup, triggers run as frames)
+        wrapper = self.add(Code(self, self.name("f_" + fname), name, names))
+        wrapper.line(f"def {wrapper.name}(st, fr):", unit.where)
+        with wrapper.block():
+            wrapper.line("st.stack.pop()")
+            slots = [0, *unit.params] + ([unit.event_slot] if unit.event_slot >= 0 else [])
+            wrapper.line(f"{fname}(st, {', '.join(f'fr[2][{s}]' for s in slots)})")
+            wrapper.line("return STOP if st.over else None")
+        self.frame_fns[name] = wrapper.name
+
+    def write_flow(self) -> None:
+        code = self.add(Code(self, "flow", "flow", {0: "player", 1: "answer"}, framed=True))
+        writer = FlowWriter(code, self.an)
+        writer.write(self.checked)
+        code.lines = writer.finish(["def flow(st, fr):"], self.checked.file)
+        self.frame_fns["flow"] = "flow"
+        self.asks.update({(0, pc): w for pc, w in writer.asks().items()})
+
+    # ------------------------------------------------------------ actions
+    def menu_function(self, phase: str, actions: list) -> str:
+        """``menu(st, p)``: every enabled action of a turn with every legal
+        combination of its parameters, in a stable order (actions as listed,
+        parameters in their domains' order)."""
+        key = tuple(actions)
+        hit = self.menus.get(key)
+        if hit is not None:
+            return hit
+        fname = self.menus[key] = self.name(f"menu_{phase}")
+        code = self.add(Code(self, fname, f"phase {phase} turn", {}))
+        code.line(f"def {fname}(st, p):", self.checked.file)
+        with code.block():
+            code.line("out = []")
+            for i in actions:
+                code.line(f"{self.action_names[i]}_options(st, p, out)")
+            code.line("return out")
+        return fname
+
+    def why_function(self, actions: list) -> str:
+        key = tuple(actions)
+        hit = self.whys.get(key)
+        if hit is None:
+            hit = self.whys[key] = f"[{', '.join(f'ACTIONS[{i}]' for i in actions)}]"
+        return hit
+
+    def write_actions(self) -> None:
+        for act in self.checked.actions:
+            base = self.action_names[act.index]
+            names = self.slot_names(act.unit)
+            where = self.checked.units[act.unit].where
+            # options: nested loops over the parameters' domains
+            code = self.add(Code(self, base + "_options", f"action {act.name}", names))
+            code.line(f"def {base}_options(st, player, out):", where)
+            with code.block():
+                if act.cond is not None:
+                    code.line(f"if not {code.ex(act.cond)}: return")
+                loops = 0
+                for _pname, slot, dom in act.params:
+                    code.line(f"for {code.local(slot)} in list({code.ex(dom) if dom is not None else '[]'}):")
+                    code.depth += 1
+                    loops += 1
+                values = "[" + ", ".join(code.local(s) for _, s, _ in act.params) + "]"
+                if act.require is not None:
+                    code.line(f"if {code.ex(act.require)}: out.append([{act.index}, {values}])")
+                else:
+                    code.line(f"out.append([{act.index}, {values}])")
+                code.depth -= loops
+            # its parts on their own, for why an action offers nothing (R101)
+            params = ", ".join(["st", "player"] + [code.local(s) for _, s, _ in act.params])
+            parts = self.add(Code(self, base + "_parts", f"action {act.name}", names))
+            if act.cond is not None:
+                parts.line(f"def {base}_if(st, player): return {parts.ex(act.cond)}", where)
+            for k, (_n, _s, dom) in enumerate(act.params):
+                before = ", ".join(["st", "player"] + [parts.local(s) for _, s, _ in act.params[:k]])
+                parts.line(f"def {base}_domain{k}({before}): return list({parts.ex(dom) if dom else '[]'})", where)
+            if act.require is not None:
+                parts.line(f"def {base}_require({params}): return {parts.ex(act.require)}", where)
+            if act.label is not None:
+                parts.line(f"def {base}_label({params}): return {parts.render(act.label)}", where)
+
+    # ------------------------------------------------------------ triggers
+    def write_triggers(self) -> None:
+        for t in self.checked.triggers:
+            if t.cond is None:
+                continue
+            names = self.slot_names(t.unit)
+            code = self.add(Code(self, self.name(f"when_{t.name}"), f"trigger {t.name}", names))
+            t.cond_name = code.name
+            code.line(f"def {code.name}(st, player, {code.local(t.event_slot)}):", self.checked.units[t.unit].where)
+            with code.block():
+                code.line(f"return {code.ex(t.cond)}")
+
+    # ------------------------------------------------------------ components
+    def write_components(self) -> None:
+        from compiler.emit_parts import write_component
+
+        for rules in self.checked.components.values():
+            write_component(self, rules)
+
+    def template_function(self, template: Template | None, name: str, unit: str) -> str:
+        if template is None:
+            return "None"
+        fname = self.name(name)
+        code = self.add(Code(self, fname, unit, template.slot_names))
+        code.line(f"def {fname}(st, {', '.join(code.local(s) for s in template.slots)}):", code.where)
+        with code.block():
+            code.line("player = None")
+            code.line(f"return {code.render(template)}")
+        return fname
+
+    def write_values(self) -> None:
+        from compiler.emit_parts import write_values
+
+        write_values(self)
+
+    def write_end(self) -> None:
+        from compiler.emit_parts import write_end
+
+        write_end(self)
+
+    def write_tables(self) -> None:
+        from compiler.emit_parts import write_tables
+
+        write_tables(self)
+
+
+def _short(unit_name: str) -> str:
+    """A readable Python name for a unit: 'procedure lose' -> 'lose'."""
+    for prefix, short in (("procedure ", "proc_"), ("action ", "action_"), ("trigger ", "trigger_")):
+        if unit_name.startswith(prefix):
+            return short + unit_name[len(prefix):]
+    return unit_name
+
+
+def _slots(names: dict, n: int) -> str:
+    return ", ".join(f"{s} {names.get(s, 'temp').strip()}" for s in range(n))
+
+
+def compile_module(checked: Checked, info: dict | None = None) -> tuple[str, list]:
+    """The module's source and its line map; ``info`` (if given) receives
+    what the compiler knew, for compiling scenario text against it later."""
+    writer = ModuleWriter(checked)
+    source, lines = writer.write()
+    if info is not None:
+        info.update(checked=checked, analysis=writer.an, plain_names=writer.plain_names,
+                    function_names=writer.function_names, action_names=writer.action_names)
+    return source, lines

@@ -1,0 +1,104 @@
+"""Rule text from another file (a scenario) compiled against a program.
+
+A scenario's ``setup`` and ``run:`` blocks and its expectations are rule
+text checked against the ruleset's declarations (``RulesetChecker.snippet``)
+and compiled into a small module that shares the program's namespace, so
+they call its procedures and functions as its own rules do. A block becomes
+a unit the program can run as a frame; an expression becomes a ``Probe``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler.code import Code
+from compiler.emit_unit import UnitWriter
+from compiler.module import ModuleWriter
+from validator.ir import Expr
+
+
+@dataclass
+class Probe:
+    """An expression of a scenario, compiled: ``value(st)`` with ``player``
+    the current player; ``parts``: the two sides of a comparison, each
+    (function, type), to explain a failure."""
+
+    fn: object
+    type: object
+    parts: tuple | None = None
+
+    def value(self, st):
+        return self.fn(st, st.current)
+
+
+class Snippets:
+    """Compiles scenario text for one program (compiled from source)."""
+
+    def __init__(self, program):
+        self.prog = program
+        self.count = 0
+
+    def _writer(self) -> ModuleWriter:
+        info = self.prog.compile_info
+        w = ModuleWriter(info["checked"])
+        w.an = info["analysis"]
+        w.unit_ids = dict(self.prog.unit_ids)
+        w.plain_names = dict(info["plain_names"])
+        w.function_names = dict(info["function_names"])
+        w.action_names = dict(info["action_names"])
+        w._names |= set(self.prog.module)
+        w.consts = {}
+        return w
+
+    def _load(self, w: ModuleWriter, new_functions) -> dict:
+        for key in new_functions:
+            w.function_names[key] = w.name("fn_" + key[0])
+            self.prog.compile_info["function_names"][key] = w.function_names[key]
+            w.write_function(key, w.checked.functions[key])
+        source, lines = w.source()
+        self.count += 1
+        name = f"<rulebook scenario {self.count} {self.prog.id}>"
+        ns = dict(self.prog.module)
+        exec(compile(source, name, "exec"), ns)  # noqa: S102 - the compiler's own output
+        self.prog.line_maps[name] = dict(lines)
+        return ns
+
+    def block(self, doc, path):
+        """(unit id, diagnostics): a block of statements run as a frame."""
+        checker = self.prog.checker
+        known = set(checker.out.functions)
+        unit, diags = checker.snippet(doc, path, "block")
+        if unit is None or any(d.is_error for d in diags):
+            return None, diags
+        w = self._writer()
+        uid = len(self.prog.units)
+        w.unit_ids[unit.name] = uid
+        code = w.add(Code(w, w.name("scenario_block"), unit.name, checker.out.slot_names.get(unit.name, {}),
+                          framed=True))
+        writer = UnitWriter(code, w.an)
+        writer.seq(unit.body)
+        code.lines = writer.finish([f"def {code.name}(st, fr):"], unit.where)
+        ns = self._load(w, set(checker.out.functions) - known)
+        self.prog.units.append(ns[code.name])
+        self.prog.unit_ids[unit.name] = uid
+        self.prog.unit_locals[unit.name] = unit.nlocals
+        return uid, diags
+
+    def expr(self, doc, path):
+        """(Probe, diagnostics) of an expression."""
+        checker = self.prog.checker
+        known = set(checker.out.functions)
+        result, diags = checker.snippet(doc, path, "expr")
+        if result is None or any(d.is_error for d in diags):
+            return None, diags
+        expr, parts = result
+        w = self._writer()
+        names = [w.expr_function(expr, "scenario_expect")]
+        if parts:
+            for x, _t in parts:
+                names.append(w.expr_function(Expr(x, expr.nlocals, slot_names=expr.slot_names), "scenario_side"))
+        ns = self._load(w, set(checker.out.functions) - known)
+        side = None
+        if parts:
+            side = ((ns[names[1]], parts[0][1]), (ns[names[2]], parts[1][1]))
+        return Probe(ns[names[0]], expr.type, side), diags

@@ -1,0 +1,486 @@
+"""The runtime library of compiled rulesets: what generated code calls.
+
+The compiler writes a ruleset as a Python module (``compiler/``); anything
+that is more than an expression or two of Python lives here, once, shared by
+every ruleset: the checked forms of indexing, list and text operations under
+the size limits, the built-in queries, the statements that move components.
+Functions take the game ``State`` first where they need it, and the rule's
+place (``where``, ``file:line:col``) where they can fail, so a runtime error
+names its rule. Nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from interpreter import ops
+from interpreter.errors import BAD_VALUE, NO_OPTIONS, STEP_LIMIT, RuleError
+from interpreter.labels import HIDDEN, HiddenInText, comp_name, describe, literal
+
+MAX_SUBSETS = 5000
+BOX = ops.BOX
+TIMED_OUT = -1  # the answer stored for a turn's action menu when its time limit ran out
+
+
+# ----------------------------------------------------------------- budgets
+def charge(st, n: int) -> None:
+    """Count items visited against the work budget, so that one expression
+    cannot run away where the loop limit does not look."""
+    st.work += n
+    limit = st.prog.limits["max_work"]
+    if st.work > limit:
+        raise RuleError("R100", f"queries visited more than {limit} items without a decision",
+                        hint="a query inside a query over large lists; narrow the lists first")
+
+
+def charged(st, items):
+    """``items``, counted against the work budget (for queries written as comprehensions)."""
+    charge(st, len(items))
+    return items
+
+
+def loop_round(st, where: str, unit: str) -> None:
+    """One more round of a loop: the rules may not loop for ever without a decision."""
+    st.loops += 1
+    limit = st.prog.limits["max_steps"]
+    if st.loops > limit:
+        raise RuleError(STEP_LIMIT, f"more than {limit} steps without a decision: the rules loop in '{unit}'",
+                        where, "a while loop or a cycle of phases never stops")
+
+
+def too_deep(st, where: str, what: str = "procedures") -> None:
+    limit = st.prog.limits["max_stack"]
+    raise RuleError("R105", f"{what} nested more than {limit} deep", where,
+                    "a procedure probably calls itself without end")
+
+
+def number(v, where: str, limit: int):
+    """A number computed by the rules, within the size the rules may use."""
+    if type(v) is int and not -limit <= v <= limit:
+        raise RuleError("R107", f"a number larger than {limit}", where,
+                        "numbers in a game stay small; a loop probably multiplies without end")
+    return v
+
+
+def mul(a, b, where: str, limit: int):
+    """``a * b`` of two numbers (a text or a list times a number is not a number)."""
+    if type(a) not in (int, bool) or type(b) not in (int, bool):
+        raise RuleError(BAD_VALUE, f"'*' needs numbers, not {literal(a)} and {literal(b)}", where)
+    return number(a * b, where, limit)
+
+
+def add(a, b, where: str, limit: int):
+    return number(a + b, where, limit)
+
+
+def divide(d, a, where: str, floor: bool):
+    """``a // d`` or ``a % d``; the divisor is computed first, as the rules read it."""
+    if d == 0:
+        raise RuleError(BAD_VALUE, "division by zero", where)
+    return a // d if floor else a % d
+
+
+# ----------------------------------------------------------------- indexing
+def item_of(xs, i, where: str):
+    try:
+        return xs[i]
+    except (IndexError, TypeError):
+        raise RuleError(BAD_VALUE, f"index {i} is outside a list of {len(xs) if isinstance(xs, list) else 0}",
+                        where) from None
+
+
+def zone_item(st, zone, i, where: str):
+    z = st.zones[zone]
+    if not -len(z) <= i < len(z):
+        raise RuleError(BAD_VALUE, f"position {i} is outside a zone of {len(z)}", where)
+    return z[i]
+
+
+def player_zone(st, family: str, p, where: str) -> int:
+    if p is None or type(p) is not int or not 0 <= p < st.n:
+        raise RuleError(
+            BAD_VALUE,
+            f"{family}[{'none' if p is None else p}]: there is no player {'none' if p is None else p} in a game "
+            f"of {st.n}",
+            where,
+        )
+    return st.cat.zone_base[family] + p
+
+
+def comp_zone(st, family: str, c, where: str, per: str) -> int:
+    try:
+        return st.cat.zone_of_comp[family][c]
+    except (KeyError, TypeError):
+        z = ops.comp_zone(st, family, c) if isinstance(c, int) else None  # a component created in play
+        if z is None:
+            raise RuleError(BAD_VALUE, f"{family}[...]: the index is not a {per}", where) from None
+        return z
+
+
+def anylist(v):
+    return v if isinstance(v, list) else ([] if v is None else [v])
+
+
+def type_of(st, c):
+    return st.cat.types[c] if c < st.cat.n else st.static[c]["type"]
+
+
+def face_up(st, value, depth: int):
+    """``value`` read in text said to everybody: a face-down component (at
+    any depth of lists) stops the piece of text, which reads "[hidden]"."""
+    if depth == 0:
+        if value is not None and not st.face[value]:
+            raise HiddenInText
+    else:
+        for item in value or ():
+            face_up(st, item, depth - 1)
+    return value
+
+
+def public_piece(st, thunk, t) -> str:
+    """One piece of text said to everybody: "[hidden]" if it reads a secret."""
+    try:
+        return describe(st, thunk(), t, True)
+    except HiddenInText:
+        return HIDDEN
+
+
+# ----------------------------------------------------------------- lists and texts
+def sized(xs, where: str, limit: int):
+    if len(xs) > limit:
+        raise RuleError("R107", f"a list of {len(xs)} items; the limit is {limit}", where)
+    return xs
+
+
+def joined(x, y, where: str, limit: int):
+    text = x + y
+    if len(text) > limit:
+        raise RuleError("R107", f"a text of {len(text)} characters; the limit is {limit}", where)
+    return text
+
+
+def minus_one(st, xs, v):
+    xs = list(xs)
+    charge(st, len(xs))
+    if v in xs:
+        xs.remove(v)
+    return xs
+
+
+def minus(st, xs, ys):
+    xs = list(xs)
+    charge(st, len(xs) + len(ys))
+    for v in ys:
+        if v in xs:
+            xs.remove(v)
+    return xs
+
+
+def same(st, a, b, equal: bool):
+    """``a == b`` (or !=) of lists, compared item by item: charged by their size."""
+    if isinstance(a, list):
+        charge(st, len(a))
+    return (a == b) if equal else (a != b)
+
+
+def contains(st, item, coll):
+    charge(st, len(coll))
+    return item in coll
+
+
+def first_of_each(items: list, keys: list) -> list:
+    """The items whose key has not come before: one pass, so a big hand
+    costs its length, not its length squared."""
+    out, seen = [], set()
+    for x, k in zip(items, keys):
+        k = hashable(k)
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return out
+
+
+def hashable(value):
+    """A key as a set can hold it: lists (at any depth) as tuples."""
+    return tuple(hashable(v) for v in value) if isinstance(value, list) else value
+
+
+def distinct_lists(st, items):
+    charge(st, _size(items))
+    return first_of_each(items, items)
+
+
+def _size(value) -> int:
+    if isinstance(value, list):
+        return 1 + sum(_size(v) for v in value)
+    return 1
+
+
+def numbers(lo, hi, where: str, limit: int):
+    if hi - lo > limit:
+        raise RuleError("R107", f"range({lo}, {hi}) would hold {hi - lo} numbers; the limit is {limit}", where)
+    return list(range(lo, hi))
+
+
+def best_by(items, key, less: bool):
+    """The first item whose key is least (or greatest)."""
+    found = best_key = None
+    for x in items:
+        kv = key(x)
+        if found is None or (kv < best_key if less else kv > best_key):
+            found, best_key = x, kv
+    return found
+
+
+def sort_by(items, key):
+    items = list(items)
+    keys = [key(x) for x in items]
+    order = sorted(range(len(items)), key=keys.__getitem__)  # stable
+    return [items[i] for i in order]
+
+
+def distinct_by(items, key):
+    return first_of_each(items, [key(x) for x in items])
+
+
+def bottom_n(xs, k):
+    return xs[len(xs) - max(min(k, len(xs)), 0):]
+
+
+def index_in(st, items, v):
+    charge(st, len(items))
+    return items.index(v) if v in items else -1
+
+
+def count_in(st, items, v):
+    charge(st, len(items))
+    return items.count(v)
+
+
+def subsets(items, hi, lo, where: str):
+    top = len(items) if hi is None else min(hi, len(items))
+    out = []
+    for k in range(max(lo, 0), top + 1):
+        for combo in itertools.combinations(items, k):
+            out.append(list(combo))
+            if len(out) > MAX_SUBSETS:
+                raise RuleError(BAD_VALUE, f"subsets() would give more than {MAX_SUBSETS} options", where)
+    return out
+
+
+# ----------------------------------------------------------------- chance
+def pick(st, items):
+    if not items:
+        return None
+    return items[ops.random_index(st, len(items))]
+
+
+def roll(st, k, where: str):
+    if k < 1:
+        raise RuleError(BAD_VALUE, f"roll({k}): a die needs at least one side", where)
+    return 1 + ops.random_index(st, k)
+
+
+# ----------------------------------------------------------------- components, players, boards
+def zone_of(st, c):
+    return st.loc[c] if st.loc[c] >= 0 else None
+
+
+def components_of(st, name: str):
+    ids = st.cat.by_type[name]
+    if len(st.static) == st.cat.n:
+        return list(ids)
+    return list(ids) + [c for c in range(st.cat.n, len(st.static)) if st.static[c].get("type") == name]
+
+
+def opponents(st, p):
+    order = ops.seat_order(st, p)
+    return order[1:] if not st.eliminated[p] else [q for q in order if q != p]
+
+
+def next_player(st, p, steps):
+    """The live player ``steps`` seats after ``p`` in the play direction;
+    counting goes round the live players, so a huge step costs no more."""
+    if type(steps) is int and steps > st.n:
+        live = st.n - sum(st.eliminated)
+        if live:
+            steps = (steps - 1) % live + 1
+    return ops.next_player(st, p, steps)
+
+
+def sees(st, what, p):
+    return ops.can_see(st, what, p)
+
+
+def board_of(st, space):
+    board = st.cat.boards.get(st.cat.types[space] if space < st.cat.n else None)
+    if board is None:
+        raise RuleError(BAD_VALUE, f"component {space} is not a board space")
+    return board
+
+
+def neighbours(st, space):
+    return list(board_of(st, space).adj.get(space, ()))
+
+
+def distance(st, a, b):
+    return board_of(st, a).distance(a, b)
+
+
+def within(st, start, k, passable):
+    board = board_of(st, start)
+    reached = board.bfs(start, passable, k)
+    return sorted(x for x, d in reached.items() if d > 0)
+
+
+def seat_of(st, p, what: str, where: str, none: bool = False):
+    """``p`` when it is a seat of this game (or ``none``, where that means
+    nobody); anything else is the ruleset's error: a seat number outside the
+    game would otherwise count from the end of a list (-1) or name nobody."""
+    if p is None and none:
+        return None
+    if type(p) is not int or not 0 <= p < st.n:
+        raise RuleError(BAD_VALUE, f"{what} {literal(p)}: there is no such player in a game of {st.n}", where)
+    return p
+
+
+def deciding_player(st, who, name: str, where: str) -> int:
+    """The player who must make a choice; a choice with nobody to make it
+    (no 'by' where there is no current player) is the ruleset's error."""
+    if who is None or type(who) is not int or not 0 <= who < st.n:
+        raise RuleError(NO_OPTIONS, f"no player to make the choice '{name}' (it would be made by {literal(who)})",
+                        where, "say who chooses: choose ... by <player>")
+    return who
+
+
+def direction(v, where: str):
+    """The built-in ``direction`` steers the turn order: only 1 and -1 mean
+    something (2 would skip seats, 0 would stop the order)."""
+    if v not in (1, -1) or isinstance(v, bool):
+        raise RuleError(BAD_VALUE, f"direction is 1 or -1, not {literal(v)}", where)
+    return v
+
+
+def live(st, p):
+    """``p``, or when ``p`` has been eliminated the next live player after
+    them in the play direction: turns skip eliminated players, whoever
+    names them (``first``, ``next``, ``pass turn to``)."""
+    if p is not None and 0 <= p < st.n and st.eliminated[p]:
+        return ops.next_player(st, p)
+    return p
+
+
+# ----------------------------------------------------------------- statements
+def move_list(st, items, z, position, face, fire: bool):
+    """``move ... to z`` of a list: every move first, then the triggers, in order."""
+    if len(items) == 1:
+        if items[0] is not None:
+            ops.move(st, items[0], z, position, face)
+        return
+    moved = [ops.move(st, c, z, position, face, fire_now=False) for c in items if c is not None]
+    if fire:
+        ops.fire_in_order(st, moved)
+
+
+def draw(st, z, d, k, face, fire: bool):
+    moved = []
+    if d == z:  # top to bottom of the same zone: a card can come round again, so count the work
+        charge(st, max(k, 0))
+    for _ in range(k):
+        zone = st.zones[z]
+        if not zone:
+            break  # drawing from an empty zone draws nothing
+        moved.append(ops.move(st, zone[0], d, "top" if d != z else "bottom", face, fire_now=False))
+    if moved and fire:
+        ops.fire_in_order(st, moved)
+
+
+def deal(st, z, targets, rounds, fire: bool):
+    moved = []
+    if z in targets:  # dealing from one of the receiving zones: cards can come round again
+        charge(st, max(rounds, 0) * len(targets))
+    for _ in range(rounds):
+        for target in targets:
+            zone = st.zones[z]
+            if not zone:
+                break
+            moved.append(ops.move(st, zone[0], target, fire_now=False))
+        if not st.zones[z]:
+            break  # the source is empty: the deal is over, however many rounds were asked for
+    if moved and fire:
+        ops.fire_in_order(st, moved)
+
+
+def reveal(st, items):
+    for c in items:
+        if st.record and not st.face[c]:  # named now: its face may change once hidden again
+            st.events.append(("reveal", c, None, comp_name(st, c)))
+        st.face[c] = True
+        if st.prog.top_piles:  # a face-up pile keeps only its top face up
+            ops.show_top(st, st.loc[c])
+
+
+def reveal_to(st, who, items):
+    for c in items:
+        known = st.known.get(c, [])
+        st.known[c] = known + [p for p in who if p not in known]
+        if st.record:
+            st.events.append(("reveal", c, list(who), comp_name(st, c)))
+
+
+def hide(st, items):
+    for c in items:
+        st.face[c] = False
+        st.known.pop(c, None)
+        if st.prog.top_piles:  # a face-up pile keeps only its top face up
+            ops.show_top(st, st.loc[c])
+
+
+def remove(st, items, fire: bool):
+    moved = [ops.move(st, c, BOX, fire_now=False) for c in items if c is not None]
+    if moved and fire:
+        ops.fire_in_order(st, moved)
+
+
+def create(st, type_name: str, static: dict, zone, where: str):
+    c = len(st.static)
+    limit = st.prog.limits["max_components"]
+    if c >= limit:
+        raise RuleError("R107", f"more than {limit} components", where)
+    static["type"] = type_name
+    st.static = st.static + [static]  # copy on write: clones share the old list
+    initial = st.prog.comp_types[type_name].initial
+    st.props.append({k: f(st, static) for k, f in initial.items()} if initial else None)
+    st.owner.append(None)
+    st.loc.append(BOX)
+    st.face.append(True)
+    ops.add_comp_zones(st, c, type_name)
+    ops.move(st, c, zone)
+    return c
+
+
+def swap(st, x, y):
+    zx, zy = st.loc[x], st.loc[y]
+    ix, iy = st.zones[zx].index(x), st.zones[zy].index(y)
+    st.zones[zx][ix], st.zones[zy][iy] = y, x
+    st.loc[x], st.loc[y] = zy, zx
+    if st.prog.top_piles:
+        ops.show_top(st, zx)
+        ops.show_top(st, zy)
+
+
+def eliminate(st, q):
+    if q is not None:
+        st.eliminated[q] = True
+        if st.record:
+            st.events.append(("eliminate", q))
+
+
+def no_options(name: str, where: str):
+    return RuleError(NO_OPTIONS, f"nothing to choose from for '{name}'", where,
+                     "guard the choice with an if, or add 'optional'")
+
+
+def option_labels(options: list, render) -> list[str]:
+    """The label of each option, ``render`` naming one option."""
+    return ["pass" if v is None else render(v) for v in options]

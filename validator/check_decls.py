@@ -1,0 +1,481 @@
+"""Check the declarations of a ruleset: parameters and definitions,
+component types, zones, variables, events, functions and procedures, and
+the rule text that belongs to them (how components are made, labels,
+initial values). Every rule text elsewhere is resolved against these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from validator.check_expr import BUILTIN_NAMES, CheckError, Cx
+from validator.diagnostics import did_you_mean
+from validator.ir import ComponentRules, Expr, FunctionRule, Template, X
+from validator.scope import Locals, Scope
+from validator.types import (
+    ANY,
+    BOOL,
+    COMP,
+    FRACTION,
+    INT,
+    NONE,
+    STR,
+    WHOLE,
+    Type,
+    article,
+    compatible,
+    join,
+    literal_type,
+    parse_type,
+)
+from validator.values import literal
+
+PHASE_EVENTS = ("phase_begin", "phase_end")  # fired by the flow itself, with the phase's name
+BUILTIN_EVENTS = {
+    "moved": {"component": COMP(None), "from_zone": Type("zone"), "to_zone": Type("zone")},
+}
+
+
+@dataclass
+class ComponentDecl:
+    name: str
+    static: dict = field(default_factory=dict)  # fixed property -> Type
+    dynamic: dict = field(default_factory=dict)  # changing property -> Type
+    public: tuple = ()
+    board: dict | None = None
+    glyph: str | None = None
+
+
+@dataclass
+class ZoneDecl:
+    name: str
+    per: str | None  # None (one shared zone), "player", or a component type name
+    of: str | None
+    visibility: str  # public | owner | hidden | top
+    face: str  # up | down
+    ordered: bool
+
+
+class DeclChecker:
+    """Mixed into the ruleset checker."""
+
+    def reserved_names(self):
+        """Names starting with '_' are reserved (never readable in rule text)."""
+        sections = ("params", "define", "vars", "player_vars", "zones", "events", "functions", "procedures",
+                    "actions", "phases", "components", "triggers", "end")
+        for section in sections:
+            for name, spec in (self.data.get(section) or {}).items():
+                if str(name).startswith("_"):
+                    self.report("E014", f"'{name}': names starting with '_' are reserved", (section, name), key=True)
+                if section == "events" and isinstance(spec, dict):
+                    for fname in spec:
+                        if str(fname).startswith("_"):
+                            self.report("E014", f"'{fname}': names starting with '_' are reserved",
+                                        (section, name, fname), key=True)
+                if section in ("procedures", "functions") and isinstance(spec, dict):
+                    for param in spec.get("params") or {}:
+                        if str(param).startswith("_"):
+                            self.report("E014", f"'{param}': names starting with '_' are reserved",
+                                        (section, name, "params", param), key=True)
+                if section == "components" and isinstance(spec, dict):
+                    for part in ("for_each", "props", "state"):
+                        for prop in spec.get(part) or {}:
+                            if str(prop).startswith("_"):
+                                self.report("E014", f"'{prop}': names starting with '_' are reserved",
+                                            (section, name, part, prop), key=True)
+
+    def builtin_clash(self, section: str, name) -> bool:
+        """A name the language already gives (``player_count``, ``top``...):
+        rule text would always mean the built-in one, so the author's would
+        be silently ignored."""
+        from dsl.parser import STATEMENT_WORDS, VALUE_WORDS
+        from validator.check_calls import BUILTINS
+
+        callable_ = section in ("functions", "procedures")
+        for taken, why in (
+            (VALUE_WORDS, "is a word of the language: rule text would never read it as a name"),
+            (STATEMENT_WORDS if section == "procedures" else (), "begins a statement: a call would never reach it"),
+            (BUILTIN_NAMES, "is a built-in name: rule text would never see this one"),
+            (BUILTINS if callable_ else (), "is a built-in function: a call would never reach this one"),
+        ):
+            if name in taken:
+                self.report("E043", f"'{name}' {why}", (section, name), key=True, hint="choose another name")
+                return True
+        return False
+
+    def already(self, name) -> str | None:
+        """What ``name`` already names, with its line: 'a zone (line 8)'."""
+        for section, what in (("zones", "a zone"), ("params", "a parameter"), ("define", "a definition"),
+                              ("vars", "a variable"), ("player_vars", "a player variable")):
+            if name in (self.data.get(section) or {}):
+                return f"{what} (line {self.doc.where((section, name), key=True)[0]})"
+        return None
+
+    def declare_params(self):
+        for name, spec in (self.data.get("params") or {}).items():
+            self.builtin_clash("params", name)
+            default = spec.get("default") if isinstance(spec, dict) else spec
+            self.params[name] = default
+            t = literal_type(default)
+            if isinstance(spec, dict) and "type" in spec:
+                declared = parse_type(spec["type"], {})
+                if declared is None:
+                    self.report(
+                        "E041",
+                        f"unknown type '{spec['type']}'",
+                        ("params", name, "type"),
+                        hint="types: int, bool, str, player, any, 'list of ...'",
+                    )
+                elif default is not None and not compatible(declared, literal_type(default)):
+                    self.report("E063", f"default {literal(default)} is not {article(declared)}",
+                                ("params", name, "default"), hint=WHOLE if t == FRACTION else None)
+                t = declared or t
+            elif t == FRACTION:
+                self.report("E063", f"parameter '{name}': {literal(default)} is a fraction",
+                            ("params", name, "default") if isinstance(spec, dict) else ("params", name), hint=WHOLE)
+            if isinstance(spec, dict) and spec.get("choices"):
+                self.param_choices[name] = list(spec["choices"])
+            if isinstance(spec, dict) and spec.get("choices") and default not in spec["choices"]:
+                self.report("E063", f"default {literal(default)} is not one of the choices",
+                            ("params", name, "default"))
+            self.param_types[name] = t
+        scope = self.scratch("define")
+        zones = self.data.get("zones") or {}
+        for name in self.data.get("define") or {}:  # each definition sees the ones before it
+            self.builtin_clash("define", name)
+            if name in self.param_types:
+                self.report("E043", f"'{name}' is already a parameter", ("define", name), key=True)
+            elif name in zones:
+                self.report("E043", f"'{name}' is already {self.already(name)}", ("define", name), key=True,
+                            hint="rename one of them")
+                continue  # the zone keeps its name: uses of it are not reported again
+            x, t = self.check_expr_at(("define", name), scope)
+            self.param_types[name] = t
+            if x is not None:
+                self.out.defines.append((name, Expr(x, scope.unit.nlocals, slot_names=scope.unit.names)))
+
+    def declare_components(self):
+        for name, spec in (self.data.get("components") or {}).items():
+            ct = ComponentDecl(name)
+            for key in spec.get("for_each") or {}:
+                ct.static[key] = ANY
+            for row in spec.get("items") or []:
+                if isinstance(row, dict):
+                    for key, value in row.items():
+                        ct.static[key] = join(ct.static.get(key, NONE), literal_type(value))
+            for key in spec.get("props") or {}:
+                ct.static[key] = ANY
+            for key in ct.static:
+                if ct.static[key] == NONE:
+                    ct.static[key] = ANY
+            ct.public = tuple(spec.get("public") or ())
+            ct.board = spec.get("board")
+            ct.glyph = spec.get("glyph")
+            self.comp_types[name] = ct
+        for name, spec in (self.data.get("components") or {}).items():
+            ct = self.comp_types[name]
+            for key, init in (spec.get("state") or {}).items():
+                t = None
+                if isinstance(init, dict) and "show" in init:
+                    self.report("E012", "'show' is for variables; a component shows what its label and status say",
+                                ("components", name, "state", key, "show"), key=True,
+                                hint="add it to the type's status: \"{self." + str(key) + "}\"")
+                if isinstance(init, dict) and "type" in init:
+                    t = parse_type(init["type"], self.comp_types)
+                    if t is None:
+                        self.report(
+                            "E041", f"unknown type '{init['type']}'", ("components", name, "state", key, "type")
+                        )
+                ct.dynamic[key] = t or ANY
+                if key in ct.static:
+                    self.report(
+                        "E043",
+                        f"'{key}' is both a fixed and a changing property of '{name}'",
+                        ("components", name, "state", key),
+                        key=True,
+                    )
+            if ct.board:
+                needed = ("col", "row") if ct.board.get("grid") in ("hex", "square") else (ct.board.get("key", "name"),)
+                for prop in needed:
+                    if prop not in ct.static:
+                        self.report(
+                            "E032",
+                            f"a {ct.board.get('grid')} board needs the fixed property '{prop}' "
+                            f"on its spaces ('{name}')",
+                            ("components", name, "board"),
+                            hint="for_each: {col: range(w), row: range(h)}" if prop in ("col", "row") else None,
+                        )
+            for prop in ct.public:
+                if prop not in ct.static and prop not in ct.dynamic:
+                    self.report(
+                        "E032",
+                        f"'{name}' has no property '{prop}' to show on its back",
+                        ("components", name, "public"),
+                        hint=did_you_mean(prop, list(ct.static) + list(ct.dynamic)),
+                    )
+
+    def declare_zones(self):
+        for name, spec in (self.data.get("zones") or {}).items():
+            spec = spec or {}
+            per = spec.get("per")
+            if per not in (None, "player") and per not in self.comp_types:
+                self.report(
+                    "E039",
+                    f"zones can be kept one per player or one per component type; '{per}' is neither",
+                    ("zones", name, "per"),
+                    hint=did_you_mean(str(per), list(self.comp_types) + ["player"]),
+                )
+                per = "player"
+            of = spec.get("of")
+            if of is not None and of not in self.comp_types:
+                self.report(
+                    "E039",
+                    f"unknown component type '{of}'",
+                    ("zones", name, "of"),
+                    hint=did_you_mean(str(of), self.comp_types),
+                )
+                of = None
+            if name in self.comp_types:
+                self.report("E043", f"'{name}' is already a component type", ("zones", name), key=True)
+            visibility = spec.get("visibility", "public")
+            face = spec.get("face", "up" if visibility == "public" else "down")
+            if visibility == "top" and spec.get("ordered", True) is False:
+                self.report("E013", f"zone '{name}': a face-up pile (visibility: top) must be ordered",
+                            ("zones", name, "ordered"), hint="an unordered zone is sorted by id, so its top would "
+                            "tell how the hidden components compare: drop 'ordered: false'")
+            self.families[name] = ZoneDecl(name, per, of, visibility, face, bool(spec.get("ordered", True)))
+
+    def declare_vars(self):
+        for section, table in (("vars", self.var_types), ("player_vars", self.pvar_types)):
+            for name, spec in (self.data.get(section) or {}).items():
+                if self.builtin_clash(section, name):
+                    continue
+                if name in self.families or name in self.param_types:
+                    self.report("E043", f"'{name}' is already {self.already(name)}", (section, name), key=True,
+                                hint="rename one of them")
+                    continue  # the first keeps its name: uses of it are not reported again
+                t = None
+                if isinstance(spec, dict):
+                    if "type" in spec:
+                        t = parse_type(spec["type"], self.comp_types)
+                        if t is None:
+                            self.report(
+                                "E041",
+                                f"unknown type '{spec['type']}'",
+                                (section, name, "type"),
+                                hint="types: int, bool, str, player, any, zone, a component type, 'list of ...'",
+                            )
+                elif not isinstance(spec, str):
+                    t = literal_type(spec)
+                    if t.kind == "none":
+                        t = ANY
+                table[name] = t or ANY  # refined when the initial value is checked
+        self.secret_pvars = frozenset(
+            n
+            for n, s in (self.data.get("player_vars") or {}).items()
+            if isinstance(s, dict) and s.get("visibility") == "owner"
+        )
+
+    def declare_events(self):
+        for name, fields in (self.data.get("events") or {}).items():
+            if name in BUILTIN_EVENTS or name in PHASE_EVENTS:
+                self.report("E043", f"'{name}' is a built-in event", ("events", name), key=True)
+                continue
+            table = {}
+            for fname, ftype in (fields or {}).items():
+                t = parse_type(ftype, self.comp_types)
+                if t is None:
+                    self.report("E041", f"unknown type '{ftype}'", ("events", name, fname))
+                    t = ANY
+                table[fname] = t
+            self.events[name] = table
+
+    def _params(self, section, name, spec):
+        params = []
+        for pname, ptype in ((spec or {}).get("params") or {}).items():
+            t = parse_type(ptype, self.comp_types)
+            if t is None:
+                self.report(
+                    "E041",
+                    f"unknown type '{ptype}'",
+                    (section, name, "params", pname),
+                    hint=did_you_mean(
+                        str(ptype), ["int", "bool", "str", "player", "zone", "any"] + list(self.comp_types)
+                    ),
+                )
+                t = ANY
+            params.append((pname, t))
+        return params
+
+    def declare_functions(self):
+        for name, spec in (self.data.get("functions") or {}).items():
+            self.builtin_clash("functions", name)
+            params = self._params("functions", name, spec)
+            node, span = self.parse(("functions", name, "value"), "expression")
+            self.functions[name] = (params, node, ("functions", name, "value"), span)
+
+    def declare_procedures(self):
+        for name, spec in (self.data.get("procedures") or {}).items():
+            self.builtin_clash("procedures", name)
+            self.procedures[name] = (f"procedure {name}", self._params("procedures", name, spec))
+
+    # ------------------------------------------------------------ functions
+    def function_variant(self, name: str, public: bool, event: str | None, n, cx: Cx):
+        """The key and result type of function ``name`` checked for a kind of
+        call site: said to everybody or not (``public``), inside the trigger
+        of ``event`` or not (what ``event`` means in its body). Each variant
+        is checked once and compiled once; a function that reaches itself is
+        refused (E044), as a body that could never finish."""
+        params, body_node, fpath, fspan = self.functions[name]
+        key = (name, public, event)
+        done = self.function_types.get(key)
+        if done is not None:
+            return key, done
+        if key in self.checking_functions:
+            cx.error("E044", f"function '{name}' calls itself (directly or through others)", n.pos)
+        if body_node is None:
+            raise CheckError("function body did not parse")
+        self.checking_functions.add(key)
+        try:
+            unit = Locals(f"function {name}")
+            scope = Scope(unit)
+            if event is not None:
+                scope.event, scope.event_slot = event, scope.temp()
+            slots = tuple(scope.fresh(pname, ptype) for pname, ptype in params)
+            body_cx = Cx(self, scope, fpath, fspan, cx.depth + 1, public)
+            body, t = self.expr(body_node, body_cx)
+        finally:
+            self.checking_functions.discard(key)
+        self.function_types[key] = t
+        self.out.functions[key] = FunctionRule(name, slots, body, unit.nlocals, scope.event_slot, unit.names)
+        return key, t
+
+    # ------------------------------------------------------------ component rules
+    def check_components(self):
+        for name, spec in (self.data.get("components") or {}).items():
+            ct = self.comp_types[name]
+            base = ("components", name)
+            scope = self.scratch(f"components {name}")
+            loops = []
+            for var in spec.get("for_each") or {}:
+                x, t = self.check_expr_at(base + ("for_each", var), scope)
+                if x is not None and t.kind not in ("list", "any", "zone"):
+                    self.report(
+                        "E041",
+                        f"for_each needs a list of values for '{var}', e.g. range(1, 8)",
+                        base + ("for_each", var),
+                    )
+                    x = None
+                et = t.arg if t.kind == "list" else ANY
+                ct.static[var] = et
+                loops.append((var, scope.fresh(var, et), x))
+            items = spec.get("items") or []
+            item_keys = []
+            for row in items:
+                for key in row if isinstance(row, dict) else {}:
+                    if key not in [k for k, _ in item_keys]:
+                        item_keys.append((key, scope.fresh(key, ct.static.get(key, ANY))))
+            props = []
+            for pname in spec.get("props") or {}:
+                x, t = self.check_expr_at(base + ("props", pname), scope)
+                ct.static[pname] = t
+                props.append((pname, scope.fresh(pname, t), x))
+            copies = None
+            if "copies" in spec:
+                copies, _ = self.check_expr_at(base + ("copies",), scope, INT, "copies")
+            for fname in ("count", "copies"):
+                if isinstance(spec.get(fname), int) and not isinstance(spec[fname], bool) and spec[fname] < 0:
+                    self.report("E014", f"'{name}': {fname} {spec[fname]} is negative", base + (fname,),
+                                hint="a number of components is 0 or more")
+            if "count" in spec and (spec.get("for_each") or spec.get("items")):
+                self.report("E014", f"'{name}': count has no effect next to "
+                            f"{'for_each' if spec.get('for_each') else 'items'}", base + ("count",), key=True,
+                            hint="'copies' makes several of each")
+            count = self.check_expr_at(base + ("count",), scope, INT, "count")[0] if "count" in spec else None
+            rules = ComponentRules(name, loops, items, item_keys, props, copies, count, scope.unit.nlocals, {},
+                                   where="{}:{}:{}".format(self.doc.file, *self.doc.where(base, key=True)),
+                                   slot_names=scope.unit.names)
+            rules.initial = self.check_initial(name, spec, ct, base)
+            if "label" in spec:
+                rules.label = self.template(base + ("label",), {"self": COMP(name)})
+            if "back_label" in spec:
+                # read as text said to everybody: a property the back does not show reads "[hidden]"
+                rules.back_label = self.template(base + ("back_label",), {"self": COMP(name)}, public=True)
+            if "status" in spec:
+                rules.status = self.template(base + ("status",), {"self": COMP(name)})
+            self.out.components[name] = rules
+
+    def check_initial(self, name, spec, ct, base) -> dict:
+        """Initial values of the changing properties: they may read the fixed ones by name."""
+        iscope = self.scratch(f"components {name} state")
+        slots = {k: iscope.fresh(k, t) for k, t in ct.static.items()}
+        initial = {}
+        for key, init in (spec.get("state") or {}).items():
+            path = base + ("state", key) + (("initial",) if isinstance(init, dict) else ())
+            if isinstance(init, dict) and "initial" not in init:
+                initial[key] = ("value", None)
+                continue
+            value = init.get("initial") if isinstance(init, dict) else init
+            if not isinstance(value, str):  # a number, true/false, null or a list: the value itself
+                t = literal_type(value)
+                if ct.dynamic[key].kind == "any" and t.kind != "none":
+                    ct.dynamic[key] = t
+                elif t.kind != "none" and not compatible(ct.dynamic[key], t):
+                    self.report("E041", f"initial value is {t}, but '{key}' is declared {ct.dynamic[key]}", path)
+                initial[key] = ("value", value)
+                continue
+            x, t = self.check_expr_at(path, iscope)
+            if x is None:
+                continue
+            if ct.dynamic[key].kind == "any":
+                ct.dynamic[key] = t if t.kind != "none" else ANY
+            initial[key] = ("expr", x)
+        return {"props": initial, "slots": slots, "nlocals": iscope.unit.nlocals, "names": iscope.unit.names}
+
+    def template(self, path, names: dict[str, Type], public: bool = False) -> Template | None:
+        """A text template from the YAML value at ``path``; the names given
+        (e.g. ``self``) are bound to its render function's arguments."""
+        text = self.text_of(path)
+        scope = self.scratch("template")
+        slots = tuple(scope.fresh(n, t) for n, t in names.items())
+        cx = Cx(self, scope, tuple(path), self.doc.spans.get(tuple(path)))
+        try:
+            pieces = self.template_parts(str(text), cx, 1, 1, "this text", public,
+                                         itself="self" if "self" in names else None)
+        except CheckError:
+            return None
+        return Template(pieces, public, slots, scope.unit.nlocals, scope.unit.names)
+
+    def check_vars(self):
+        for section, table, target in (
+            ("vars", self.var_types, self.out.vars),
+            ("player_vars", self.pvar_types, self.out.pvars),
+        ):
+            for name, spec in (self.data.get(section) or {}).items():
+                if name not in table:  # its name clashed (E043): not declared
+                    continue
+                scope = self.scratch(f"{section} {name}")
+                if isinstance(spec, dict):
+                    if "initial" not in spec:
+                        target[name] = ("value", None)
+                        continue
+                    path = (section, name, "initial")
+                elif isinstance(spec, str):
+                    path = (section, name)
+                else:
+                    target[name] = ("value", spec)
+                    continue
+                x, t = self.check_expr_at(path, scope)
+                if x is None:
+                    continue
+                if table[name].kind == "any" and t.kind != "none":
+                    table[name] = t
+                elif not compatible(table[name], t) and t.kind != "none":
+                    self.report("E041", f"initial value is {t}, but '{name}' is declared {table[name]}", path)
+                target[name] = ("expr", Expr(x, scope.unit.nlocals, slot_names=scope.unit.names))
+        self.unshown_vars = frozenset(
+            name for section in ("vars", "player_vars") for name, spec in (self.data.get(section) or {}).items()
+            if isinstance(spec, dict) and spec.get("show") is False)
+
+
+__all__ = ["DeclChecker", "ComponentDecl", "ZoneDecl", "BOOL", "STR", "X"]

@@ -1,0 +1,462 @@
+"""Check statements: ``block(stmts, cx) -> [S]``.
+
+Each statement is checked and written as IR (``validator.ir.S``) with its
+place in the file, which the compiled code keeps for runtime errors. A
+statement that fails to check is left out (its error is reported) and the
+names it would have bound are declared with the error type, so later
+statements do not report the same mistake again.
+"""
+
+from __future__ import annotations
+
+from dsl import ast as A
+from dsl.parser import VALUE_WORDS
+from validator.check_expr import CheckError, Cx, as_list
+from validator.diagnostics import did_you_mean
+from validator.ir import S, Template, X
+from validator.types import (
+    ANY,
+    COMP,
+    ERR,
+    INT,
+    LIST,
+    NONE,
+    PLAYER,
+    compatible,
+    elem_type,
+    parse_type,
+    type_tag,
+)
+
+NUMERIC = ("int", "any", "error", "player")
+
+
+class StmtChecker:
+    """Mixed into the ruleset checker."""
+
+    def block(self, stmts, cx: Cx) -> list:
+        out = []
+        for s in stmts:
+            for name in (getattr(s, "name", None), getattr(s, "var", None)):
+                if isinstance(name, str) and name.startswith("_"):
+                    self.report("E014", f"'{name}': names starting with '_' are reserved", cx.path, cx.at(s.pos))
+                if isinstance(name, str) and name in VALUE_WORDS:
+                    self.report("E043", f"'{name}' is a word of the language: rule text would never read it as "
+                                "a name", cx.path, cx.at(s.pos), "choose another name")
+            try:
+                out.append(getattr(self, "_s_" + type(s).__name__)(s, cx))
+            except CheckError:
+                for attr in ("name", "var"):
+                    name = getattr(s, attr, None)
+                    if isinstance(name, str) and cx.scope.lookup(name) is None:
+                        cx.scope.declare(name, ERR)
+                if isinstance(s, A.SimultaneousStmt) and s.body and isinstance(s.body[0], A.ChooseStmt):
+                    cx.scope.declare(s.body[0].name, ERR)
+        return [s for s in out if s is not None]
+
+    # ------------------------------------------------------------ simple
+    def _s_PassStmt(self, s, cx):
+        return None
+
+    def _s_LetStmt(self, s, cx):
+        x, t = self.expr(s.value, cx)
+        if s.type is not None:  # let name: type = value
+            declared = parse_type(s.type, self.comp_types)
+            if declared is None:
+                known = ["int", "bool", "str", "player", "zone", "component", "any", *self.comp_types]
+                cx.error("E039", f"unknown type '{s.type}'", s.pos,
+                         did_you_mean(s.type.split()[-1], known) or f"types: {', '.join(known)}, list of <type>")
+            fits = (
+                declared.kind in ("list", "any") if t == LIST(NONE)  # [] fits a list
+                else declared.kind in ("comp", "player", "zone", "any") if t.kind == "none"  # none: no component
+                else compatible(declared, t)
+            )
+            if not fits:
+                cx.error("E041", f"'{s.name}' is declared {declared}, and this is {t}", s.value.pos)
+            if declared.kind == "list" and t.kind == "zone":
+                x = as_list(x, t)  # a zone's components, as a list
+            t = declared
+        elif t == LIST(NONE):
+            t = LIST(ANY)  # an empty list to be filled: its items may be of any type
+        slot = cx.scope.declare(s.name, t)
+        return S("set", cx.where(s.pos), ("local", slot), "=", x, t.kind in NUMERIC)
+
+    def _s_SetStmt(self, s, cx):
+        value, vt = self.expr(s.value, cx)
+        op = s.op
+        target, tt = self.target(s.target, cx)
+        if op != "=" and tt.kind not in ("int", "any", "error"):
+            cx.error("E041", f"'{op}' needs a number, and this is {tt}", s.pos)
+        if op != "=" and vt.kind not in NUMERIC:  # 'set x += v' is checked as 'set x = x + v' is
+            cx.error("E041", f"'{op}' needs a number, and this is {vt}", s.value.pos)
+        if op == "=" and not compatible(tt, vt) and vt.kind != "none":
+            cx.error("E041", f"cannot set {tt} to {vt}", s.value.pos)
+        if op == "=" and vt.kind == "none" and tt.kind in ("int", "bool", "list"):  # as 'let x: int = none' is refused
+            cx.error("E041", f"cannot set {tt} to none", s.value.pos,
+                     "use a value of its type that stands for 'nothing' (0, -1, false, [])")
+        return S("set", cx.where(s.pos), target, op, value, op != "=" or vt.kind in NUMERIC)
+
+    def target(self, t: A.Target, cx: Cx):
+        """(target, type) for an assignable place: ("local", slot), ("var", name),
+        ("direction",), ("pvar", player, name), ("owner", comp), ("prop", comp, name)."""
+        name = t.name
+        if t.obj is None:
+            local = cx.scope.lookup(name)
+            if local is not None and name != "player":
+                slot, lt = local
+                return ("local", slot), lt
+            if name in self.var_types:
+                if name == "direction":
+                    return ("direction",), self.var_types[name]
+                return ("var", name), self.var_types[name]
+            if name in self.param_types:
+                cx.error(
+                    "E042",
+                    f"'{name}' is a parameter and cannot change during a game",
+                    t.pos,
+                    "declare a variable under vars instead",
+                )
+            cx.error(
+                "E030",
+                f"unknown variable '{name}'",
+                t.pos,
+                did_you_mean(name, list(self.var_types) + list(cx.scope.names)) or "declare it under vars",
+                len(name),
+            )
+        obj, ot = self.expr(t.obj, cx)
+        if ot.kind == "player":
+            if name not in self.pvar_types:
+                cx.error(
+                    "E032",
+                    f"players have no variable '{name}'",
+                    t.pos,
+                    did_you_mean(name, self.pvar_types) or "declare it under player_vars",
+                    len(name),
+                )
+            return ("pvar", obj, name), self.pvar_types[name]
+        if ot.kind == "comp":
+            types = [self.comp_types[ot.arg]] if ot.arg else list(self.comp_types.values())
+            if name == "owner":
+                return ("owner", obj), PLAYER
+            for ct in types:
+                if name in ct.dynamic:
+                    return ("prop", obj, name), ct.dynamic[name]
+            for ct in types:
+                if name in ct.static:
+                    cx.error(
+                        "E042",
+                        f"'{name}' is a fixed property of '{ct.name}'",
+                        t.pos,
+                        "properties that change during a game are declared under the type's 'state'",
+                    )
+            cx.error("E032", f"'{ot.arg or 'component'}' has no property '{name}'", t.pos)
+        if ot.kind == "error":  # already reported where the value went wrong
+            raise CheckError("")
+        hint = None
+        if ot.kind == "zone" or (ot.kind == "list" and ot.arg and ot.arg.kind == "comp"):
+            hint = f"set it on each component: for c in ...: set c.{name} = ..."
+        cx.error("E042", f"cannot assign to a property of {ot}", t.pos, hint)
+
+    def _s_AppendStmt(self, s, cx):
+        value, _ = self.expr(s.value, cx)
+        target, tt = self.target(s.target, cx)
+        if tt.kind not in ("list", "any", "error"):
+            cx.error("E041", f"append needs a list, and this is {tt}", s.target.pos)
+        return S("append", cx.where(s.pos), target, value)
+
+    def _s_DiscardStmt(self, s, cx):
+        value, _ = self.expr(s.value, cx)
+        target, tt = self.target(s.target, cx)
+        if tt.kind not in ("list", "any", "error"):
+            cx.error("E041", f"discard needs a list, and this is {tt}", s.target.pos)
+        return S("discard", cx.where(s.pos), target, value)
+
+    # ------------------------------------------------------------ components
+    def comps(self, node, cx, what):
+        """(X giving a new list of components, element type)."""
+        x, t = self.expr(node, cx)
+        if t.kind == "zone":
+            return X("copy", X("zone_items", x)), COMP(t.arg)
+        if t.kind == "list":
+            if t.arg.kind not in ("comp", "any", "error"):
+                cx.error("E041", f"{what} needs components, not {t}", node.pos)
+            return X("copy", x), t.arg
+        if t.kind in ("comp", "any", "error", "none"):
+            return X("as_list", x), t
+        cx.error("E041", f"{what} needs a component or a list of them, not {t}", node.pos)
+
+    def zone_arg(self, node, cx, what):
+        x, t = self.expr(node, cx)
+        if t.kind == "family":
+            cx.error(
+                "E045",
+                f"zone '{t.arg}' is one per {self.families[t.arg].per}: say whose, e.g. {t.arg}[player]",
+                node.pos,
+            )
+        if t.kind not in ("zone", "any", "error"):
+            cx.error("E041", f"{what} must be a zone, not {t}", node.pos)
+        return x, t
+
+    def _s_MoveStmt(self, s, cx):
+        what, _ = self.comps(s.what, cx, "move")
+        dest, dt = self.zone_arg(s.dest, cx, "the destination of move")
+        return S("move", cx.where(s.pos), what, dest, s.position, s.face, self.zone_family_of(s.dest, dt))
+
+    def zone_family_of(self, node, t) -> str | None:
+        """The zone family a zone expression names, when the checker can tell
+        (a shared zone by name, or ``family[key]``): the compiler then knows
+        the destination's kind (ordered, face, a face-up pile) at load."""
+        if isinstance(node, A.Name) and node.id in self.families and self.families[node.id].per is None:
+            return node.id
+        if isinstance(node, A.Index) and isinstance(node.obj, A.Name) and node.obj.id in self.families \
+                and self.families[node.obj.id].per is not None:
+            return node.obj.id
+        return None
+
+    def _s_DrawStmt(self, s, cx):
+        count = self.expect(s.count, cx, INT, "the number of cards to draw") if s.count else None
+        src, _ = self.zone_arg(s.source, cx, "draw ... from")
+        dest, _ = self.zone_arg(s.dest, cx, "draw ... to")
+        return S("draw", cx.where(s.pos), count, src, dest, s.face)
+
+    def _s_DealStmt(self, s, cx):
+        count = self.expect(s.count, cx, INT, "the number of cards to deal")
+        src, _ = self.zone_arg(s.source, cx, "deal ... from")
+        fam = self.families.get(s.family)
+        if fam is None:
+            cx.error(
+                "E031", f"unknown zone '{s.family}'", s.family_pos, did_you_mean(s.family, self.families), len(s.family)
+            )
+        self.used_zones.add(s.family)
+        if fam.per is None:
+            cx.error(
+                "E041",
+                f"deal gives each player (or component) a share; '{s.family}' is one shared zone",
+                s.family_pos,
+                f"to put cards in '{s.family}', write: draw N from ... to {s.family}",
+            )
+        if fam.per != "player" and s.recipients is None:
+            cx.error(
+                "E041",
+                f"deal goes to a zone kept one per player; '{s.family}' is not",
+                s.family_pos,
+                "add 'for <list of components>' to deal to one zone per component",
+            )
+        if s.recipients is not None:
+            recips, rt = self.listy(s.recipients, cx, "deal ... for")
+        else:
+            recips, rt = X("seat_order", X("const", 0)), PLAYER
+        # each recipient's zone is found as 'family[recipient]' is, with the same checks: the
+        # recipients' type at load (E041), a seat or component that is not one at run time (R104)
+        held = " deal recipient"  # a name rule text cannot write
+        slot = cx.scope.fresh(held, rt)
+        try:
+            zone_of, _ = self.zone_of_family(s.family, A.Name(held, (s.recipients or s).pos), s, cx)
+        finally:
+            del cx.scope.names[held]
+        return S("deal", cx.where(s.pos), count, src, recips, slot, zone_of)
+
+    def _s_ShuffleStmt(self, s, cx):
+        z, _ = self.zone_arg(s.zone, cx, "shuffle")
+        return S("shuffle", cx.where(s.pos), z)
+
+    def _s_RevealStmt(self, s, cx):
+        what, _ = self.comps(s.what, cx, "reveal")
+        if s.to is None:
+            return S("reveal", cx.where(s.pos), what, None)
+        to, tt = self.expr(s.to, cx)
+        if tt.kind in ("player", "int"):
+            to = X("list", (to,))
+        elif not (tt.kind in ("list", "any", "error") and elem_type(tt).kind in ("player", "int", "any", "error",
+                                                                                "none")):
+            cx.error("E041", f"reveal ... to needs a player or a list of players, not {tt}", s.to.pos)
+        return S("reveal", cx.where(s.pos), what, to)
+
+    def _s_HideStmt(self, s, cx):
+        what, _ = self.comps(s.what, cx, "hide")
+        return S("hide", cx.where(s.pos), what)
+
+    def _s_RemoveStmt(self, s, cx):
+        what, _ = self.comps(s.what, cx, "remove")
+        return S("remove", cx.where(s.pos), what)
+
+    def _s_CreateStmt(self, s, cx):
+        ct = self.comp_types.get(s.type_name)
+        if ct is None:
+            cx.error(
+                "E039",
+                f"unknown component type '{s.type_name}'",
+                s.type_pos,
+                did_you_mean(s.type_name, self.comp_types),
+                len(s.type_name),
+            )
+        zone, _ = self.zone_arg(s.zone, cx, "create ... in")
+        props = []
+        for kw in s.props:
+            if kw.name not in ct.static:
+                cx.error("E032", f"'{ct.name}' has no property '{kw.name}'", kw.pos, None)
+            x, t = self.expr(kw.value, cx)
+            want = ct.static[kw.name]
+            if not compatible(want, t) and t.kind != "none":  # as 'set' checks a value against its place
+                cx.error("E041", f"'{ct.name}' property '{kw.name}' is {want}, and this is {t}", kw.value.pos)
+            props.append((kw.name, x))
+        missing = set(ct.static) - {k for k, _ in props}
+        if missing:
+            cx.error("E046", f"create {ct.name} needs {', '.join(sorted(missing))}", s.pos)
+        slot = cx.scope.declare(s.name, COMP(ct.name)) if s.name else None
+        return S("create", cx.where(s.pos), ct.name, zone, tuple(props), slot)
+
+    def _s_SwapStmt(self, s, cx):
+        a, at = self.expr(s.first, cx)
+        b, bt = self.expr(s.second, cx)
+        for node, t in ((s.first, at), (s.second, bt)):
+            if t.kind not in ("comp", "any", "error"):
+                cx.error("E041", f"swap exchanges the places of two components, not {t}", node.pos)
+        return S("swap", cx.where(s.pos), a, b)
+
+    # ------------------------------------------------------------ decisions
+    def _templates(self, c, cx):
+        label = prompt = None
+        if c.label is not None:
+            label = Template(self.template_parts(c.label, cx, c.label_pos[0], c.label_pos[1] + 1,
+                                                 "the label of choose"), slot_names=cx.scope.unit.names)
+        if c.prompt is not None and "{" in c.prompt:
+            prompt = Template(self.template_parts(c.prompt, cx, c.prompt_pos[0], c.prompt_pos[1] + 1, "the prompt"),
+                              slot_names=cx.scope.unit.names)
+        within = self.expect(c.within, cx, INT, "choose ... within") if c.within is not None else None
+        return label, prompt, within
+
+    def _s_ChooseStmt(self, s, cx):
+        opts, et = self.listy(s.options, cx, "choose ... from")
+        chooser = self.expect(s.chooser, cx, PLAYER, "choose ... by") if s.chooser else None
+        slot = cx.scope.declare(s.name, et)
+        label, prompt_tpl, within = self._templates(s, cx)
+        self.asks.add(cx.scope.unit.name)
+        return S("choose", cx.where(s.pos), slot, opts, chooser, s.optional, s.prompt or f"choose {s.name}",
+                 prompt_tpl, label, within, type_tag(et), s.name)
+
+    def _s_SimultaneousStmt(self, s, cx):
+        if not s.body or not isinstance(s.body[0], A.ChooseStmt):
+            cx.error(
+                "E044",
+                "the body of 'simultaneous for' must start with a choose",
+                s.pos,
+                "simultaneous for p in players:\n    choose c from hand[p] by p",
+            )
+        items, it = self.listy(s.iterable, cx, "simultaneous for ... in")
+        var = cx.scope.declare(s.var, it)
+        first: A.ChooseStmt = s.body[0]
+        opts, et = self.listy(first.options, cx, "choose ... from")
+        chooser = self.expect(first.chooser, cx, PLAYER, "choose ... by") if first.chooser else None
+        choice = cx.scope.declare(first.name, et)
+        list_slot, answers, idx = cx.scope.temp(), cx.scope.temp(), cx.scope.temp()
+        label, prompt_tpl, within = self._templates(first, cx)
+        self.asks.add(cx.scope.unit.name)
+        rest = self.block(s.body[1:], cx)
+        return S("simultaneous", cx.where(s.pos), var, items, opts, chooser, choice, first.optional,
+                 first.prompt or f"choose {first.name}", prompt_tpl, label, within, type_tag(et), first.name,
+                 list_slot, answers, idx, rest)
+
+    # ------------------------------------------------------------ flow
+    def _s_IfStmt(self, s, cx):
+        branches = []
+        for cond_node, body in s.branches:
+            c = self.cond(cond_node, cx)
+            branches.append((c, self.block(body, cx), cx.where(cond_node.pos)))
+        return S("if", cx.where(s.pos), tuple(branches), self.block(s.orelse, cx))
+
+    def _s_ForStmt(self, s, cx):
+        items, it = self.listy(s.iterable, cx, "for ... in")
+        var = cx.scope.declare(s.var, it)
+        list_slot, idx = cx.scope.temp(), cx.scope.temp()
+        body = self.block(s.body, cx)
+        return S("for", cx.where(s.pos), var, items, body, list_slot, idx)
+
+    def _s_RepeatStmt(self, s, cx):
+        count = self.expect(s.count, cx, INT, "repeat")
+        left = cx.scope.temp()
+        return S("repeat", cx.where(s.pos), count, self.block(s.body, cx), left)
+
+    def _s_WhileStmt(self, s, cx):
+        c = self.cond(s.cond, cx)
+        return S("while", cx.where(s.pos), c, self.block(s.body, cx))
+
+    def _s_ReturnStmt(self, s, cx):
+        return S("return", cx.where(s.pos))
+
+    def _s_CallStmt(self, s, cx):
+        proc = self.procedures.get(s.func)
+        if proc is None:
+            if s.func in self.functions:
+                cx.error("E044", f"'{s.func}' is a function: use its value, e.g. let x = {s.func}(...)", s.pos)
+            from validator.check_calls import BUILTINS
+
+            cx.error(
+                "E037",
+                f"unknown procedure '{s.func}'",
+                s.pos,
+                did_you_mean(s.func, self.procedures)
+                if s.func not in BUILTINS
+                else f"'{s.func}' is a function and gives a value; use it inside an expression",
+                len(s.func),
+            )
+        self.used_procs.add(s.func)
+        unit, params = proc
+        self.unit_calls.setdefault(cx.scope.unit.name, set()).add(unit)
+        if len(s.args) != len(params):
+            cx.error(
+                "E040",
+                f"{s.func}() takes {len(params)} argument{'s' if len(params) != 1 else ''}, {len(s.args)} given",
+                s.pos,
+                length=len(s.func),
+            )
+        args = tuple(self.expect(a, cx, pt, f"argument '{pn}' of {s.func}()") for (pn, pt), a in zip(params, s.args))
+        return S("call", cx.where(s.pos), unit, args)
+
+    def _s_EmitStmt(self, s, cx):
+        fields = self.events.get(s.event)
+        if fields is None:
+            cx.error(
+                "E038",
+                f"unknown event '{s.event}'",
+                s.event_pos,
+                did_you_mean(s.event, self.events) or "declare it under events",
+                len(s.event),
+            )
+        self.emitted.add(s.event)
+        args = []
+        given = set()
+        for kw in s.args:
+            if kw.name not in fields:
+                cx.error("E046", f"event '{s.event}' has no field '{kw.name}'", kw.pos, did_you_mean(kw.name, fields))
+            args.append((kw.name, self.expect(kw.value, cx, fields[kw.name], f"field '{kw.name}'")))
+            given.add(kw.name)
+        missing = set(fields) - given
+        if missing:
+            cx.error("E046", f"emit {s.event} needs {', '.join(sorted(missing))}", s.pos)
+        self.unit_fires.setdefault(cx.scope.unit.name, set()).add(s.event)
+        return S("emit", cx.where(s.pos), s.event, tuple(args))
+
+    def _s_EndGameStmt(self, s, cx):
+        winners = self.expect(s.winners, cx, LIST(PLAYER), "end game winners") if s.winners else None
+        self.unit_ends.add(cx.scope.unit.name)
+        return S("end_game", cx.where(s.pos), winners)
+
+    def _s_EndTurnStmt(self, s, cx):
+        return S("end_turn", cx.where(s.pos))
+
+    def _s_EndPhaseStmt(self, s, cx):
+        return S("end_phase", cx.where(s.pos))
+
+    def _s_PassTurnStmt(self, s, cx):
+        return S("pass_turn", cx.where(s.pos), self.expect(s.player, cx, PLAYER, "pass turn to"))
+
+    def _s_EliminateStmt(self, s, cx):
+        return S("eliminate", cx.where(s.pos), self.expect(s.player, cx, PLAYER, "eliminate"))
+
+    def _s_SayStmt(self, s, cx):
+        pieces = self.template_parts(s.template, cx, s.text_pos[0], s.text_pos[1] + 1, "the text of say", public=True)
+        return S("say", cx.where(s.pos), Template(pieces, public=True, slot_names=cx.scope.unit.names))
+
+
+__all__ = ["StmtChecker"]

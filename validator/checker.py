@@ -1,0 +1,280 @@
+"""Stage 4: names and types. Check a schema-valid ruleset document and
+write its rules as IR for the compiler.
+
+Order of work: declarations first (parameters, variables, component types,
+zones, events, functions, procedures), so that every rule text can be
+resolved against them; then component rules, setup, actions, phases,
+triggers, end rules and scoring. Every problem is a diagnostic at its place
+in the file; checking goes on after an error so that one run reports them
+all. The result (``Checked``) holds no Python function: the compiler makes
+those, and the running game keeps only ``Checked.meta``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from dsl import ast as A
+from dsl.parser import ParseError, parse_block, parse_expression
+from validator.check_decls import BUILTIN_EVENTS, DeclChecker
+from validator.check_expr import CheckError, Cx, ExprChecker
+from validator.check_rules import RuleChecker
+from validator.check_stmt import StmtChecker
+from validator.diagnostics import Diagnostic
+from validator.ir import Checked, Expr, Unit
+from validator.scope import Locals, Scope
+from validator.types import INT, Type
+
+DEFAULT_LIMITS = {
+    "max_steps": 200_000,  # loop rounds and calls between two decisions
+    "max_phase_entries": 1_000,  # phases entered between two decisions
+    "max_stack": 200,  # nested procedure calls and triggers
+    "max_components": 100_000,
+    "max_zones": 100_000,
+    "max_value": 1_000_000,  # items in a list, characters in a text
+    "max_work": 2_000_000,  # items visited by queries (filter, map, any, ...) between two decisions
+    "max_number": 10**18,  # the size of a number
+}
+
+
+class RulesetChecker(DeclChecker, RuleChecker, ExprChecker, StmtChecker):
+    def __init__(self, doc, data: dict, variants: tuple = (), limits: dict | None = None):
+        self.doc = doc
+        self.data = data
+        self.variants = tuple(variants)
+        self.diags: list[Diagnostic] = []
+        self.limits = dict(DEFAULT_LIMITS, **(limits or {}))
+        self.out = Checked(meta={}, file=doc.file)
+        self.params: dict = {}
+        self.param_choices: dict = {}
+        self.param_types: dict[str, Type] = {}
+        self.var_types: dict[str, Type] = {"direction": INT}
+        self.pvar_types: dict[str, Type] = {}
+        self.secret_pvars = frozenset()
+        self.unshown_vars = frozenset()
+        self.comp_types: dict = {}
+        self.families: dict = {}
+        self.functions: dict = {}
+        self.function_types: dict = {}
+        self.checking_functions: set = set()
+        self.procedures: dict = {}
+        self.events: dict[str, dict[str, Type]] = dict(BUILTIN_EVENTS)
+        self.action_index: dict[str, int] = {}
+        self.action_meta: list = []
+        self.phase_actions: dict = {}
+        self.phase_names: list = []
+        self.hooks: dict = {}
+        self.offered_actions: set = set()
+        self.trigger_events: dict = {}
+        self.lowest_wins = False
+        self.used_zones: set[str] = set()
+        self.used_params: set[str] = set()
+        self.used_procs: set[str] = set()
+        self.read_props: set = set()  # (component type or None, property) that rule text reads
+        self.emitted: set[str] = {"moved"}
+        self.unit_ends: set[str] = set()  # units containing 'end game'
+        self.unit_calls: dict[str, set[str]] = {}  # unit -> procedure units it calls
+        self.unit_fires: dict[str, set[str]] = {}  # unit -> events it emits
+        self.asks: set[str] = set()  # units that contain a choose
+
+    # ------------------------------------------------------------ diagnostics
+    def report(self, code, message, path, at=None, hint=None, length=1, key=False):
+        self.diags.append(self.doc.diag(code, message, path, hint, key=key, at=at, length=length))
+
+    def text_of(self, path):
+        node = self.data
+        for key in path:
+            node = node[key]
+        return node
+
+    def parse(self, path, kind: str):
+        """Parse the rule text at ``path``; report a syntax error where it is."""
+        text = self.text_of(path)
+        if isinstance(text, bool):
+            text = "true" if text else "false"
+        elif isinstance(text, int):
+            text = str(text)
+        elif text is None:
+            text = "none"
+        span = self.doc.spans.get(tuple(path))
+        try:
+            node = parse_block(text) if kind == "block" else parse_expression(text)
+        except ParseError as err:
+            at = span.to_file(err.line, err.column) if span else self.doc.where(path)
+            hint = err.hint
+            if (kind == "block" and span is not None and getattr(span, "style", None) == ">"
+                    and span.chars and span.chars[0][0] != span.chars[-1][0]):  # YAML folded its lines into one
+                hint = "'>' folds lines into one: write blocks of statements with '|'"
+            self.report(err.code, err.message, path, at, hint)
+            return None, span
+        return node, span
+
+    def check_expr_at(self, path, scope: Scope, want: Type | None = None, what: str = "this value"):
+        """(X, type) of the expression at ``path``, or (None, ANY) after an error."""
+        from validator.types import ANY
+
+        node, span = self.parse(path, "expression")
+        if node is None:
+            return None, ANY
+        cx = Cx(self, scope, tuple(path), span)
+        try:
+            if want is not None:
+                return self.expect(node, cx, want, what), want
+            return self.expr(node, cx)
+        except CheckError:
+            return None, ANY
+
+    def check_block_at(self, path, scope: Scope) -> list:
+        node, span = self.parse(path, "block")
+        if node is None:
+            return []
+        return self.block(node.body, Cx(self, scope, tuple(path), span))
+
+    def scratch(self, name: str) -> Scope:
+        return Scope(Locals(name), kind="condition")
+
+    def standalone(self, path, label, want, what) -> Expr | None:
+        """An expression evaluated on its own (not inside a block), with
+        ``player`` in slot 0 and room for its own locals."""
+        scope = self.scratch(label)
+        x, _ = self.check_expr_at(path, scope, want, what)
+        if x is None:
+            return None
+        return Expr(x, scope.unit.nlocals, slot_names=scope.unit.names)
+
+    def add_unit(self, name: str, body: list, unit: Locals, where: str, params: tuple = (), event_slot: int = -1):
+        self.out.units[name] = Unit(name, tuple(body), unit.nlocals, where, params, event_slot)
+        self.out.slot_names[name] = unit.names
+
+    # ------------------------------------------------------------ top level
+    def check(self) -> Checked:
+        d = self.data
+        self.reserved_names()
+        self.check_players()
+        self.declare_params()
+        self.declare_components()
+        self.declare_zones()
+        self.declare_vars()
+        self.declare_events()
+        self.declare_functions()
+        self.declare_procedures()
+        self.check_components()
+        self.check_vars()
+        self.check_procedures()
+        if "setup" in d:
+            unit = Locals("setup")
+            body = self.check_block_at(("setup",), Scope(unit))
+            self.add_unit("setup", body, unit, self.place(("setup",)))
+            self.out.setup = "setup"
+        self.check_actions()
+        self.check_flow()
+        self.check_triggers()
+        self.check_end()
+        self.check_player_label()
+        self.check_uncalled_functions()
+        self.warn_unused()
+        self.out.meta = self.meta()
+        return self.out
+
+    def check_players(self):
+        players = self.data.get("players") or {}
+        lo, hi, default = players.get("min"), players.get("max"), players.get("default")
+        if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
+            self.report("E062", f"players: min {lo} is more than max {hi}", ("players", "min"))
+        if isinstance(default, int) and isinstance(lo, int) and isinstance(hi, int) and not lo <= default <= hi:
+            self.report("E062", f"players: default {default} is outside {lo}-{hi}", ("players", "default"))
+
+    def check_procedures(self):
+        for name in self.data.get("procedures") or {}:
+            unit_name, params = self.procedures[name]
+            unit = Locals(unit_name)
+            scope = Scope(unit)
+            slots = tuple(scope.fresh(pname, ptype) for pname, ptype in params)
+            body = self.check_block_at(("procedures", name, "effect"), scope)
+            self.add_unit(unit_name, body, unit, self.place(("procedures", name), key=True), slots)
+
+    def check_uncalled_functions(self):
+        """A function no rule calls is still checked, so its mistakes are found."""
+        called = {key[0] for key in self.function_types}
+        for name, (_params, node, fpath, fspan) in self.functions.items():
+            if name in called or node is None:
+                continue
+            cx = Cx(self, self.scratch(f"function {name}"), fpath, fspan)
+            try:
+                self.function_variant(name, False, None, A.Call(name, (), (), (1, 1)), cx)
+            except CheckError:
+                pass
+
+    # ------------------------------------------------------------ what the game keeps
+    def meta(self) -> dict:
+        """Plain data the running game needs (names, types, visibility), kept
+        in the compiled module beside its functions."""
+        d = self.data
+        players = d.get("players") or {}
+        digest = hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
+        return {
+            "id": str(d.get("id", "")),
+            "title": str(d.get("title", d.get("id", ""))),
+            "version": str(d.get("version", "")),
+            "digest": digest,
+            "variants": list(self.variants),
+            "min_players": int(players.get("min", 2)),
+            "max_players": int(players.get("max", 2)),
+            "default_players": int(players.get("default") or players.get("min", 2)),
+            "source_file": self.doc.file,
+            "limits": self.limits,
+            "params": dict(self.params),
+            "param_choices": self.param_choices,
+            "param_types": self.param_types,
+            "var_types": self.var_types,
+            "pvar_types": self.pvar_types,
+            "secret_pvars": sorted(self.secret_pvars),
+            "unshown_vars": sorted(self.unshown_vars),
+            "comp_types": {n: {"static": ct.static, "dynamic": ct.dynamic, "public": list(ct.public),
+                               "board": ct.board, "glyph": ct.glyph} for n, ct in self.comp_types.items()},
+            "families": {n: {"per": f.per, "of": f.of, "visibility": f.visibility, "face": f.face,
+                             "ordered": f.ordered} for n, f in self.families.items()},
+            "actions": self.action_meta,
+            "phase_actions": self.phase_actions,
+            "phases": self.phase_names,
+            "start_phase": self.out.start_phase,
+            "hooks": {f"{p}.{h}": u for (p, h), u in self.hooks.items()},
+            "events": self.events,
+            "lowest_wins": self.lowest_wins,
+            "used_zones": sorted(self.used_zones),
+            "ending_units": sorted(self.unit_ends),
+        }
+
+    # ------------------------------------------------------------ snippets
+    def snippet(self, doc, path, kind: str):
+        """Check rule text from another file (a scenario) against this
+        ruleset's declarations: a block gives a Unit, an expression gives
+        (Expr, type, node). Diagnostics are returned, not kept."""
+        saved = self.doc, self.data, self.diags
+        self.doc, self.data, self.diags = doc, doc.data, []
+        try:
+            name = f"scenario {'.'.join(map(str, path))}"
+            if kind == "block":
+                unit = Locals(name)
+                body = self.check_block_at(path, Scope(unit))
+                self.out.slot_names[name] = unit.names
+                return Unit(name, tuple(body), unit.nlocals, self.place(path)), self.diags
+            scope = self.scratch(name)
+            node, span = self.parse(path, "expression")
+            if node is None:
+                return None, self.diags
+            cx = Cx(self, scope, tuple(path), span)
+            try:
+                x, t = self.expr(node, cx)
+            except CheckError:
+                return None, self.diags
+            parts = None
+            if isinstance(node, A.Compare):
+                try:
+                    parts = (self.expr(node.left, cx), self.expr(node.right, cx))
+                except CheckError:
+                    parts = None
+            return (Expr(x, scope.unit.nlocals, t, scope.unit.names), parts), self.diags
+        finally:
+            self.doc, self.data, self.diags = saved
