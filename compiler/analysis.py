@@ -28,7 +28,7 @@ class Analysis:
     recursive: set = field(default_factory=set)  # units that can reach themselves
     static_zone_base: dict = field(default_factory=dict)  # shared family -> its zone number, when fixed
     moved_fires: bool = False  # some trigger listens to 'moved'
-    single_moves: bool = True
+    top_piles: bool = False  # some zone is a face-up pile (only its top face up)
     calls: dict = field(default_factory=dict)
     fires: dict = field(default_factory=dict)
 
@@ -80,6 +80,30 @@ def _scan(body, facts: dict) -> None:
             _scan(s.a[-1], facts)
 
 
+def start_draws(checked) -> bool:
+    """Whether making a game's start (definitions, components, starting
+    values) draws at random: then it depends on the seed and cannot be
+    made once and copied for every game."""
+    from validator.ir import walk
+
+    roots = [e.x for _, e in checked.defines]
+    for table in (checked.vars, checked.pvars):
+        roots += [spec[1].x for spec in table.values() if spec[0] == "expr"]
+    for r in checked.components.values():
+        roots += [x for _, _, x in r.loops if x is not None] + [x for _, _, x in r.props if x is not None]
+        roots += [x for x in (r.copies, r.count) if x is not None]
+        roots += [spec[1] for spec in r.initial["props"].values() if spec[0] == "expr"]
+    seen = set()
+    while roots:
+        for n in walk(roots.pop()):
+            if n.op in ("random", "roll"):
+                return True
+            if n.op == "fn" and n.a[0] not in seen:
+                seen.add(n.a[0])
+                roots.append(checked.functions[n.a[0]].body)
+    return False
+
+
 def analyse(checked) -> Analysis:
     an = Analysis()
     facts = {}
@@ -91,6 +115,7 @@ def analyse(checked) -> Analysis:
     for t in checked.triggers:
         triggers.setdefault(t.event, []).append(t.unit)
     an.moved_fires = "moved" in triggers
+    an.top_piles = any(f["visibility"] == "top" for f in checked.meta["families"].values())
     an.calls = {n: f["calls"] for n, f in facts.items()}
     an.fires = {n: f["fires"] for n, f in facts.items()}
     changed = True

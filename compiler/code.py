@@ -35,6 +35,7 @@ class Module:
         self.unit_ids: dict[str, int] = {}  # unit name -> frame id
         self.plain_names: dict[str, str] = {}  # unit name -> Python function name
         self._names: set[str] = set(RESERVED)
+        self.inlined = 0  # function bodies written at call sites so far
 
     def name(self, base: str) -> str:
         """A fresh Python name made from ``base`` (rule names stay readable)."""
@@ -47,6 +48,16 @@ class Module:
             name = f"{base}_{i}"
         self._names.add(name)
         return name
+
+    def rule_line(self, where: str) -> str:
+        """``line N: <the rule's text>`` for a place ``file:line:col`` of the ruleset."""
+        parts = where.rsplit(":", 2)
+        if len(parts) != 3 or not parts[1].isdigit() or parts[0] != self.checked.file:
+            return ""
+        n = int(parts[1])
+        lines = self.checked.source_lines
+        text = lines[n - 1].strip() if 0 < n <= len(lines) else ""
+        return f"line {n}: {text}" if text else ""
 
     def const(self, v) -> str:
         """Source for the value ``v``: a literal, or a module constant."""
@@ -78,10 +89,13 @@ class Module:
         out.append("")
         for code in self.functions:
             out.append("")
-            for indent, text, where in code.lines:
+            for k, (indent, text, where) in enumerate(code.lines):
                 out.append("    " * indent + text)
                 if where:
                     lines.append((len(out), where))
+                if k == 0 and code.hoists and indent == 0:  # after the def line
+                    for name, src in code.hoists.items():
+                        out.append(f"    {name} = {src}")
         out.append("")
         out.extend(self.tail)
         return "\n".join(out) + "\n", lines
@@ -93,7 +107,7 @@ HEADER = [
     "from interpreter.lib import *  # noqa: F401,F403 - the runtime library of compiled rulesets",
     "from interpreter.run import finish, enter_phase, no_action, no_transition",
     "from interpreter.program import Action, Trigger, _frame, _value",
-    "from interpreter.ops import fire, move, shuffle, zone_owner, seat_order",
+    "from interpreter.ops import fire, move, shuffle, seat_order",
     "from interpreter.labels import describe, describe_fields, literal, comp_name, HIDDEN, HiddenInText",
     "from interpreter.errors import RuleError",
     "from validator.types import Type",
@@ -149,6 +163,8 @@ class Code(ExprEmitter, StmtEmitter):
         self.bound: dict[int, str] = {}  # lambda and loop slots bound to Python names now
         self.where = ""
         self.temps = 0
+        self.suffix = ""  # added to local names written inside an inlined function body
+        self.hoists: dict[str, str] = {}  # name -> source, read at the function's start
 
     # ------------------------------------------------------------ lines
     def line(self, text: str, where: str | None = None) -> None:
@@ -188,8 +204,8 @@ class Code(ExprEmitter, StmtEmitter):
         if slot == 0:
             return "player"
         if _IDENT.match(base):
-            return f"{base}_{slot}"
-        return f"t_{slot}"
+            return f"{base}_{slot}{self.suffix}"
+        return f"t_{slot}{self.suffix}"
 
     def const(self, v) -> str:
         return self.m.const(v)
@@ -206,16 +222,47 @@ class Code(ExprEmitter, StmtEmitter):
         return f"player_zone(st, {family!r}, {self.ex(p)}, {self.const(where)})"
 
     def comp_zone(self, family: str, c: X, where: str, per: str) -> str:
+        if c.op == "local":  # the catalogue's table, read once per call of the function
+            table = self.hoisted(f"zoc_{family}", f"st.cat.zone_of_comp[{family!r}]")
+            key = self.ex(c)
+            return (f"({table}[{key}] if {key} in {table} else comp_zone(st, {family!r}, {key}, "
+                    f"{self.const(where)}, {per!r}))")
         return f"comp_zone(st, {family!r}, {self.ex(c)}, {self.const(where)}, {per!r})"
+
+    def hoisted(self, name: str, src: str) -> str:
+        """A value read once at the start of the function (tables of the
+        catalogue, which never change during a game)."""
+        self.hoists.setdefault(name, src)
+        return name
 
     def call_function(self, key, player: X, event: X, args) -> str:
         fname = self.m.function_names[key]
         rule = self.m.checked.functions[key]
+        if rule.event_slot < 0 and all(a.op in ("local", "const") for a in args) and _small(rule.body):
+            return self.inline(rule, player, args)
         parts = ["st", self.ex(player)]
         if rule.event_slot >= 0:
             parts.append(self.ex(event))
         parts += [self.ex(a) for a in args]
         return f"{fname}({', '.join(parts)})"
+
+    def inline(self, rule, player: X, args) -> str:
+        """A small function's body written at the call site, its parameters
+        replaced by the arguments (locals or constants: nothing is computed
+        twice, and nothing can happen in a different order)."""
+        self.m.inlined += 1
+        sub = Code(self.m, self.name, self.unit_name, rule.slot_names, self.framed)
+        sub.suffix = f"_{self.m.inlined}"
+        sub.level = self.level
+        sub.where = self.where
+        sub.bound = {0: self.ex(player), **{s: self.ex(a) for s, a in zip(rule.params, args)}}
+        sub.hoists = self.hoists
+        src = f"({sub.ex(rule.body)})"
+        self.lines_from(sub)
+        return src
+
+    def lines_from(self, sub) -> None:
+        """Functions a sub-writer split off (deep expressions) already went to the module."""
 
     def keyed(self, helper: str, xs: X, slot: int, key: X, extra: str) -> str:
         name = self.local(slot, bind=True)
@@ -249,6 +296,16 @@ class Code(ExprEmitter, StmtEmitter):
             sub.line(f"return {sub.ex(x)}", self.where)
         self.m.add(sub)
         return f"{sub.name}({', '.join(params)})"
+
+
+def _small(x: X, limit: int = 40) -> bool:
+    """Whether an expression is small enough to write at each call site."""
+    from validator.ir import walk
+
+    for n, _ in zip(walk(x), range(limit + 1)):
+        if n.op == "fn":
+            return False  # a function calling functions stays a call
+    return sum(1 for _ in zip(walk(x), range(limit + 1))) <= limit
 
 
 # where each operation that binds a function's parameter keeps its slot

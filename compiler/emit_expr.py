@@ -156,7 +156,8 @@ EMIT = {
     "roll": lambda e, k, w: f"roll(st, {e.ex(k)}, {e.const(w)})",
     "index_of": lambda e, xs, x: f"index_in(st, {e.ex(xs)}, {e.ex(x)})",
     "count_of": lambda e, xs, x: f"count_in(st, {e.ex(xs)}, {e.ex(x)})",
-    "zone_of": lambda e, c: f"zone_of(st, {e.ex(c)})",
+    "zone_of": lambda e, c: (f"(st.loc[{e.ex(c)}] if st.loc[{e.ex(c)}] >= 0 else None)" if c.op == "local"
+                             else f"zone_of(st, {e.ex(c)})"),
     "zone_owner": lambda e, z: f"zone_owner(st, {e.ex(z)})",
     "next_player": lambda e, p, k: f"next_player(st, {e.ex(p)}, {e.ex(k)})",
     "seat_order": lambda e, p: f"seat_order(st, {e.ex(p)})",

@@ -127,7 +127,8 @@ class FlowWriter(UnitWriter):
                 c.line("if seconds is not None and seconds > 0: pend['time_limit'] = seconds")
             c.line("st.pending = pend")
         answer = self.label()
-        self.suspend(answer)
+        with c.at(t.where_actions):
+            self.suspend(answer)
         after = Label()
         with c.at(t.where_actions):
             c.line(f"if L[{ANSWER}] == TIMED_OUT:")  # Game.time_out: the turn's time ran out

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from compiler.code import Code
 from validator.ir import ComponentRules
+from validator.types import Type as _Type
 
 
 def write_component(m, r: ComponentRules) -> None:
@@ -178,4 +179,9 @@ def write_tables(m) -> None:
     t.append(f"HEURISTIC = {m.heuristic_fn}")
     t.append(f"PLAYER_NAME = {m.player_label_fn}")
     t.append(f"HAS_END_RULES = {bool(ch.end_rules)}")
-    t.append("META = " + m.const(ch.meta))
+    import pprint
+
+    from compiler.code import _source
+
+    t.append("# what the engine needs to know beside the functions: names, types, visibility")
+    t.append("META = " + pprint.pformat(eval(_source(ch.meta), {"Type": _Type}), width=118, sort_dicts=False))

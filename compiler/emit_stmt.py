@@ -28,7 +28,14 @@ class StmtEmitter:
     def stmts(self, body) -> None:
         for s in body:
             with self.at(s.where):
+                self.comment(s.where)
                 getattr(self, "s_" + s.op)(*s.a)
+
+    def comment(self, where: str) -> None:
+        """The rule line a statement comes from, as a comment above its code."""
+        text = self.m.rule_line(where)
+        if text:
+            self.line(f"# {text}", "")
 
     def body(self, body) -> None:
         """An indented block (``pass`` when empty)."""
@@ -67,13 +74,24 @@ class StmtEmitter:
             return f"number({src}, {self.const(self.where)}, {self.limit('max_number')})"
         return src
 
+    def store_number(self, put: str, src: str) -> None:
+        """``put = src`` for a number the rules computed, checked against the size limit."""
+        v = self.temp("n")
+        big = self.limit("max_number")
+        self.line(f"{v} = {src}")
+        self.line(f"if {v}.__class__ is int and not -{big} <= {v} <= {big}: number({v}, "
+                  f"{self.const(self.where)}, {big})")
+        self.line(f"{put} = {v}")
+
     def s_set(self, target, op, value, numeric):
         if op == "=":
             v = self.ex(value)
-            if numeric:
-                v = self.bounded(value, v)
             if target[0] == "direction":
                 v = f"direction({v}, {self.const(self.where)})"
+            elif numeric and self.bounded(value, v) != v:
+                _, put = self.place(target)
+                self.store_number(put, v)
+                return
             _, put = self.place(target)
             self.line(f"{put} = {v}")
             return
@@ -87,6 +105,9 @@ class StmtEmitter:
         new = f"mul({get}, {v}, {w}, {big})" if op == "*=" else f"number({get} {op[0]} {v}, {w}, {big})"
         if target[0] == "direction":
             new = f"direction({new}, {w})"
+        elif op != "*=":
+            self.store_number(put, f"{get} {op[0]} {v}")
+            return
         self.line(f"{put} = {new}")
 
     def _read_modify(self, target):
@@ -108,12 +129,31 @@ class StmtEmitter:
     def s_move(self, what, dest, position, face, family):
         z = self.temp("z")
         self.line(f"{z} = {self.ex(dest)}")
-        if what.op == "as_list" and self.m.an.single_moves:  # one component: no list to build
+        mover = self.mover(family, position)
+        if mover is not None:  # the destination's kind is known: a move written for it
+            fam = self.m.meta["families"][family]
+            up = (face or fam["face"]) == "up"
+            if what.op == "as_list":
+                c = self.temp("c")
+                self.line(f"{c} = {self.ex(what.a[0])}")
+                self.line(f"if {c} is not None: {mover}(st, {c}, {z}, {up})")
+            else:
+                self.line(f"move_all(st, {self.ex(what)}, {mover}, {z}, {up})")
+        elif what.op == "as_list":  # one component: no list to build
             c = self.temp("c")
             self.line(f"{c} = {self.ex(what.a[0])}")
             self.line(f"if {c} is not None: move(st, {c}, {z}, {position!r}, {face!r})")
         else:
             self.line(f"move_list(st, {self.ex(what)}, {z}, {position!r}, {face!r}, {self.m.an.moved_fires})")
+
+    def mover(self, family: str | None, position: str) -> str | None:
+        """The move written for a destination of ``family`` (None: the general one)."""
+        an = self.m.an
+        if family is None or an.moved_fires or an.top_piles or position not in ("top", "bottom"):
+            return None
+        if not self.m.meta["families"][family]["ordered"]:
+            return "move_sorted"
+        return "move_top" if position == "top" else "move_bottom"
 
     def s_draw(self, count, src, dest, face):
         k = self.ex(count) if count is not None else "1"

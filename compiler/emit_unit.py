@@ -273,6 +273,16 @@ class UnitWriter:
         c.line("if any(limits): pend['time_limits'] = limits")
         c.line("st.pending = pend")
         self.suspend(answer)
+        if not self.an.block_susp(rest):  # the rest of the body runs straight through: a Python loop
+            c.line(f"answers = L[{answers}]")
+            c.line(f"for i, v in enumerate(L[{list_slot}]):")
+            with c.block():
+                c.line(f"L[{var}] = v")
+                c.line(f"L[{choice}] = answers[i]")
+                c.line(f"L[{idx}] = i + 1")
+                if rest:
+                    c.stmts(rest)
+            return
         head, end = self.loop_head(), self.label()
         c.line(f"i = L[{idx}]")
         c.line(f"if i >= len(L[{list_slot}]):")
@@ -287,9 +297,12 @@ class UnitWriter:
 
     # ------------------------------------------------------------ the whole function
     def finish(self, header: list[str], where: str) -> list:
-        """The function's lines: header, then the blocks with their jumps resolved."""
+        """The function's lines: header, then the blocks with their jumps
+        resolved. A block that only jumps on is left out (its label names
+        the block it jumps to), so a resume point costs no empty blocks."""
         self.c.line("st.stack.pop()")
         self.c.line("return None")
+        self._drop_empty_blocks()
         out = [(0, h, where) for h in header]
         out.append((1, "L = fr[2]", where))
         out.append((1, "pc = fr[1]", where))
@@ -301,6 +314,29 @@ class UnitWriter:
             for depth, text, w in lines:
                 out.append((depth, self._resolve(text, k), w))
         return out
+
+    def _drop_empty_blocks(self) -> None:
+        alias: dict[int, Label] = {}  # label index -> the label it jumps to
+        kept = []
+        answers = {answer for answer, _ in self.questions}  # asked at pc - 1: they stay (Game.reask)
+        for k, (lab, lines) in enumerate(self.blocks):
+            m = _REF.fullmatch(lines[0][1][len("pc = "):]) if len(lines) == 1 and lines[0][1].startswith("pc = ") \
+                else None
+            if k > 0 and m is not None and m.group(2) and lab not in answers:
+                alias[self.labels.index(lab)] = self.labels[int(m.group(1))]
+            else:
+                kept.append((lab, lines))
+        self.blocks = kept
+        for k, (lab, _lines) in enumerate(kept):
+            lab.pc = k
+        for lab in self.labels:
+            seen = set()
+            target = lab
+            while self.labels.index(target) in alias and target not in seen:
+                seen.add(target)
+                target = alias[self.labels.index(target)]
+            if target is not lab:
+                lab.pc = target.pc
 
     def asks(self) -> dict:
         """pc of each answer -> the place of the rule that asks (after ``finish``)."""

@@ -85,5 +85,7 @@ def program_from(ns: dict) -> Program:
     prog.line_map = ns["__line_map__"]
     prog.line_maps = {prog.module_file: prog.line_map}
     prog.used_zones = frozenset(meta["used_zones"])
+    prog.start_draws = meta["start_draws"]
     prog.ending_units = tuple(meta["ending_units"])
+    prog.unit_calls = {u: set(c) for u, c in meta["unit_calls"].items()}
     return prog

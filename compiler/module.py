@@ -66,6 +66,9 @@ class ModuleWriter(Module):
         self.write_components()
         self.write_values()
         self.write_end()
+        from compiler.analysis import start_draws
+
+        ch.meta["start_draws"] = start_draws(ch)
         self.write_tables()
         return self.source()
 
@@ -169,18 +172,24 @@ class ModuleWriter(Module):
                 else:
                     code.line(f"out.append([{act.index}, {values}])")
                 code.depth -= loops
-            # its parts on their own, for why an action offers nothing (R101)
-            params = ", ".join(["st", "player"] + [code.local(s) for _, s, _ in act.params])
-            parts = self.add(Code(self, base + "_parts", f"action {act.name}", names))
+            # its parts on their own, for why an action offers nothing (R101), and its label
+            slots = [s for _, s, _ in act.params]
             if act.cond is not None:
-                parts.line(f"def {base}_if(st, player): return {parts.ex(act.cond)}", where)
+                self.part(f"{base}_if", act, [], where, lambda c: c.ex(act.cond))
             for k, (_n, _s, dom) in enumerate(act.params):
-                before = ", ".join(["st", "player"] + [parts.local(s) for _, s, _ in act.params[:k]])
-                parts.line(f"def {base}_domain{k}({before}): return list({parts.ex(dom) if dom else '[]'})", where)
+                self.part(f"{base}_domain{k}", act, slots[:k], where,
+                          lambda c, dom=dom: f"list({c.ex(dom) if dom is not None else '[]'})")
             if act.require is not None:
-                parts.line(f"def {base}_require({params}): return {parts.ex(act.require)}", where)
+                self.part(f"{base}_require", act, slots, where, lambda c: c.ex(act.require))
             if act.label is not None:
-                parts.line(f"def {base}_label({params}): return {parts.render(act.label)}", where)
+                self.part(f"{base}_label", act, slots, where, lambda c: c.render(act.label))
+
+    def part(self, name: str, act, slots: list, where: str, body) -> None:
+        """``name(st, player, *params)``: one part of an action, on its own."""
+        code = self.add(Code(self, name, f"action {act.name}", self.slot_names(act.unit)))
+        code.line(f"def {name}({', '.join(['st', 'player'] + [code.local(s) for s in slots])}):", where)
+        with code.block():
+            code.line(f"return {body(code)}", where)
 
     # ------------------------------------------------------------ triggers
     def write_triggers(self) -> None:

@@ -22,7 +22,7 @@ from lark import __version__ as lark_version
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 
-from dsl import ast as A
+import dsl.ast as A
 
 GRAMMAR = Path(__file__).with_name("rules.lark")
 MAX_NESTING = 48  # brackets or blocks nested deeper than this are refused

@@ -22,11 +22,13 @@ from interpreter.errors import (
     RuleError,
     SaveFileError,
 )
-from interpreter.labels import describe, player_name
+from interpreter.labels import back_name, describe, literal, player_name
 from interpreter.program import TIMED_OUT, Catalog, Program, Type
 from interpreter.run import run, scores
 from interpreter.state import State
+from validator.types import WHOLE, compatible, literal_type
 
+OWNED_BY_KEY = -2  # a zone kept per component: its owner is that component's owner
 SAVE_FORMAT = 2  # 2: the state carries its seed, and a save is checked by replaying it
 
 
@@ -45,6 +47,7 @@ class Game:
     def __init__(self, program: Program):
         self.program = program
         self._catalogs: dict = {}
+        self._templates: dict = {}  # (players, parameters) -> a state before setup, when no draw precedes it
 
     # ------------------------------------------------------------ new game
     def new(
@@ -69,6 +72,32 @@ class Game:
         )
         if not prog.min_players <= n <= prog.max_players:
             raise RuleError("E062", f"{prog.title} plays with {prog.min_players}-{prog.max_players} players, not {n}")
+        key = (n, json.dumps(params, sort_keys=True, default=str) if params else None)
+        template = self._templates.get(key)
+        if template is None:
+            st = self._start(n, params, seed)
+            if not prog.start_draws:  # the same for every seed: kept, and cloned for each game
+                if len(self._templates) > 64:
+                    self._templates.pop(next(iter(self._templates)))
+                self._templates[key] = st.clone()
+        else:
+            st = template.clone()
+        st.rng = rng.seed_state(seed) if not prog.start_draws else st.rng
+        st.seed = seed
+        st.record = record
+        st.events = []
+        st.history = []
+        st.stack = [[0, 0, [None, None]]]  # the flow of phases: its player and the answer to a turn's menu
+        first = ([prog.setup_id] if prog.setup_id is not None else []) + list(after_setup)
+        for uid in reversed(first):  # the top of the stack runs first
+            st.stack.append([uid, 0, [None] * prog.unit_locals.get(_unit_name(prog, uid), 1)])
+        run(st)
+        return st
+
+    def _start(self, n: int, params: dict | None, seed: int) -> State:
+        """A game's state before its setup: parameters, definitions,
+        components, zones and variables at their starting values."""
+        prog = self.program
         st = State.__new__(State)
         st.prog = prog
         st.n = n
@@ -77,9 +106,6 @@ class Game:
             if k not in prog.params:
                 raise RuleError("E036", f"unknown parameter '{k}'")
             want = prog.param_types.get(k)
-            from interpreter.labels import literal
-            from validator.types import WHOLE, compatible, literal_type
-
             got = literal_type(v)
             if (want is not None and v is not None and not compatible(want, got)) or got.kind == "fraction":
                 raise RuleError("E063", f"parameter '{k}' is {want or 'a whole number'}, not {literal(v)}",
@@ -93,7 +119,7 @@ class Game:
             if want.kind == "player" and v is not None and not (type(v) is int and 0 <= v < n):
                 raise RuleError("E063", f"parameter '{k}' is a player: a seat from 0 to {n - 1}, not {literal(v)}")
         st.params = merged
-        st.record = record
+        st.record = False
         st.events = []
         st.rng = rng.seed_state(seed)
         st.seed = seed
@@ -151,11 +177,7 @@ class Game:
         st.turn = 0
         st.since_decision = 0
         st.work = 0
-        st.stack = [[0, 0, [None, None]]]  # the flow of phases: its player and the answer to a turn's menu
-        first = ([prog.setup_id] if prog.setup_id is not None else []) + list(after_setup)
-        for uid in reversed(first):  # the top of the stack runs first
-            st.stack.append([uid, 0, [None] * prog.unit_locals.get(_unit_name(prog, uid), 1)])
-        run(st)
+        st.stack = []
         return st
 
     def catalog_only(self, players: int) -> Catalog:
@@ -435,33 +457,6 @@ def _hidden_options(st: State, pend: dict, i: int, player: int) -> list[int]:
     ]
 
 
-def back_name(st: State, c: int) -> str:
-    """How a face-down component is named to someone who cannot see it:
-    its type's ``back_label``, else its type and public properties."""
-    if isinstance(c, list):  # an action whose arguments include face-down components
-        ai, args = c
-        act = st.prog.actions[ai]
-        shown = [
-            back_name(st, v)
-            if getattr(t, "kind", None) == "comp" and isinstance(v, int) and not _sees(st, v)
-            else describe(st, v, t)
-            for v, t in zip(args, act.param_types)
-        ]
-        return act.name + " " + ", ".join(shown)
-    t = st.cat.types[c] if c < st.cat.n else st.static[c].get("type")
-    ct = st.prog.comp_types[t]
-    if ct.back_label is not None:
-        return ct.back_label(st, c)
-    shown = [f"{p} {st.static[c].get(p, (st.props[c] or {}).get(p))}" for p in ct.public]
-    return f"a face-down {t}" + (f" ({', '.join(shown)})" if shown else "")
-
-
-def _sees(st: State, c: int) -> bool:
-    from interpreter.ops import can_see
-
-    return can_see(st, c, st.pending["players"][0] if st.pending else None)
-
-
 def _overrides(prog: Program, st: State) -> dict:
     return {k: v for k, v in st.params.items() if k in prog.params and prog.params[k] != v}
 
@@ -517,6 +512,10 @@ def build_catalog(st: State) -> Catalog:
         if fam.per not in (None, "player"):
             base = zone_base[name]
             cat.zone_of_comp[name] = {c: base + i for i, c in enumerate(by_type.get(fam.per, []))}
+    cat.zone_player = [  # who owns each zone: a seat, none, or OWNED_BY_KEY (the owner of its component)
+        None if prog.families[f].per is None else k if prog.families[f].per == "player" else OWNED_BY_KEY
+        for f, k in zip(zone_family, zone_key)
+    ]
     for name, ct in prog.comp_types.items():
         if ct.board:
             cat.boards[name] = boards.build(ct.board, by_type.get(name, []), static)

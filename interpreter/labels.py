@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from interpreter.zones import can_see, zone_family, zone_key
+
 
 class HiddenInText(Exception):
     """Raised while rendering text said to everybody when a piece of it
@@ -58,8 +60,6 @@ def comp_name(st, c: int) -> str:
 def zone_name(st, z: int) -> str:
     if z < 0:
         return "out of the game"
-    from interpreter.ops import zone_family, zone_key
-
     fam = st.prog.families[zone_family(st, z)]
     if fam.per is None:
         return fam.name
@@ -80,8 +80,6 @@ def describe(st, value, t=None, public: bool = False) -> str:
     face-down component is named by its back, as views name it."""
     kind = getattr(t, "kind", None)
     if public and kind == "comp" and isinstance(value, int) and value < len(st.face) and not st.face[value]:
-        from interpreter.game import back_name
-
         return back_name(st, value)
     if value is None:
         return "none"
@@ -101,3 +99,28 @@ def describe(st, value, t=None, public: bool = False) -> str:
         inner = getattr(t, "arg", None) if kind == "list" else None
         return "[" + ", ".join(describe(st, v, inner, public) for v in value) + "]"
     return str(value)
+
+
+def back_name(st, c: int) -> str:
+    """How a face-down component is named to someone who cannot see it:
+    its type's ``back_label``, else its type and public properties."""
+    if isinstance(c, list):  # an action whose arguments include face-down components
+        ai, args = c
+        act = st.prog.actions[ai]
+        shown = [
+            back_name(st, v)
+            if getattr(t, "kind", None) == "comp" and isinstance(v, int) and not _sees(st, v)
+            else describe(st, v, t)
+            for v, t in zip(args, act.param_types)
+        ]
+        return act.name + " " + ", ".join(shown)
+    t = st.cat.types[c] if c < st.cat.n else st.static[c].get("type")
+    ct = st.prog.comp_types[t]
+    if ct.back_label is not None:
+        return ct.back_label(st, c)
+    shown = [f"{p} {st.static[c].get(p, (st.props[c] or {}).get(p))}" for p in ct.public]
+    return f"a face-down {t}" + (f" ({', '.join(shown)})" if shown else "")
+
+
+def _sees(st, c: int) -> bool:
+    return can_see(st, c, st.pending["players"][0] if st.pending else None)

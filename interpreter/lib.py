@@ -12,6 +12,7 @@ names its rule. Nothing here knows a game.
 from __future__ import annotations
 
 import itertools
+from bisect import insort
 
 from interpreter import ops
 from interpreter.errors import BAD_VALUE, NO_OPTIONS, STEP_LIMIT, RuleError
@@ -286,6 +287,17 @@ def zone_of(st, c):
     return st.loc[c] if st.loc[c] >= 0 else None
 
 
+def zone_owner(st, z):
+    """The player who owns zone ``z`` (None for a shared zone, and for none)."""
+    if z is None:
+        return None
+    table = st.cat.zone_player
+    if 0 <= z < len(table):
+        o = table[z]
+        return st.owner[st.cat.zone_key[z]] if o == -2 else o
+    return ops.zone_owner(st, z)  # a zone made in play, for a component created in play
+
+
 def components_of(st, name: str):
     ids = st.cat.by_type[name]
     if len(st.static) == st.cat.n:
@@ -484,3 +496,54 @@ def no_options(name: str, where: str):
 def option_labels(options: list, render) -> list[str]:
     """The label of each option, ``render`` naming one option."""
     return ["pass" if v is None else render(v) for v in options]
+
+
+# ----------------------------------------------------------------- moves the compiler specialised
+# Used where the compiler knows the destination's kind (its zone family) and
+# that the ruleset has no face-up piles and no trigger on 'moved': then a move
+# is only taking the component out of its zone and putting it into another.
+def _moved(st, c, src, dest) -> None:
+    if c in st.known:
+        del st.known[c]
+    if st.record:  # a face-up component is named now: what it shows may change once it is hidden
+        st.events.append(("move", c, src, dest, st.face[c], comp_name(st, c) if st.face[c] else None))
+
+
+def move_top(st, c, dest: int, up: bool) -> None:
+    src = st.loc[c]
+    if src != BOX:
+        st.zones[src].remove(c)
+    st.zones[dest].insert(0, c)
+    st.loc[c] = dest
+    st.face[c] = up
+    if st.known or st.record:
+        _moved(st, c, src, dest)
+
+
+def move_bottom(st, c, dest: int, up: bool) -> None:
+    src = st.loc[c]
+    if src != BOX:
+        st.zones[src].remove(c)
+    st.zones[dest].append(c)
+    st.loc[c] = dest
+    st.face[c] = up
+    if st.known or st.record:
+        _moved(st, c, src, dest)
+
+
+def move_sorted(st, c, dest: int, up: bool) -> None:
+    """Into an unordered zone, kept in a canonical order: by component."""
+    src = st.loc[c]
+    if src != BOX:
+        st.zones[src].remove(c)
+    insort(st.zones[dest], c)
+    st.loc[c] = dest
+    st.face[c] = up
+    if st.known or st.record:
+        _moved(st, c, src, dest)
+
+
+def move_all(st, items, mover, dest: int, up: bool) -> None:
+    for c in items:
+        if c is not None:
+            mover(st, c, dest, up)

@@ -36,6 +36,15 @@ def playout(st, choose: Callable[[int, int], int], cap: int | None = None) -> in
             history.append([p, value])
             st.stack[-1][2][pend["slot"]] = [value] if pend["kind"] == "simul" else value
             decisions += 1
+        elif len(set(players)) == len(players):  # everybody answers one question: one round, in seat order
+            options = pend["options"]
+            answers = []
+            for p, o in zip(players, options):
+                value = o[choose(p, len(o))]
+                answers.append(value)
+                history.append([p, value])
+            decisions += len(players)
+            st.stack[-1][2][pend["slot"]] = answers
         else:
             answers = list(pend["answers"])
             done = list(pend["done"])

@@ -125,6 +125,7 @@ class Catalog:
     zone_names: list[str]
     boards: dict = field(default_factory=dict)  # component type -> Board
     zone_of_comp: dict = field(default_factory=dict)  # family kept per component -> {component: zone}
+    zone_player: list = field(default_factory=list)  # zone -> its owner: a seat, None, or -2 (its component's)
 
 
 @dataclass
@@ -167,7 +168,8 @@ class Program:
     phases: list[str] = field(default_factory=list)
     hooks: dict = field(default_factory=dict)  # (phase, hook) -> unit name, for graphs and docs
     start_phase: str = ""
-    phase_graph: Any = None
+    graph: Any = None  # the phase graph (validator.graph), made from the document when first asked for
+    unit_calls: dict = field(default_factory=dict)  # unit -> the procedures it calls (for the graph)
     player_label: Callable | None = None
     source_file: str = ""
     limits: dict[str, int] = field(default_factory=dict)
@@ -176,6 +178,7 @@ class Program:
     unit_locals: dict[str, int] = field(default_factory=dict)
     plain: dict[str, Callable] = field(default_factory=dict)  # unit name -> its plain function
     setup_id: int | None = None
+    start_draws: bool = False  # a game's start draws at random (it is made again for each game)
     asks: dict = field(default_factory=dict)  # (unit id, answer pc) -> the rule that asks, file:line:col
     run_actions: list = field(default_factory=list)  # the compiled Action tuples
     module: dict = field(default_factory=dict)  # the compiled module's namespace
@@ -196,6 +199,18 @@ class Program:
         if callable(self.document):
             self.document = self.document()
         return self.document
+
+    @property
+    def phase_graph(self):
+        if self.graph is None and self.doc is not None:
+            from validator.graph import check
+
+            self.graph, _ = check(self.doc, set(self.ending_units), self.unit_calls)
+        return self.graph
+
+    @phase_graph.setter
+    def phase_graph(self, value) -> None:
+        self.graph = value
 
     @property
     def data(self) -> dict:

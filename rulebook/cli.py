@@ -29,14 +29,14 @@ def plural(n: int, word: str) -> str:
 
 
 def _load(game: str, variants=(), show_warnings: bool = False):
-    from compiler.build import compile_path
+    from compiler.build import load_program
     from rulebook.locate import locate
 
     try:
         path = locate(game)
     except FileNotFoundError as err:
         raise Failure(str(err)) from None
-    compiled = compile_path(path, tuple(variants))
+    compiled = load_program(path, tuple(variants))  # from the cache of compiled rulesets when it has it
     if compiled.program is None and all(d.code in ("E035", "E061") for d in compiled.report.errors):
         d = compiled.report.errors[0]
         raise Failure(f"{d.message}" + (f" ({d.hint})" if d.hint else ""))
@@ -47,7 +47,22 @@ def _load(game: str, variants=(), show_warnings: bool = False):
         raise Failure(f"{path}: {len(compiled.report.errors)} error(s); fix them first")
     from interpreter.game import Game
 
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and (ctx.find_root().obj or {}).get("debug"):
+        _write_module(compiled.program)
     return Game(compiled.program), path
+
+
+def _write_module(program) -> Path:
+    """With --debug: the Python the compiler wrote for this ruleset, in
+    ./rulebook-debug/, for an author to read beside the ruleset."""
+    folder = Path("rulebook-debug")
+    folder.mkdir(exist_ok=True)
+    name = "+".join([program.id or "ruleset", *program.variants])
+    out = folder / f"{name}.py"
+    out.write_text(program.source, encoding="utf-8")
+    click.echo(f"rulebook: the compiled ruleset is in {out}", err=True)
+    return out
 
 
 def _players(game, players):
@@ -78,11 +93,27 @@ def _params(pairs) -> dict:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulebook")
-@click.option("--debug", is_flag=True, help="Show Python tracebacks (for Rulebook developers).")
+@click.option("--debug", is_flag=True, help="Show Python tracebacks, and write each ruleset's compiled Python "
+              "to ./rulebook-debug/.")
 @click.pass_context
 def cli(ctx, debug):
     """Rulebook: board and card games written as data."""
     ctx.obj = {"debug": debug}
+
+
+@cli.command("compile")
+@click.argument("game")
+@click.option("--variant", "-v", "variants", multiple=True, help="A variant to apply (repeatable).")
+@click.option("--out", "-o", "out", type=click.Path(dir_okay=False), help="Write to FILE instead of standard output.")
+def compile_cmd(game, variants, out):
+    """Print the Python module the compiler writes for a ruleset (readable,
+    commented with the rule each part comes from)."""
+    loaded, _ = _load(game, variants)
+    source = loaded.program.source
+    if out:
+        Path(out).write_text(source, encoding="utf-8")
+    else:
+        click.echo(source, nl=False)
 
 
 @cli.command("list")

@@ -81,11 +81,11 @@ def _require() -> None:
 def load(game: str, variants=()) -> Game:
     """Find a ruleset by id, folder or file (as the command line does) and
     compile it with its variants."""
-    from compiler.build import compile_path
+    from compiler.build import load_program
     from rulebook.locate import locate
 
     path = locate(game)
-    compiled = compile_path(path, tuple(variants))
+    compiled = load_program(path, tuple(variants))
     if compiled.program is None:
         errors = compiled.report.errors
         detail = f": {errors[0].message}" if errors else ""

@@ -70,12 +70,12 @@ def _game(job: Job):
     key = (job.file, job.digest, job.variants)
     game = _GAMES.get(key)
     if game is None:
-        from compiler.build import compile_text
+        from compiler.build import load_text_program
         from interpreter.game import Game
 
         if not job.source:
             raise RuntimeError(f"the ruleset text of {job.file} was not sent to the worker")
-        compiled = compile_text(job.source, job.file, job.variants)
+        compiled = load_text_program(job.source, job.file, job.variants)  # the compiled module, from the cache
         if compiled.program is None:
             raise RuntimeError(f"{job.file} does not compile in a worker: {compiled.report.errors[0].message}")
         if compiled.program.digest != job.digest:

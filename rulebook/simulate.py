@@ -3,16 +3,20 @@
 A run is a list of games. Game ``i`` is fully determined by the ruleset (with
 its variants and parameters), the player count, the agent line-up and
 ``game_seed(run_seed, i)``; seat ``p`` of that game gets an agent built by
-``make_agent(spec, agent_seed(game seed, p))``, fresh for every game. Nothing
-else (which process plays it, in what order games finish) enters a game, so
-every backend (one process, ``--workers N``, a Dask cluster) gives the same
-results, and any game of a run can be played again on its own.
+``make_agent(spec, agent_seed(game seed, p))``, fresh for every game, except
+that the random seats of a game draw from one generator (``random_seats``),
+in the order they decide. Nothing else (which process plays it, in what
+order games finish) enters a game, so every backend (one process,
+``--workers N``, a Dask cluster) gives the same results, and any game of a
+run can be played again on its own.
 
-When every seat is ``random`` a faster loop plays the game: it draws from the
-same generator a ``RandomAgent`` seeded with ``agent_seed`` would hold, over
-``Game.legal_values`` instead of the labelled ``Game.legal``, so it makes the
-same choices as the general loop (a test checks this on every seed it plays)
-and as the random bots of earlier versions of ``rulebook simulate``.
+When every seat is ``random`` a faster loop plays the game, inside the
+engine (``interpreter.playout``): the same draws from the same generator,
+over the pending options instead of the labelled ``Game.legal``, so it makes
+the same choices as the general loop (a test checks this on every seed it
+plays). Since the compiler that emits Python (December 2026) the random
+seats share one generator per game, so random runs differ from those of
+earlier versions.
 
 Agents answer at once, so a turn's ``time_limit`` never runs out for them.
 ``time_outs`` (``--time-outs RATE``) lets each timed decision run out of time
@@ -30,7 +34,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from agents.base import RandomAgent
 from interpreter.errors import RulebookError
 
 DEFAULT_MAX_DECISIONS = 100_000
@@ -78,9 +81,29 @@ def play_one(game, players: int, seed: int, params=None, record=False) -> tuple[
     from interpreter.playout import playout
 
     st = game.new(players=players, seed=seed, params=params, record=record)
-    draws = [RandomAgent(agent_seed(seed, p)).rng.randrange for p in range(players)]
-    decisions = playout(st, lambda p, n: draws[p](n))
+    draw = random_seats(seed).random
+    decisions = playout(st, lambda p, n: int(draw() * n))
     return st.winners, decisions
+
+
+def random_seats(seed: int) -> random.Random:
+    """The generator the random seats of game ``seed`` draw from: one per
+    game, shared by its random seats in the order they decide (seeding a
+    generator per seat cost more than the rest of a short game's draws)."""
+    return random.Random(agent_seed(seed, 0))
+
+
+class SharedRandom:
+    """A random seat drawing from its game's shared generator (``random_seats``)."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def choose(self, view, options) -> int:
+        return int(self.rng.random() * len(options))
+
+    def decide(self, decision) -> int:
+        return int(self.rng.random() * decision.count)
 
 
 class GameStopped(Exception):
@@ -173,12 +196,11 @@ def _failed(index, seed, specs, st, message, kind) -> Result:
 
 
 def _random_loop(game, st, seed: int, cap: int, timer: _TimeOuts | None = None) -> int:
-    rngs = [RandomAgent(agent_seed(seed, p)).rng for p in range(st.n)]
+    draw = random_seats(seed).random
     if timer is None:  # the engine's own loop: the same draws, without labelling every option
         from interpreter.playout import playout
 
-        draws = [r.randrange for r in rngs]
-        decisions = playout(st, lambda p, n: draws[p](n), cap)
+        decisions = playout(st, lambda p, n: int(draw() * n), cap)
         if decisions >= cap and not st.over:
             raise GameStopped(CAP, f"no end after {cap} decisions (--max-decisions)")
         return decisions
@@ -186,7 +208,7 @@ def _random_loop(game, st, seed: int, cap: int, timer: _TimeOuts | None = None) 
     while not st.over:
         for p in game.to_move(st):
             if timer is None or not timer.run_out(st, p):
-                game.apply(st, p, rngs[p].randrange(len(game.legal_values(st, p))))
+                game.apply(st, p, int(draw() * len(game.legal_values(st, p))))
             decisions += 1
             if decisions >= cap and not st.over:
                 raise GameStopped(CAP, f"no end after {cap} decisions (--max-decisions)")
@@ -196,7 +218,9 @@ def _random_loop(game, st, seed: int, cap: int, timer: _TimeOuts | None = None) 
 def _agent_loop(game, st, seed: int, specs: list, cap: int, timer: _TimeOuts | None = None) -> int:
     from agents.base import as_agent, make_agent
 
-    agents = [as_agent(make_agent(spec, agent_seed(seed, p))) for p, spec in enumerate(specs)]
+    shared = random_seats(seed)
+    agents = [as_agent(SharedRandom(shared) if spec == "random" else make_agent(spec, agent_seed(seed, p)))
+              for p, spec in enumerate(specs)]
     decisions = 0
     while not st.over:
         for p in game.to_move(st):

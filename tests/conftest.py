@@ -1,12 +1,16 @@
 """Shared fixtures: compiled rulesets are cached per (ruleset, variants)."""
 from __future__ import annotations
 
+import os
+import tempfile
 from functools import cache
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# compiled rulesets are cached in a folder of this test run's own, not the user's (subprocesses inherit it)
+os.environ["RULEBOOK_CACHE"] = tempfile.mkdtemp(prefix="rulebook-test-cache-")
 
 
 @cache

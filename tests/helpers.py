@@ -15,6 +15,12 @@ players: {min: 2, max: 2}
 """
 
 
+def ruleset(body: str, players: tuple[int, int] = (2, 2)) -> str:
+    """A whole ruleset's text: the unit test head, then ``body``."""
+    head = textwrap.dedent(HEAD).replace("{min: 2, max: 2}", f"{{min: {players[0]}, max: {players[1]}}}")
+    return head + textwrap.dedent(body)
+
+
 def compile_ok(body: str, head: str = HEAD):
     result = compile_text(textwrap.dedent(head) + textwrap.dedent(body), "unit.yaml")
     assert result.program is not None, "\n".join(d.render() for d in result.report.errors)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.base import RandomAgent, play_out
 from compiler.build import compile_path
 from interpreter.game import Game
 from rulebook.sim_report import percentile, wilson
@@ -19,6 +20,7 @@ from rulebook.simulate import (
     AGENT,
     CAP,
     RULE,
+    agent_seed,
     game_seed,
     lineup,
     play_game,
@@ -150,11 +152,19 @@ def test_random_results_are_those_of_the_old_loop():
 
 
 def test_a_user_agent_is_built_per_seat_with_the_seat_seed(user_agents):
+    """Uniform, written as a user would, is RandomAgent (a generator per
+    seat, seeded with the seat's seed): built by name for each seat, it
+    plays exactly as RandomAgent built by hand with agent_seed would."""
     game = load(PIG)
-    as_random = run_many(game, 2, 5, run_seed=1, specs=[f"{user_agents}:Uniform"] * 2)
-    random = run_many(game, 2, 5, run_seed=1)
+    as_user = run_many(game, 2, 5, run_seed=1, specs=[f"{user_agents}:Uniform"] * 2)
     outcome = lambda results: [(r.winners, r.decisions, r.scores) for r in results]  # noqa: E731
-    assert outcome(as_random) == outcome(random)
+    by_hand = []
+    for r in as_user:
+        st = game.new(players=2, seed=r.seed, record=False)
+        decisions = play_out(game, st, [RandomAgent(agent_seed(r.seed, p)) for p in range(2)], view_fn=False)
+        by_hand.append((st.winners, decisions, game.scores(st)))
+    assert outcome(as_user) == by_hand
+    random = run_many(game, 2, 5, run_seed=1)
     mixed = run_many(game, 2, 5, run_seed=1, specs=[f"{user_agents}:First", "random"])
     assert all(r.error is None and r.agents == [f"{user_agents}:First", "random"] for r in mixed)
     assert [r.decisions for r in mixed] != [r.decisions for r in random]

@@ -10,14 +10,13 @@ from dataclasses import dataclass, field
 
 from validator.check_expr import BUILTIN_NAMES, CheckError, Cx
 from validator.diagnostics import did_you_mean
-from validator.ir import ComponentRules, Expr, FunctionRule, Template, X
+from validator.ir import Expr, FunctionRule, X
 from validator.scope import Locals, Scope
 from validator.types import (
     ANY,
     BOOL,
     COMP,
     FRACTION,
-    INT,
     NONE,
     STR,
     WHOLE,
@@ -89,14 +88,13 @@ class DeclChecker:
         rule text would always mean the built-in one, so the author's would
         be silently ignored."""
         from dsl.parser import STATEMENT_WORDS, VALUE_WORDS
-        from validator.check_calls import BUILTINS
 
         callable_ = section in ("functions", "procedures")
         for taken, why in (
             (VALUE_WORDS, "is a word of the language: rule text would never read it as a name"),
             (STATEMENT_WORDS if section == "procedures" else (), "begins a statement: a call would never reach it"),
             (BUILTIN_NAMES, "is a built-in name: rule text would never see this one"),
-            (BUILTINS if callable_ else (), "is a built-in function: a call would never reach this one"),
+            (self.builtins if callable_ else (), "is a built-in function: a call would never reach this one"),
         ):
             if name in taken:
                 self.report("E043", f"'{name}' {why}", (section, name), key=True, hint="choose another name")
@@ -349,102 +347,6 @@ class DeclChecker:
         self.function_types[key] = t
         self.out.functions[key] = FunctionRule(name, slots, body, unit.nlocals, scope.event_slot, unit.names)
         return key, t
-
-    # ------------------------------------------------------------ component rules
-    def check_components(self):
-        for name, spec in (self.data.get("components") or {}).items():
-            ct = self.comp_types[name]
-            base = ("components", name)
-            scope = self.scratch(f"components {name}")
-            loops = []
-            for var in spec.get("for_each") or {}:
-                x, t = self.check_expr_at(base + ("for_each", var), scope)
-                if x is not None and t.kind not in ("list", "any", "zone"):
-                    self.report(
-                        "E041",
-                        f"for_each needs a list of values for '{var}', e.g. range(1, 8)",
-                        base + ("for_each", var),
-                    )
-                    x = None
-                et = t.arg if t.kind == "list" else ANY
-                ct.static[var] = et
-                loops.append((var, scope.fresh(var, et), x))
-            items = spec.get("items") or []
-            item_keys = []
-            for row in items:
-                for key in row if isinstance(row, dict) else {}:
-                    if key not in [k for k, _ in item_keys]:
-                        item_keys.append((key, scope.fresh(key, ct.static.get(key, ANY))))
-            props = []
-            for pname in spec.get("props") or {}:
-                x, t = self.check_expr_at(base + ("props", pname), scope)
-                ct.static[pname] = t
-                props.append((pname, scope.fresh(pname, t), x))
-            copies = None
-            if "copies" in spec:
-                copies, _ = self.check_expr_at(base + ("copies",), scope, INT, "copies")
-            for fname in ("count", "copies"):
-                if isinstance(spec.get(fname), int) and not isinstance(spec[fname], bool) and spec[fname] < 0:
-                    self.report("E014", f"'{name}': {fname} {spec[fname]} is negative", base + (fname,),
-                                hint="a number of components is 0 or more")
-            if "count" in spec and (spec.get("for_each") or spec.get("items")):
-                self.report("E014", f"'{name}': count has no effect next to "
-                            f"{'for_each' if spec.get('for_each') else 'items'}", base + ("count",), key=True,
-                            hint="'copies' makes several of each")
-            count = self.check_expr_at(base + ("count",), scope, INT, "count")[0] if "count" in spec else None
-            rules = ComponentRules(name, loops, items, item_keys, props, copies, count, scope.unit.nlocals, {},
-                                   where="{}:{}:{}".format(self.doc.file, *self.doc.where(base, key=True)),
-                                   slot_names=scope.unit.names)
-            rules.initial = self.check_initial(name, spec, ct, base)
-            if "label" in spec:
-                rules.label = self.template(base + ("label",), {"self": COMP(name)})
-            if "back_label" in spec:
-                # read as text said to everybody: a property the back does not show reads "[hidden]"
-                rules.back_label = self.template(base + ("back_label",), {"self": COMP(name)}, public=True)
-            if "status" in spec:
-                rules.status = self.template(base + ("status",), {"self": COMP(name)})
-            self.out.components[name] = rules
-
-    def check_initial(self, name, spec, ct, base) -> dict:
-        """Initial values of the changing properties: they may read the fixed ones by name."""
-        iscope = self.scratch(f"components {name} state")
-        slots = {k: iscope.fresh(k, t) for k, t in ct.static.items()}
-        initial = {}
-        for key, init in (spec.get("state") or {}).items():
-            path = base + ("state", key) + (("initial",) if isinstance(init, dict) else ())
-            if isinstance(init, dict) and "initial" not in init:
-                initial[key] = ("value", None)
-                continue
-            value = init.get("initial") if isinstance(init, dict) else init
-            if not isinstance(value, str):  # a number, true/false, null or a list: the value itself
-                t = literal_type(value)
-                if ct.dynamic[key].kind == "any" and t.kind != "none":
-                    ct.dynamic[key] = t
-                elif t.kind != "none" and not compatible(ct.dynamic[key], t):
-                    self.report("E041", f"initial value is {t}, but '{key}' is declared {ct.dynamic[key]}", path)
-                initial[key] = ("value", value)
-                continue
-            x, t = self.check_expr_at(path, iscope)
-            if x is None:
-                continue
-            if ct.dynamic[key].kind == "any":
-                ct.dynamic[key] = t if t.kind != "none" else ANY
-            initial[key] = ("expr", x)
-        return {"props": initial, "slots": slots, "nlocals": iscope.unit.nlocals, "names": iscope.unit.names}
-
-    def template(self, path, names: dict[str, Type], public: bool = False) -> Template | None:
-        """A text template from the YAML value at ``path``; the names given
-        (e.g. ``self``) are bound to its render function's arguments."""
-        text = self.text_of(path)
-        scope = self.scratch("template")
-        slots = tuple(scope.fresh(n, t) for n, t in names.items())
-        cx = Cx(self, scope, tuple(path), self.doc.spans.get(tuple(path)))
-        try:
-            pieces = self.template_parts(str(text), cx, 1, 1, "this text", public,
-                                         itself="self" if "self" in names else None)
-        except CheckError:
-            return None
-        return Template(pieces, public, slots, scope.unit.nlocals, scope.unit.names)
 
     def check_vars(self):
         for section, table, target in (

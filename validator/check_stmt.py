@@ -13,17 +13,15 @@ from dsl import ast as A
 from dsl.parser import VALUE_WORDS
 from validator.check_expr import CheckError, Cx, as_list
 from validator.diagnostics import did_you_mean
-from validator.ir import S, Template, X
+from validator.ir import S, Template
 from validator.types import (
     ANY,
-    COMP,
     ERR,
     INT,
     LIST,
     NONE,
     PLAYER,
     compatible,
-    elem_type,
     parse_type,
     type_tag,
 )
@@ -171,149 +169,6 @@ class StmtChecker:
             cx.error("E041", f"discard needs a list, and this is {tt}", s.target.pos)
         return S("discard", cx.where(s.pos), target, value)
 
-    # ------------------------------------------------------------ components
-    def comps(self, node, cx, what):
-        """(X giving a new list of components, element type)."""
-        x, t = self.expr(node, cx)
-        if t.kind == "zone":
-            return X("copy", X("zone_items", x)), COMP(t.arg)
-        if t.kind == "list":
-            if t.arg.kind not in ("comp", "any", "error"):
-                cx.error("E041", f"{what} needs components, not {t}", node.pos)
-            return X("copy", x), t.arg
-        if t.kind in ("comp", "any", "error", "none"):
-            return X("as_list", x), t
-        cx.error("E041", f"{what} needs a component or a list of them, not {t}", node.pos)
-
-    def zone_arg(self, node, cx, what):
-        x, t = self.expr(node, cx)
-        if t.kind == "family":
-            cx.error(
-                "E045",
-                f"zone '{t.arg}' is one per {self.families[t.arg].per}: say whose, e.g. {t.arg}[player]",
-                node.pos,
-            )
-        if t.kind not in ("zone", "any", "error"):
-            cx.error("E041", f"{what} must be a zone, not {t}", node.pos)
-        return x, t
-
-    def _s_MoveStmt(self, s, cx):
-        what, _ = self.comps(s.what, cx, "move")
-        dest, dt = self.zone_arg(s.dest, cx, "the destination of move")
-        return S("move", cx.where(s.pos), what, dest, s.position, s.face, self.zone_family_of(s.dest, dt))
-
-    def zone_family_of(self, node, t) -> str | None:
-        """The zone family a zone expression names, when the checker can tell
-        (a shared zone by name, or ``family[key]``): the compiler then knows
-        the destination's kind (ordered, face, a face-up pile) at load."""
-        if isinstance(node, A.Name) and node.id in self.families and self.families[node.id].per is None:
-            return node.id
-        if isinstance(node, A.Index) and isinstance(node.obj, A.Name) and node.obj.id in self.families \
-                and self.families[node.obj.id].per is not None:
-            return node.obj.id
-        return None
-
-    def _s_DrawStmt(self, s, cx):
-        count = self.expect(s.count, cx, INT, "the number of cards to draw") if s.count else None
-        src, _ = self.zone_arg(s.source, cx, "draw ... from")
-        dest, _ = self.zone_arg(s.dest, cx, "draw ... to")
-        return S("draw", cx.where(s.pos), count, src, dest, s.face)
-
-    def _s_DealStmt(self, s, cx):
-        count = self.expect(s.count, cx, INT, "the number of cards to deal")
-        src, _ = self.zone_arg(s.source, cx, "deal ... from")
-        fam = self.families.get(s.family)
-        if fam is None:
-            cx.error(
-                "E031", f"unknown zone '{s.family}'", s.family_pos, did_you_mean(s.family, self.families), len(s.family)
-            )
-        self.used_zones.add(s.family)
-        if fam.per is None:
-            cx.error(
-                "E041",
-                f"deal gives each player (or component) a share; '{s.family}' is one shared zone",
-                s.family_pos,
-                f"to put cards in '{s.family}', write: draw N from ... to {s.family}",
-            )
-        if fam.per != "player" and s.recipients is None:
-            cx.error(
-                "E041",
-                f"deal goes to a zone kept one per player; '{s.family}' is not",
-                s.family_pos,
-                "add 'for <list of components>' to deal to one zone per component",
-            )
-        if s.recipients is not None:
-            recips, rt = self.listy(s.recipients, cx, "deal ... for")
-        else:
-            recips, rt = X("seat_order", X("const", 0)), PLAYER
-        # each recipient's zone is found as 'family[recipient]' is, with the same checks: the
-        # recipients' type at load (E041), a seat or component that is not one at run time (R104)
-        held = " deal recipient"  # a name rule text cannot write
-        slot = cx.scope.fresh(held, rt)
-        try:
-            zone_of, _ = self.zone_of_family(s.family, A.Name(held, (s.recipients or s).pos), s, cx)
-        finally:
-            del cx.scope.names[held]
-        return S("deal", cx.where(s.pos), count, src, recips, slot, zone_of)
-
-    def _s_ShuffleStmt(self, s, cx):
-        z, _ = self.zone_arg(s.zone, cx, "shuffle")
-        return S("shuffle", cx.where(s.pos), z)
-
-    def _s_RevealStmt(self, s, cx):
-        what, _ = self.comps(s.what, cx, "reveal")
-        if s.to is None:
-            return S("reveal", cx.where(s.pos), what, None)
-        to, tt = self.expr(s.to, cx)
-        if tt.kind in ("player", "int"):
-            to = X("list", (to,))
-        elif not (tt.kind in ("list", "any", "error") and elem_type(tt).kind in ("player", "int", "any", "error",
-                                                                                "none")):
-            cx.error("E041", f"reveal ... to needs a player or a list of players, not {tt}", s.to.pos)
-        return S("reveal", cx.where(s.pos), what, to)
-
-    def _s_HideStmt(self, s, cx):
-        what, _ = self.comps(s.what, cx, "hide")
-        return S("hide", cx.where(s.pos), what)
-
-    def _s_RemoveStmt(self, s, cx):
-        what, _ = self.comps(s.what, cx, "remove")
-        return S("remove", cx.where(s.pos), what)
-
-    def _s_CreateStmt(self, s, cx):
-        ct = self.comp_types.get(s.type_name)
-        if ct is None:
-            cx.error(
-                "E039",
-                f"unknown component type '{s.type_name}'",
-                s.type_pos,
-                did_you_mean(s.type_name, self.comp_types),
-                len(s.type_name),
-            )
-        zone, _ = self.zone_arg(s.zone, cx, "create ... in")
-        props = []
-        for kw in s.props:
-            if kw.name not in ct.static:
-                cx.error("E032", f"'{ct.name}' has no property '{kw.name}'", kw.pos, None)
-            x, t = self.expr(kw.value, cx)
-            want = ct.static[kw.name]
-            if not compatible(want, t) and t.kind != "none":  # as 'set' checks a value against its place
-                cx.error("E041", f"'{ct.name}' property '{kw.name}' is {want}, and this is {t}", kw.value.pos)
-            props.append((kw.name, x))
-        missing = set(ct.static) - {k for k, _ in props}
-        if missing:
-            cx.error("E046", f"create {ct.name} needs {', '.join(sorted(missing))}", s.pos)
-        slot = cx.scope.declare(s.name, COMP(ct.name)) if s.name else None
-        return S("create", cx.where(s.pos), ct.name, zone, tuple(props), slot)
-
-    def _s_SwapStmt(self, s, cx):
-        a, at = self.expr(s.first, cx)
-        b, bt = self.expr(s.second, cx)
-        for node, t in ((s.first, at), (s.second, bt)):
-            if t.kind not in ("comp", "any", "error"):
-                cx.error("E041", f"swap exchanges the places of two components, not {t}", node.pos)
-        return S("swap", cx.where(s.pos), a, b)
-
     # ------------------------------------------------------------ decisions
     def _templates(self, c, cx):
         label = prompt = None
@@ -389,14 +244,12 @@ class StmtChecker:
         if proc is None:
             if s.func in self.functions:
                 cx.error("E044", f"'{s.func}' is a function: use its value, e.g. let x = {s.func}(...)", s.pos)
-            from validator.check_calls import BUILTINS
-
             cx.error(
                 "E037",
                 f"unknown procedure '{s.func}'",
                 s.pos,
                 did_you_mean(s.func, self.procedures)
-                if s.func not in BUILTINS
+                if s.func not in self.builtins
                 else f"'{s.func}' is a function and gives a value; use it inside an expression",
                 len(s.func),
             )

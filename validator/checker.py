@@ -17,10 +17,14 @@ import json
 
 from dsl import ast as A
 from dsl.parser import ParseError, parse_block, parse_expression
+from validator.check_calls import BUILTINS
+from validator.check_components import ComponentChecker
 from validator.check_decls import BUILTIN_EVENTS, DeclChecker
 from validator.check_expr import CheckError, Cx, ExprChecker
+from validator.check_moves import MoveChecker
 from validator.check_rules import RuleChecker
 from validator.check_stmt import StmtChecker
+from validator.check_texts import TextChecker
 from validator.diagnostics import Diagnostic
 from validator.ir import Checked, Expr, Unit
 from validator.scope import Locals, Scope
@@ -38,14 +42,15 @@ DEFAULT_LIMITS = {
 }
 
 
-class RulesetChecker(DeclChecker, RuleChecker, ExprChecker, StmtChecker):
+class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, TextChecker, StmtChecker, MoveChecker):
+    builtins = BUILTINS
     def __init__(self, doc, data: dict, variants: tuple = (), limits: dict | None = None):
         self.doc = doc
         self.data = data
         self.variants = tuple(variants)
         self.diags: list[Diagnostic] = []
         self.limits = dict(DEFAULT_LIMITS, **(limits or {}))
-        self.out = Checked(meta={}, file=doc.file)
+        self.out = Checked(meta={}, file=doc.file, source_lines=doc.source.splitlines())
         self.params: dict = {}
         self.param_choices: dict = {}
         self.param_types: dict[str, Type] = {}
@@ -244,6 +249,7 @@ class RulesetChecker(DeclChecker, RuleChecker, ExprChecker, StmtChecker):
             "lowest_wins": self.lowest_wins,
             "used_zones": sorted(self.used_zones),
             "ending_units": sorted(self.unit_ends),
+            "unit_calls": {u: sorted(c) for u, c in self.unit_calls.items()},
         }
 
     # ------------------------------------------------------------ snippets

@@ -142,7 +142,7 @@ class Checked:
     setup: str | None = None  # name of the setup unit
     file: str = ""
     slot_names: dict = field(default_factory=dict)  # unit name -> {slot: the rule's name}
-    rows_checked: bool = False
+    source_lines: list = field(default_factory=list)  # the ruleset's text, for comments in the compiled code
 
 
 @dataclass
