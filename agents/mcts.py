@@ -47,6 +47,7 @@ import time
 
 from agents.greedy import heuristic_of
 from interpreter.errors import RulebookError
+from interpreter.playout import playout
 
 
 class _Node:
@@ -172,13 +173,11 @@ class MCTSAgent:
                 st[1] += reward[q]
 
     def _rollout(self, game, s) -> None:
-        rng = self.rng
-        left = self.max_rollout_decisions
-        while not s.over and left > 0:
-            for q in game.to_move(s):
-                n = len(game.legal_values(s, q))
-                game.apply(s, q, rng.randrange(n) if n > 1 else 0)
-                left -= 1
+        """Random play to the end or the cap, in the engine's own loop (no labels, no checks)."""
+        if s.over or self.max_rollout_decisions <= 0:
+            return
+        draw = self.rng.randrange
+        playout(s, lambda q, n: draw(n) if n > 1 else 0, self.max_rollout_decisions)
 
 
 def _keys(opts, by_index: bool) -> list:

@@ -229,6 +229,15 @@ class Code(ExprEmitter, StmtEmitter):
                     f"{self.const(where)}, {per!r}))")
         return f"comp_zone(st, {family!r}, {self.ex(c)}, {self.const(where)}, {per!r})"
 
+    def contains(self, item: X, coll: X, negated: bool) -> str:
+        """``item in coll``: charged to the work budget when the list is long
+        (over 64 items; a short list costs no more than the rule around it)."""
+        neg = "not " if negated else ""
+        if coll.op in ("local", "zone_items", "var", "param", "const"):
+            c = self.ex(coll)
+            return f"({neg}({self.ex(item)} in {c} if len({c}) <= 64 else contains(st, {self.ex(item)}, {c})))"
+        return f"({neg}contains(st, {self.ex(item)}, {self.ex(coll)}))"
+
     def hoisted(self, name: str, src: str) -> str:
         """A value read once at the start of the function (tables of the
         catalogue, which never change during a game)."""

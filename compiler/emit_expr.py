@@ -80,7 +80,8 @@ EMIT = {
     "pvar": lambda e, p, attr: f"st.pvars[{e.ex(p)}][{attr!r}]",
     "field": lambda e, ev, attr: f"{e.ex(ev)}[{attr!r}]",
     "owner": lambda e, c: f"st.owner[{e.ex(c)}]",
-    "type_of": lambda e, c: f"type_of(st, {e.ex(c)})",
+    "type_of": lambda e, c: (f"(st.cat.types[{e.ex(c)}] if {e.ex(c)} < st.cat.n else st.static[{e.ex(c)}]['type'])"
+                             if c.op == "local" else f"type_of(st, {e.ex(c)})"),
     "dyn": lambda e, c, attr: f"st.props[{e.ex(c)}][{attr!r}]",
     "static": lambda e, c, attr: f"st.static[{e.ex(c)}][{attr!r}]",
     "static_get": lambda e, c, attr: f"st.static[{e.ex(c)}].get({attr!r})",
@@ -95,7 +96,7 @@ EMIT = {
     "not": lambda e, a: f"(not {e.ex(a)})",
     "cmp": lambda e, op, a, b: f"({e.ex(a)} {op} {e.ex(b)})",
     "cmp_sized": lambda e, op, a, b: f"same(st, {e.ex(a)}, {e.ex(b)}, {op == '=='})",
-    "in": lambda e, item, coll, neg: ("(not " if neg else "(") + f"contains(st, {e.ex(item)}, {e.ex(coll)}))",
+    "in": lambda e, item, coll, neg: e.contains(item, coll, neg),
     "list_plus": lambda e, a, b, w: f"sized({e.ex(a)} + {e.ex(b)}, {e.const(w)}, {e.limit('max_value')})",
     "list_plus_one": lambda e, a, b, w: f"sized({e.ex(a)} + [{e.ex(b)}], {e.const(w)}, {e.limit('max_value')})",
     "list_minus_one": lambda e, a, b: f"minus_one(st, {e.ex(a)}, {e.ex(b)})",

@@ -34,6 +34,7 @@ def program_from(ns: dict) -> Program:
         source_file=meta["source_file"],
         limits=meta["limits"],
     )
+    prog.max_work = meta["limits"]["max_work"]
     prog.params = dict(meta["params"])
     prog.param_choices = meta["param_choices"]
     prog.param_types = meta["param_types"]

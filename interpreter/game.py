@@ -9,6 +9,7 @@ and ``save``/``load``.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -461,6 +462,7 @@ def _overrides(prog: Program, st: State) -> dict:
     return {k: v for k, v in st.params.items() if k in prog.params and prog.params[k] != v}
 
 
+@functools.lru_cache(maxsize=256)
 def _tag_type(tag: str) -> Type:
     from validator.types import tag_type
 
@@ -519,4 +521,8 @@ def build_catalog(st: State) -> Catalog:
     for name, ct in prog.comp_types.items():
         if ct.board:
             cat.boards[name] = boards.build(ct.board, by_type.get(name, []), static)
+    cat.adjacent = [None] * len(types)
+    for board in cat.boards.values():
+        for space in board.ids:
+            cat.adjacent[space] = list(board.adj.get(space, ()))
     return cat

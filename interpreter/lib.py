@@ -28,15 +28,21 @@ def charge(st, n: int) -> None:
     """Count items visited against the work budget, so that one expression
     cannot run away where the loop limit does not look."""
     st.work += n
-    limit = st.prog.limits["max_work"]
-    if st.work > limit:
-        raise RuleError("R100", f"queries visited more than {limit} items without a decision",
-                        hint="a query inside a query over large lists; narrow the lists first")
+    if st.work > st.prog.max_work:
+        over_budget(st)
+
+
+def over_budget(st):
+    limit = st.prog.max_work
+    raise RuleError("R100", f"queries visited more than {limit} items without a decision",
+                    hint="a query inside a query over large lists; narrow the lists first")
 
 
 def charged(st, items):
     """``items``, counted against the work budget (for queries written as comprehensions)."""
-    charge(st, len(items))
+    st.work += len(items)
+    if st.work > st.prog.max_work:
+        over_budget(st)
     return items
 
 
@@ -332,6 +338,9 @@ def board_of(st, space):
 
 
 def neighbours(st, space):
+    table = st.cat.adjacent
+    if space.__class__ is int and 0 <= space < len(table) and table[space] is not None:
+        return table[space]  # a list nobody changes: rule values are never changed in place
     return list(board_of(st, space).adj.get(space, ()))
 
 

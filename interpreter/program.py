@@ -126,6 +126,7 @@ class Catalog:
     boards: dict = field(default_factory=dict)  # component type -> Board
     zone_of_comp: dict = field(default_factory=dict)  # family kept per component -> {component: zone}
     zone_player: list = field(default_factory=list)  # zone -> its owner: a seat, None, or -2 (its component's)
+    adjacent: list = field(default_factory=list)  # component -> its neighbours on its board (None: not a space)
 
 
 @dataclass
@@ -173,6 +174,7 @@ class Program:
     player_label: Callable | None = None
     source_file: str = ""
     limits: dict[str, int] = field(default_factory=dict)
+    max_work: int = 2_000_000  # limits["max_work"], read by every query
     units: list[Callable] = field(default_factory=list)  # frame id -> the function that runs a frame
     unit_ids: dict[str, int] = field(default_factory=dict)
     unit_locals: dict[str, int] = field(default_factory=dict)
