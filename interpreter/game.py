@@ -54,9 +54,12 @@ class Game:
         params: dict | None = None,
         record: bool = True,
         after_setup: tuple = (),
+        chance: tuple = (),
     ) -> State:
         """A new game, run up to its first decision. ``after_setup``: extra
-        compiled blocks (a scenario's own setup) run after the ruleset's."""
+        compiled blocks (a scenario's own setup) run after the ruleset's;
+        ``chance``: outcomes a scenario imposes on the first chance events,
+        the setup's included (``State.script``, see ``interpreter.ops``)."""
         prog = self.program
         n = (
             players
@@ -97,6 +100,7 @@ class Game:
         st.record = record
         st.events = []
         st.rng = rng.seed_state(seed)
+        st.script = tuple(chance)
         st.seed = seed
         st.work = 0
         st.vars = {}
@@ -166,7 +170,7 @@ class Game:
         st = State.__new__(State)
         st.prog, st.n, st.params, st.record, st.events = prog, players, dict(prog.params), False, []
         st.rng, st.vars, st.eliminated, st.current = rng.seed_state(0), {}, [False] * players, None
-        st.work = 0
+        st.work, st.script = 0, ()
         for name, fn in prog.defines:
             st.params[name] = fn(st, [None] * prog.define_locals)
         return build_catalog(st)
@@ -216,6 +220,28 @@ class Game:
         code_id, pc = st.stack[-1][0], st.stack[-1][1]
         code = st.prog.codes[code_id]
         return code.where[pc - 1] if 0 < pc <= len(code.where) else ""
+
+    def reask(self, st: State) -> None:
+        """Ask the pending question again, from the state as it is now: a
+        scenario's ``run`` step changes the state between two decisions, and
+        the options then offered must be those of the changed state. The
+        instruction that asked is run again (the game may also go on without
+        asking, or end). Answers already given to a simultaneous question are
+        kept where the same player is asked at the same place and may still
+        give them."""
+        if st.over or st.pending is None or not st.stack or st.stack[-1][1] == 0:
+            return
+        old = st.pending
+        st.stack[-1][1] -= 1  # back to the instruction that asked
+        st.pending = None
+        run(st)
+        new = st.pending
+        if old["kind"] == "simul" and new is not None and new["kind"] == "simul" and new["players"] == old["players"]:
+            answers, done = list(new["answers"]), list(new["done"])
+            for i, given in enumerate(old["done"]):
+                if given and old["answers"][i] in new["options"][i]:
+                    answers[i], done[i] = old["answers"][i], True
+            st.pending = dict(new, answers=answers, done=done)  # not all done: the old question was pending
 
     def legal_values(self, st: State, player: int) -> list:
         """The plain option values (for replays and the engine's own tools;
