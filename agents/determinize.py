@@ -143,19 +143,20 @@ _BACK_KEYS: dict[int, tuple] = {}
 _ROW_KEYS: dict[int, tuple] = {}
 
 
-def exchange_unseen(st: State, players, rng: random.Random) -> State:
+def exchange_unseen(st: State, players, rng: random.Random, keep=()) -> State:
     """A clone of ``st`` in which the components that none of ``players`` can
     see exchange identities at random within their groups (as
     ``determinize`` deals them), and nothing else changes: the same chance,
     the same pending decision. None of ``players`` can tell it from ``st``.
     Used to check that the rules' flow (who is asked next) never depends on
-    what the players who watch it cannot see."""
+    what the players who watch it cannot see. Components in ``keep`` keep
+    their identities (those the rules are about to show the players)."""
     from interpreter.ops import can_see
 
     s = st.clone()
     groups: dict[tuple, list[int]] = {}
     for c in range(len(s.static)):
-        if any(can_see(s, c, p) for p in players):
+        if c in keep or any(can_see(s, c, p) for p in players):
             continue
         key = _back_key(s, c)
         if key is not None:

@@ -55,6 +55,9 @@ class SaveFileError(RulebookError):
         self.code = code
 
 
+# A scenario's scripted chance outcome (interpreter.ops) that the rules cannot use
+SCRIPT = "R030"
+
 # Runtime error codes (stable)
 STEP_LIMIT = "R100"
 NO_OPTIONS = "R101"

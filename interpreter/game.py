@@ -58,9 +58,12 @@ class Game:
         params: dict | None = None,
         record: bool = True,
         after_setup: tuple = (),
+        chance: tuple = (),
     ) -> State:
         """A new game, run up to its first decision. ``after_setup``: extra
-        compiled blocks (a scenario's own setup) run after the ruleset's."""
+        compiled blocks (a scenario's own setup) run after the ruleset's;
+        ``chance``: outcomes a scenario imposes on the first chance events,
+        the setup's included (``State.script``, see ``interpreter.ops``)."""
         prog = self.program
         n = (
             players
@@ -76,13 +79,15 @@ class Game:
         key = (n, json.dumps(params, sort_keys=True, default=str) if params else None)
         template = self._templates.get(key)
         if template is None:
-            st = self._start(n, params, seed)
+            st = self._start(n, params, seed, chance)
             if not prog.start_draws:  # the same for every seed: kept, and cloned for each game
                 if len(self._templates) > 64:
                     self._templates.pop(next(iter(self._templates)))
-                self._templates[key] = st.clone()
+                self._templates[key] = kept = st.clone()
+                kept.script = ()
         else:
             st = template.clone()
+            st.script = tuple(chance)
         st.rng = rng.seed_state(seed) if not prog.start_draws else st.rng
         st.seed = seed
         st.record = record
@@ -95,7 +100,7 @@ class Game:
         run(st)
         return st
 
-    def _start(self, n: int, params: dict | None, seed: int) -> State:
+    def _start(self, n: int, params: dict | None, seed: int, chance: tuple = ()) -> State:
         """A game's state before its setup: parameters, definitions,
         components, zones and variables at their starting values."""
         prog = self.program
@@ -123,6 +128,7 @@ class Game:
         st.record = False
         st.events = []
         st.rng = rng.seed_state(seed)
+        st.script = tuple(chance)
         st.seed = seed
         st.work = 0
         st.vars = {}
@@ -189,6 +195,7 @@ class Game:
         st.prog, st.n, st.params, st.record, st.events = prog, players, dict(prog.params), False, []
         st.rng, st.vars, st.eliminated, st.current = rng.seed_state(0), {}, [False] * players, None
         st.work = st.loops = st.depth = 0
+        st.script = ()
         for name, fn in prog.defines:
             st.params[name] = fn(st)
         return build_catalog(st)
@@ -236,6 +243,28 @@ class Game:
         if st.over or st.pending is None or not st.stack:
             return ""
         return st.prog.asks.get((st.stack[-1][0], st.stack[-1][1]), "")
+
+    def reask(self, st: State) -> None:
+        """Ask the pending question again, from the state as it is now: a
+        scenario's ``run`` step changes the state between two decisions, and
+        the options then offered must be those of the changed state. The
+        instruction that asked is run again (the game may also go on without
+        asking, or end). Answers already given to a simultaneous question are
+        kept where the same player is asked at the same place and may still
+        give them."""
+        if st.over or st.pending is None or not st.stack or st.stack[-1][1] == 0:
+            return
+        old = st.pending
+        st.stack[-1][1] -= 1  # back to the instruction that asked
+        st.pending = None
+        run(st)
+        new = st.pending
+        if old["kind"] == "simul" and new is not None and new["kind"] == "simul" and new["players"] == old["players"]:
+            answers, done = list(new["answers"]), list(new["done"])
+            for i, given in enumerate(old["done"]):
+                if given and old["answers"][i] in new["options"][i]:
+                    answers[i], done[i] = old["answers"][i], True
+            st.pending = dict(new, answers=answers, done=done)  # not all done: the old question was pending
 
     def legal_values(self, st: State, player: int) -> list:
         """The plain option values (for replays and the engine's own tools;

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bisect import insort
 
 from interpreter import rng
-from interpreter.errors import RECURSION, RuleError
+from interpreter.errors import RECURSION, SCRIPT, RuleError
 from interpreter.labels import comp_name
 from interpreter.zones import (  # noqa: F401 - the zone helpers, also under their old home
     add_comp_zones,
@@ -47,8 +47,7 @@ def move(st, c: int, dest: int, position: str = "top", face: str | None = None, 
         elif position == "bottom":
             zone.append(c)
         else:
-            st.rng, i = rng.below(st.rng, len(zone) + 1)
-            zone.insert(i, c)
+            zone.insert(random_index(st, len(zone) + 1), c)
         st.loc[c] = dest
         st.face[c] = (face or fam.face) == "up"
         if fam.visibility == "top":  # a face-up pile: only its top is face up (so it was before)
@@ -185,7 +184,12 @@ def seat_order(st, p: int) -> list[int]:
 
 
 def shuffle(st, z: int) -> None:
-    st.rng = rng.shuffle(st.rng, st.zones[z])
+    """Shuffle zone ``z``: one of the two kinds of chance event (with
+    ``random_index``), so that a scenario can script both (``st.script``)."""
+    if st.script:
+        _scripted_shuffle(st, z)
+    else:
+        st.rng = rng.shuffle(st.rng, st.zones[z])
     if st.prog.top_piles:
         show_top(st, z)
     if st.record:
@@ -193,5 +197,54 @@ def shuffle(st, z: int) -> None:
 
 
 def random_index(st, n: int) -> int:
+    """A random number from 0 to n-1: every roll, random pick and ``move ...
+    at random`` draws it here (the other kind of chance event is ``shuffle``)."""
+    if st.script:
+        entry = next_scripted(st, "index", f"a random number from 0 to {n - 1}")
+        if not 0 <= entry[1] < n:
+            raise script_error(entry, f"the scripted {entry[2]} is not possible: the rules draw one of {n} outcomes "
+                                      f"here (a roll from 1 to {n}, a pick from 0 to {n - 1})")
+        return entry[1]
     st.rng, i = rng.below(st.rng, n)
     return i
+
+
+# ------------------------------------------------------------ scripted chance (scenario files)
+# ``st.script`` is a tuple of entries a scenario imposes, used first to last:
+# ("index", k, text, ...) gives random_index's next number; ("shuffle", wanted,
+# text, ...) puts the components ``wanted`` (a list, or a function of the state
+# giving one) on top of the next shuffled zone, in that order, the rest shuffled
+# below them. ``text`` names the entry in messages; more items are the caller's.
+
+
+def next_scripted(st, kind: str, happening: str) -> tuple:
+    """Take the script's next entry, which must be of ``kind``."""
+    entry = st.script[0]
+    if entry[0] != kind:
+        raise script_error(entry, f"the scripted {entry[2]} is not possible: the next chance event is {happening}")
+    st.script = st.script[1:]
+    return entry
+
+
+def script_error(entry: tuple, message: str) -> RuleError:
+    err = RuleError(SCRIPT, message, hint="a scenario's chance outcomes are used in the order the rules draw them")
+    err.entry = entry  # the scenario names the step that scripted it
+    return err
+
+
+def _scripted_shuffle(st, z: int) -> None:
+    zone = st.zones[z]
+    entry = next_scripted(st, "shuffle", f"a shuffle of {zone_label(st, z)}")
+    wanted = entry[1](st) if callable(entry[1]) else entry[1]
+    wanted = as_list(wanted)
+    for c in wanted:
+        if not isinstance(c, int) or isinstance(c, bool):
+            raise script_error(entry, f"the scripted {entry[2]} is not possible: it gives {c!r}, not a component "
+                                      f"of the shuffled {zone_label(st, z)}")
+        if c not in zone or wanted.count(c) > 1:
+            where = f"it is not in {zone_label(st, z)}" if c not in zone else "it is listed twice"
+            raise script_error(entry, f"the scripted {entry[2]} is not possible: it puts {comp_name(st, c)} on top "
+                                      f"of the shuffled {zone_label(st, z)}, but {where}")
+    rest = [c for c in zone if c not in wanted]
+    st.rng = rng.shuffle(st.rng, rest)
+    zone[:] = wanted + rest

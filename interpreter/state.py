@@ -8,6 +8,10 @@ is shared by reference and not saved: it is rebuilt from the ruleset. A
 saved game is loaded by replaying its seed and decisions (``Game.load``),
 and ``to_data`` is what the replay must give back.
 
+``script`` is for tests only: chance outcomes a scenario file imposes
+(``interpreter.ops.shuffle`` and ``random_index`` take them first). It is
+not part of the game, so ``to_data`` leaves it out.
+
 Invariant that makes cloning cheap: list values stored in variables,
 properties and frame locals are never mutated in place (statements build
 new lists); zones, the only lists mutated in place, are copied on clone.
@@ -54,6 +58,7 @@ class State:
         "extra_zones",
         "loops",  # loop rounds since the last decision (not saved: the run loop counts them afresh)
         "depth",  # plain calls of triggers and procedures running now (not saved)
+        "script",  # chance outcomes a scenario scripted (tests only; not saved)
     )
 
     def clone(self) -> State:
@@ -92,6 +97,7 @@ class State:
         s.extra_zones = self.extra_zones[:] if self.extra_zones else []
         s.loops = 0
         s.depth = 0
+        s.script = self.script  # a tuple, replaced and never mutated (interpreter.ops.next_scripted)
         return s
 
     # ------------------------------------------------------------ plain data

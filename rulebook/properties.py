@@ -12,8 +12,8 @@ Each check raises ``CheckFailed`` with what it saw:
 - ``check_view``: a view never shows the id or hidden properties of a
   component its player cannot see, and states that differ only in what the
   player cannot see (``perturb``) give equal views;
-- ``check_who_is_asked``: who must decide next does not depend on what the
-  decider and an observer cannot see.
+- ``check_who_is_asked``: who must decide next, and what the narration
+  tells, does not depend on what the decider and an observer cannot see.
 """
 
 from __future__ import annotations
@@ -221,6 +221,13 @@ def check_view(game: Game, st, p, rnd: random.Random) -> None:
         raise CheckFailed(f"the view of {p} changes with things {p} cannot see")
 
 
+def shown_to(events, q) -> set[int]:
+    """The components events show player ``q``: revealed to everybody or to
+    ``q``, or moved face up."""
+    return {ev[1] for ev in events
+            if (ev[0] == "reveal" and (ev[2] is None or q in ev[2])) or (ev[0] == "move" and ev[4])}
+
+
 def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
     """One decision from ``st`` in two worlds that neither the decider nor an
     observer can tell apart (``exchange_unseen``). When the observer sees the
@@ -229,7 +236,10 @@ def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
     same turn and phase, the same public variables. Otherwise the flow of the
     rules tells the observer a secret (e.g. only the players holding some
     card are asked whether to play it, or a question is skipped when a drawn
-    card cannot be played). Returns whether the check applied."""
+    card cannot be played). The components the rules show the observer
+    during the decision are the same in both worlds (a card revealed and
+    then reshuffled away was seen by everybody: naming it tells nothing).
+    Returns whether the check applied."""
     from agents.determinize import exchange_unseen
     from interpreter.errors import RuleError
     from interpreter.narrate import narrate
@@ -245,13 +255,17 @@ def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
     if not observers:
         return False
     q = rnd.choice(observers)
-    other = exchange_unseen(st, [d, q], rnd)
-    if [o.label for o in game.legal(other, d)] != [o.label for o in game.legal(st, d)]:
-        return False  # the decider's own options differ: not the same decision
     k = rnd.randrange(len(game.legal_values(st, d)))
     real = st.clone()
-    since = len(real.events), len(other.events)
+    since = len(real.events)
     game.apply(real, d, k)
+    # what the rules show the observer during the decision (a public reveal, a card played face up, even if
+    # it is hidden again at once by a reshuffle or a re-roll) is the same component in both worlds: the
+    # observer learns it by the rules' own doing, so it is no secret the narration could tell
+    other = exchange_unseen(st, [d, q], rnd, keep=shown_to(real.events[since:], q))
+    if [o.label for o in game.legal(other, d)] != [o.label for o in game.legal(st, d)]:
+        return False  # the decider's own options differ: not the same decision
+    since = since, len(other.events)
     try:
         game.apply(other, d, k)
     except RuleError:

@@ -26,11 +26,13 @@ from pathlib import Path
 
 from interpreter.errors import RulebookError
 from interpreter.game import Game
-from interpreter.labels import describe, literal
+from interpreter.labels import literal, player_name
+from rulebook.scenario_explain import explain
 from validator.diagnostics import Diagnostic, did_you_mean
 from validator.loader import Document, load_file
 
-STEP_KEYS = {"player", "option", "index", "expect", "options", "note", "error", "value", "time_out", "says", "run"}
+STEP_KEYS = {"player", "option", "index", "expect", "options", "note", "error", "value", "time_out", "says", "run",
+             "present", "absent", "poll", "chance"}
 TOP_KEYS = {
     "name",
     "description",
@@ -46,6 +48,7 @@ TOP_KEYS = {
     "over",
     "error",
     "rule",
+    "chance",
 }
 
 
@@ -107,7 +110,7 @@ def _run_file(path: Path) -> Outcome:
     ]
     kinds = {"name": str, "description": str, "ruleset": str, "variants": (list, str), "players": int, "seed": int,
              "params": dict, "setup": str, "steps": list, "expect": (str, list, int, bool), "winners": list,
-             "over": bool, "error": str, "rule": str}
+             "over": bool, "error": str, "rule": str, "chance": list}
     for key, kind in kinds.items():
         if key in data and data[key] is not None and (not isinstance(data[key], kind) or isinstance(data[key], bool)
                                                       and kind is int):
@@ -164,6 +167,16 @@ def _run_file(path: Path) -> Outcome:
                 continue
             blocks[i], ds = comp.block(doc, ("steps", i, "run"))
             failures += ds
+    scripts = {}
+    for i, step in enumerate(steps):
+        for key in ("present", "absent"):
+            if key in step and not (isinstance(step[key], list) and all(isinstance(x, str) for x in step[key])):
+                failures.append(doc.diag("E070", f"{key} is a list of option labels", ("steps", i, key)))
+        if "poll" in step:
+            failures += _check_poll(doc, step["poll"], ("steps", i, "poll"))
+        if "chance" in step:
+            scripts[i] = _chance(comp, doc, ("steps", i, "chance"), step["chance"], failures)
+    start_script = _chance(comp, doc, ("chance",), data["chance"], failures) if "chance" in data else ()
     final = _expectations(comp, doc, ("expect",), data["expect"], failures) if "expect" in data else []
     if failures:
         return Outcome(str(path), name, False, failures)
@@ -176,28 +189,40 @@ def _run_file(path: Path) -> Outcome:
             seed=int(data.get("seed", 0)),
             params=data.get("params"),
             after_setup=tuple(after),
+            chance=start_script,
         )
         said_from = 0  # the narration since the last decision is what a 'says' step reads
         for i, step in enumerate(steps):
+            if "chance" in step:
+                st.script = st.script + scripts[i]
             if "run" in step:
                 failure = _run_block(st, doc, blocks[i], ("steps", i, "run"))
                 if failure is not None:
                     failures.append(failure)
                     break
+                game.reask(st)  # the options of the changed state
             if "expect" in step:
-                failures += _check(st, doc, checks[i])
+                failures += _check(st, doc, checks[i], comp)
             if "says" in step:
                 failures += _check_says(st, doc, step["says"], said_from, ("steps", i, "says"))
-            if "options" in step:
-                failures += _check_options(game, st, doc, step, ("steps", i, "options"))
-            if "option" in step or "index" in step or "time_out" in step:
+            for key in ("options", "present", "absent"):
+                if key in step:
+                    failures += _check_options(game, st, doc, step, key, ("steps", i, key))
+            if "option" in step or "index" in step or "time_out" in step or "poll" in step:
                 said_from = len(st.events)
-                failure = _decide(game, st, doc, step, ("steps", i))
+                if "poll" in step:
+                    failure, answered = _poll(game, st, doc, step["poll"], ("steps", i, "poll"))
+                else:
+                    failure, answered = _decide(game, st, doc, step, ("steps", i)), 1
+                decisions += answered
                 if failure is not None:
                     failures.append(failure)
                     break
-                decisions += 1
-        failures += _check(st, doc, final)
+        else:  # every step ran: a scripted chance outcome left over is one the rules never drew
+            for entry in st.script:
+                failures.append(doc.diag("E070", f"the scripted {entry[2]} was never used: the rules drew no more "
+                                                 "chance events of the scenario", entry[3]))
+        failures += _check(st, doc, final, comp)
         if "winners" in data and sorted(st.winners) != sorted(data["winners"] or []):
             failures.append(
                 doc.diag(
@@ -216,7 +241,8 @@ def _run_file(path: Path) -> Outcome:
         if expected_error and code == expected_error:
             return Outcome(str(path), name, not failures, failures, decisions)
         failures.append(
-            doc.diag(code if code.startswith(("E", "W")) else "E070", f"the game stopped with {err}", ("steps",))
+            doc.diag(code if code.startswith(("E", "W")) else "E070", f"the game stopped with {err}",
+                     _scripted_at(err, ("steps",)))
         )
         return Outcome(str(path), name, False, failures, decisions)
     if expected_error:
@@ -234,10 +260,11 @@ def snippets_of(prog):
 
 
 def _run_block(st, doc: Document, uid, path) -> Diagnostic | None:
-    """Run a step's statements now, between two decisions (to fix a roll or
-    stack a deck dealt inside a phase), with ``player`` the current player.
-    The decision the game waits for keeps the options it was offered with;
-    the block may end the game but not ask for a decision."""
+    """Run a step's statements now, between two decisions (to stack a deck,
+    give a hand, set a counter), with ``player`` the current player. The
+    block may end the game but not ask for a decision; the caller then asks
+    the pending question again (``Game.reask``), so that its options are
+    those of the changed state."""
     from interpreter.game import _unit_name
     from interpreter.run import run
 
@@ -259,17 +286,18 @@ def _expectations(comp, doc: Document, path, value, failures):
     out = []
     for j, _text in enumerate(items):
         p = path + (j,) if isinstance(value, list) else path
-        compiled, ds = comp.expr(doc, p)
+        probe, ds = comp.expr(doc, p)
         failures += ds
-        if compiled is not None:
-            out.append((p, compiled))
+        if probe is not None:
+            out.append((p, probe))
     return out
 
 
-def _check(st, doc: Document, checks) -> list[Diagnostic]:
+def _check(st, doc: Document, checks, compiler) -> list[Diagnostic]:
+    """Evaluate expectations; a failed one says why, part by part
+    (``rulebook.scenario_explain``)."""
     out = []
     for path, probe in checks:
-        t, parts = probe.type, probe.parts
         try:
             value = probe.value(st)
         except Exception as err:  # an expectation that cannot be evaluated is a failure, not a crash
@@ -277,15 +305,7 @@ def _check(st, doc: Document, checks) -> list[Diagnostic]:
             continue
         if not value:
             text = _text(doc, path)
-            detail = describe(st, value, t)
-            if parts:
-                (lf, lt), (rf, rt) = parts
-                try:
-                    left, right = lf(st, st.current), rf(st, st.current)
-                    detail = f"left side is {describe(st, left, lt)}, right side is {describe(st, right, rt)}"
-                except Exception:
-                    pass
-            out.append(doc.diag("E070", f"expectation failed: {text} ({detail})", path))
+            out.append(doc.diag("E070", f"expectation failed: {text} {explain(compiler, st, text)}".rstrip(), path))
     return out
 
 
@@ -308,16 +328,94 @@ def _check_says(st, doc, want, since: int, path) -> list[Diagnostic]:
     return out
 
 
-def _check_options(game, st, doc, step, path) -> list[Diagnostic]:
+def _check_options(game, st, doc, step, key: str, path) -> list[Diagnostic]:
+    """``options``: the exact list of labels; ``present``: labels that must
+    be among them; ``absent``: labels that must not."""
     player = step.get("player", (game.to_move(st) or [None])[0])
     try:
         labels = [o.label for o in game.legal(st, player)]
     except RulebookError as err:
         return [doc.diag("E070", f"no options to check: {err}", path)]
-    want = step["options"]
-    if labels != want:
-        return [doc.diag("E070", f"expected options {want}, got {labels}", path)]
+    want = step[key]
+    if key == "options":
+        return [] if labels == want else [doc.diag("E070", f"expected options {want}, got {labels}", path)]
+    out = []
+    for j, label in enumerate(want):
+        if (label in labels) != (key == "present"):
+            said = "is not offered" if key == "present" else "is offered, but must not be"
+            out.append(doc.diag("E070", f"option {label!r} {said}; options of {player_name(st, player)}: {labels}",
+                                path + (j,)))
+    return out
+
+
+def _check_poll(doc, poll, path) -> list[Diagnostic]:
+    seats = poll if isinstance(poll, dict) else dict(enumerate(poll)) if isinstance(poll, list) else None
+    if not seats or not all(type(k) is int and (v is None or isinstance(v, (str, int))) for k, v in seats.items()):
+        return [doc.diag("E070", "a poll gives each seat's answer: {seat: option label, ...} or a list of labels "
+                                 "in seat order (null for a seat that is not asked)", path)]
     return []
+
+
+def _poll(game, st, doc, poll, path) -> tuple[Diagnostic | None, int]:
+    """Answer a question put to several players (all at once, or one after
+    another in seat order) with each seat's answer, in the order the game
+    asks; every answer must be used, and the game must ask nobody else
+    before. Returns a failure or None, and the number of answers given."""
+    answers = dict(poll) if isinstance(poll, dict) else {k: v for k, v in enumerate(poll) if v is not None}
+    given = 0
+    while answers:
+        asked = game.to_move(st)
+        seat = next((p for p in asked if p in answers), None)
+        if seat is None:
+            waiting = ", ".join(player_name(st, p) for p in asked) or ("nobody: the game is over" if st.over
+                                                                        else "nobody")
+            return doc.diag("E070", f"the poll still has answers for seats {sorted(answers)}, but the game asks "
+                                    f"{waiting}", path), given
+        failure = _decide(game, st, doc, {"player": seat, "option": str(answers.pop(seat))}, path + (seat,))
+        if failure is not None:
+            return failure, given
+        given += 1
+    return None, given
+
+
+def _chance(comp, doc, path, items, failures) -> tuple:
+    """A scenario's chance outcomes as ``State.script`` entries: ``roll: N``
+    (the next roll gives N), ``pick: K`` (the next random pick takes item K,
+    from 0; also the place of a ``move ... at random``), ``shuffle: EXPR``
+    (the next shuffle puts these components on top, in this order)."""
+    out = []
+    if not isinstance(items, list):
+        failures.append(doc.diag("E070", "chance is a list of outcomes such as {roll: 6}, {pick: 0} or "
+                                         "{shuffle: \"[c1, c2]\"}", path))
+        return ()
+    for j, item in enumerate(items):
+        where = path + (j,)
+        kind = next(iter(item)) if isinstance(item, dict) and len(item) == 1 else None
+        value = item[kind] if kind else None
+        if kind in ("roll", "pick") and type(value) is int and value >= (1 if kind == "roll" else 0):
+            out.append(("index", value - 1 if kind == "roll" else value, f"{kind} {value}", where))
+        elif kind == "shuffle" and isinstance(value, str):
+            probe, ds = comp.expr(doc, where + ("shuffle",))
+            failures += ds
+            if probe is None:
+                continue
+            t = probe.type
+            kind_of = getattr(getattr(t, "arg", None), "kind", None) if t.kind == "list" else t.kind
+            if kind_of not in ("comp", "any"):
+                failures.append(doc.diag("E070", f"shuffle gives the components to put on top, not {t}",
+                                         where + ("shuffle",)))
+                continue
+            out.append(("shuffle", probe.value, f"shuffle ({value})", where))
+        else:
+            failures.append(doc.diag("E070", "a chance outcome is {roll: N} (N from 1), {pick: K} (K from 0) or "
+                                             "{shuffle: EXPR} (components, top first)", where))
+    return tuple(out)
+
+
+def _scripted_at(err, default):
+    """Where a failure points: the scripted chance outcome it is about, if any."""
+    entry = getattr(err, "entry", None)
+    return entry[3] if entry and len(entry) > 3 else default
 
 
 def _decide(game, st, doc, step, path):
@@ -326,43 +424,62 @@ def _decide(game, st, doc, step, path):
         return doc.diag("E070", f"player {literal(player)} is not a player of this {st.n}-player game",
                         path + ("player",) if "player" in step else path,
                         hint=f"scenario players are numbered from 0 to {st.n - 1}")
+    expected = step.get("error")
     try:
         options = game.legal(st, player)
     except RulebookError as err:
-        if step.get("error") == getattr(err, "code", None):
+        if expected == getattr(err, "code", None):
             return None
         return doc.diag("E070", f"{err}", path + ("player",))
+    labels = [o.label for o in options]
+    if expected == "R011":  # the player was to move after all: the step proves nothing
+        return doc.diag("E070", f"expected error R011 (not your turn), but {player_name(st, player)} is to move: "
+                                f"{labels}", path + ("error",))
     if step.get("time_out") is True:  # the player lets the turn's time limit run out
         try:
             game.time_out(st, player)
         except RulebookError as err:
-            if step.get("error") == getattr(err, "code", None):
+            if expected == getattr(err, "code", None):
                 return None
             return doc.diag("E070", f"{err}", path + ("time_out",))
-        return None
+        return _accepted(doc, expected, "the time-out", path)
     if "index" in step:
         index = step["index"]
+        legal_index = type(index) is int and 0 <= index < len(options)
+        if expected == "R012" and legal_index:
+            return doc.diag("E070", f"expected error R012 (no such option), but index {index} is legal: "
+                                    f"{labels[index]!r} of {labels}", path + ("index",))
     elif "option" in step:
         wanted = str(step["option"])
         matches = [o.index for o in options if o.label == wanted]
-        if not matches and step.get("error") == "R012":
+        if not matches and expected == "R012":
             return None  # expected: the option is not legal
+        if expected == "R012":
+            return doc.diag("E070", f"expected error R012 (no such option), but '{wanted}' is a legal option of "
+                                    f"{player_name(st, player)}; legal: {labels}", path + ("option",))
         if not matches:
-            return doc.diag(
-                "E070", f"'{wanted}' is not a legal option; legal: {[o.label for o in options]}", path + ("option",)
-            )
+            return doc.diag("E070", f"'{wanted}' is not a legal option; legal: {labels}", path + ("option",))
         index = matches[0]
     else:
         return doc.diag("E070", "a decision step needs option: <label>, index: <n> or time_out: true", path)
     try:
         game.apply(st, player, index)
     except RulebookError as err:
-        if step.get("error") == getattr(err, "code", None):
+        if expected == getattr(err, "code", None):
             return None
         return doc.diag(
-            getattr(err, "code", "E070") if str(getattr(err, "code", "")).startswith("E") else "E070", f"{err}", path
+            getattr(err, "code", "E070") if str(getattr(err, "code", "")).startswith("E") else "E070", f"{err}",
+            _scripted_at(err, path),
         )
-    return None
+    return _accepted(doc, expected, "the decision", path)
+
+
+def _accepted(doc, expected, what: str, path):
+    """A step that expects an error, whose decision went through: a failure."""
+    if expected is None:
+        return None
+    return doc.diag("E070", f"expected error {expected}, but {what} was accepted and no error happened",
+                    path + ("error",))
 
 
 def discover(paths) -> list[Path]:

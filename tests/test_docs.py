@@ -15,7 +15,9 @@ Fenced blocks are found by their info string:
   without errors (``error=E0xx``: with that error; warnings are allowed) and
   is played like an example (``fails=`` too).
 - ```` ```yaml scenario ```` a scenario file for the nearest ``yaml example``
-  above it (or ``ruleset=X``); it must pass, as with ``rulebook test``.
+  above it (or ``ruleset=X``); it must pass, as with ``rulebook test``;
+  ``fails=N`` says it must fail with N failures, whose messages are the
+  lines of the ```` ```text ```` block right after it.
 - ```` ```rule example ```` rule text run inside the host ruleset of
   docs/language.md (the block ``yaml example name=host``), in place of its
   line ``# the example runs here``: statements run on the first turn of
@@ -249,6 +251,12 @@ def test_yaml_scenario(block, tmp_path):
     path.write_text(block.text)
     with time_limit(SECONDS_PER_EXAMPLE, block.id):
         outcome = run_file(path)
+    if "fails" in block.opts:  # a failure shown in the docs: its messages are the next text block's lines
+        shown = BLOCKS[BLOCKS.index(block) + 1]
+        assert shown.lang == "text", f"{block.id}: a failing scenario is followed by its messages in a text block"
+        assert len(outcome.failures) == int(block.opts["fails"]), [d.message for d in outcome.failures]
+        assert [d.message for d in outcome.failures] == shown.text.strip().splitlines()
+        return
     assert outcome.passed, f"{block.id} (ruleset {ruleset.id}):\n" + "\n".join(
         d.render(block.text if d.file == str(path) else None) for d in outcome.failures)
 

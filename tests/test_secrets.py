@@ -92,3 +92,34 @@ def test_survive_people_values_stay_hidden_and_boats_follow_the_rules(players):
                         assert "value" not in item, f"a person's value is visible to {p} in {name}"
         checked += 1
     assert checked > 0
+
+
+def test_the_kids_theft_names_no_victim_to_the_others():
+    """Lifeboat: 'Малий може вкрасти закриту картку непомітно': the Kid's
+    choice of victim is secret, and nothing told to the others names her."""
+    from pathlib import Path
+
+    from interpreter.narrate import narrate
+    from rulebook.scenario import run_file
+
+    path = Path(__file__).resolve().parent.parent / "rulesets/lifeboat/scenarios/kid-steals.yaml"
+    assert run_file(path).passed
+    g = game("rulesets/lifeboat/ruleset.yaml")
+    st = g.new(players=6, seed=1)  # six players: every character of the base pool is in, the Kid too
+    kid = next(p for p in range(6) if st.static[st.pvars[p]["character"]]["name"] == "Kid")
+    while st.current != kid or "Steal a face-down card" not in [o.label for o in g.legal(st, kid)]:
+        p = g.to_move(st)[0]
+        labels = [o.label for o in g.legal(st, p)]
+        g.apply(st, p, labels.index("Idle") if "Idle" in labels else 0)
+        if st.over:
+            pytest.skip("no theft possible in this game")
+    since = len(st.events)
+    g.apply(st, kid, [o.label for o in g.legal(st, kid)].index("Steal a face-down card"))
+    victim = g.legal(st, kid)[0].label  # a character's name
+    g.apply(st, kid, 0)
+    assert f"chose {victim}" in " ".join(narrate(st, st.events[since:], kid))
+    for q in range(6):
+        if q != kid:
+            told = " ".join(narrate(st, st.events[since:], q))
+            assert "has chosen" in told and "steals a card unnoticed" in told, told
+            assert f"chose {victim}" not in told and f"from {victim}" not in told, told

@@ -85,3 +85,33 @@ def test_the_check_catches_narration_that_tells_a_hidden_value(say, leaks):
     applied, failed = _checks(body)
     assert applied > 0, "the check never applied: it would pass anything"
     assert (failed > 0) == leaks
+
+
+SHOWN_THEN_RESHUFFLED = """reveal hand[player]
+      say "{player} shows the hand"
+      move hand[player] to deck
+      shuffle deck
+      draw 3 from deck to hand[player]"""
+SHOWN_THEN_REROLLED = """reveal hand[player]
+      for x in hand[player]:
+          set x.pips = roll(6)
+      hide hand[player]"""
+TELLS_THE_DECK_TOO = """let under = count(filter(deck, x => x.value > 6))
+      reveal hand[player]
+      move hand[player] to deck
+      shuffle deck
+      draw 3 from deck to hand[player]
+      say "the deck held {under} high cards\""""
+
+
+@pytest.mark.parametrize("effect, leaks", [
+    (SHOWN_THEN_RESHUFFLED, False),  # the reveal told everybody; the reshuffle hides the cards again
+    (SHOWN_THEN_REROLLED, False),
+    (TELLS_THE_DECK_TOO, True),  # a real leak in the same decision as a public reveal is still caught
+], ids=["reveal-then-reshuffle", "reveal-then-reroll", "reveal-and-a-real-leak"])
+def test_a_public_reveal_tells_nothing_secret_but_a_leak_beside_it_is_caught(effect, leaks):
+    body = LEAKY.replace("for q in players:\n          ASK", effect).replace(
+        "for_each: {value: \"range(1, 13)\"}", "for_each: {value: \"range(1, 13)\"}\n    state: {pips: 0}")
+    applied, failed = _checks(body)
+    assert applied > 0, "the check never applied: it would pass anything"
+    assert (failed > 0) == leaks
