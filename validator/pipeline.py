@@ -1,7 +1,7 @@
 """The whole static pipeline, one stage after another, stopping after any
 stage that found errors (as jlox's ``Lox.run`` does):
 
-load YAML -> JSON Schema -> variants -> parse rule text, resolve names and
+load YAML -> JSON Schema -> variants -> presentation hints -> parse rule text, resolve names and
 types, compile -> phase graph.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from validator import graph, schema_check, variants
+from validator import graph, presentation, schema_check, variants
 from validator.diagnostics import Diagnostic, Report  # noqa: F401
 from validator.loader import Document, load_file, load_text
 
@@ -57,6 +57,9 @@ def _compile_document(doc: Document, load_diags, selected: tuple[str, ...] = (),
         report.extend(n for n in notes if (n.line, n.column) not in taken)
         if not report.ok:
             return Compiled(None, report, doc)
+    report.extend(presentation.check(merged))  # the names the presentation hints use
+    if not report.ok:
+        return Compiled(None, report, doc)
     comp = RulesetCompiler(merged, merged.data, selected, limits)
     try:
         program = comp.compile()
