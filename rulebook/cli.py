@@ -259,6 +259,38 @@ def play(game, variants, players, seed, humans, params, verbose, delay, log_path
 
 
 @cli.command()
+@click.argument("game")
+@click.option("--variant", "-v", "variants", multiple=True, help="A variant to play (repeatable).")
+@click.option("--players", "-p", type=int, help="Number of players.")
+@click.option("--seed", type=int, default=None, help="Random seed (default: from the clock).")
+@click.option("--human", "humans", type=int, multiple=True,
+              help="A seat (1-based) played in a browser, each with its own secret link (repeatable; default: 1).")
+@click.option("--param", "params", multiple=True, help="Set a parameter: NAME=VALUE.")
+@click.option("--author", is_flag=True, help="Also print a link to the author's panel: the whole state, the pending "
+              "decision and its rule line, the event log, time travel and the phase graph.")
+@click.option("--bots", default=None, metavar="SPEC[,SPEC...]",
+              help="The agents of the seats no human plays, in seat order, the last repeating: greedy (default), "
+              "random, mcts[:KEY=VALUE,...], package.module:Name.")
+@click.option("--host", "host_name", default="127.0.0.1", show_default=True,
+              help="Where to listen; 0.0.0.0 lets browsers on the local network join.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0: any free port.")
+@click.option("--bot-delay", type=click.FloatRange(0, 60), default=0.6, show_default=True,
+              help="Seconds a bot waits before each move, so that people can follow.")
+@click.option("--open/--no-open", "open_page", default=None,
+              help="Open the first human seat in this machine's browser (default: when there is a display).")
+def serve(game, variants, players, seed, humans, params, author, bots, host_name, port, bot_delay, open_page):
+    """Play a game at a table in the browser: human seats by their links, bots for the rest."""
+    import os
+
+    from rulebook.serve import run
+
+    if open_page is None:
+        open_page = sys.stdout.isatty() and (sys.platform in ("darwin", "win32") or bool(
+            os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")))
+    run(game, variants, players, seed, humans, params, author, bots, host_name, port, bot_delay, open_page)
+
+
+@cli.command()
 @click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--game", "game", help="The ruleset (default: the one named in the log).")
 @click.option("--step", "interactive", is_flag=True, help="Step through: Enter/n forward, b back, q quit.")

@@ -19,7 +19,7 @@ from interpreter.labels import comp_name, player_name
 from interpreter.ops import can_see, zone_family, zone_key, zone_label
 from interpreter.view import component_view, view
 from rulebook import presentation
-from rulebook.scores import live_scores
+from rulebook.scores import breakdown, live_scores
 
 
 def seat_table(game, st, seat, log: list[dict], seen: set[str]) -> dict:
@@ -99,7 +99,16 @@ def _table(game, st, v: dict, seat, log, seen, scores, decision) -> dict:
         "log": log,
         "types": hints["types"],
         "steps": len(st.history),
+        "breakdown": _breakdown(game, st) if v["over"] else None,
     }
+
+
+def _breakdown(game, st) -> list[dict] | None:
+    """The final scores by the scoring section's parts, once the game is over."""
+    rows = breakdown(game, st)
+    if rows is None:
+        return None
+    return [dict(r, name=player_name(st, r["player"]), parts=[[k, val] for k, val in r["parts"]]) for r in rows]
 
 
 def _vars(st, values: dict, types: dict, seat) -> list[dict]:
