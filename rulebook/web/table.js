@@ -62,6 +62,10 @@ function compNode(item, count) {
   const node = el("div", "comp");
   if (item.hidden) {
     node.classList.add("hidden");
+    const hint = (table.types || {})[item.type] || {};
+    if (hint.colour_by && (item.props || {})[hint.colour_by] !== undefined) {
+      node.style.borderBottom = "6px solid " + compColour(item);  // what its back shows
+    }
     node.appendChild(el("span", "nm", item.name || item.type));
     node.title = item.name || ("a face-down " + item.type);
   } else {
@@ -252,6 +256,8 @@ function statusText(t) {
 
 function drawTable(t) {
   table = t;
+  document.body.dataset.steps = String(t.steps);
+  document.body.dataset.over = t.over ? "yes" : "no";
   document.getElementById("status").textContent = statusText(t);
   const players = document.getElementById("players");
   players.replaceChildren(...t.players.map(playerNode));
@@ -279,9 +285,20 @@ function drawTable(t) {
   drawDecision(t);
 }
 
+function collapse(lines) {
+  // the same sentence several times in a row is said once, with a count
+  const out = [];
+  for (const ln of lines) {
+    const last = out[out.length - 1];
+    if (last && last.text === ln.text && last.step === ln.step) last.times = (last.times || 1) + 1;
+    else out.push(Object.assign({}, ln));
+  }
+  return out.map(ln => ln.times ? Object.assign(ln, { text: ln.text + " (×" + ln.times + ")" }) : ln);
+}
+
 function drawLog(list, lines, step) {
   const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 30;
-  list.replaceChildren(...lines.map(ln => {
+  list.replaceChildren(...collapse(lines).map(ln => {
     const li = el("li", ln.kind, "");
     if (step !== null) {
       li.appendChild(el("span", "st", "#" + ln.step));
