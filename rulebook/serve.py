@@ -394,6 +394,7 @@ def run(game_arg, variants, players, seed, humans, params, author, bots, host_na
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host_name, port))
+        sock.listen(128)  # listening before the links are printed: a browser may connect at once
     except OSError as err:
         raise click.UsageError(f"cannot listen on {host_name}:{port}: {err.strerror or err}") from None
     real_port = sock.getsockname()[1]

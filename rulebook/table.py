@@ -22,12 +22,17 @@ from rulebook import presentation
 from rulebook.scores import breakdown, live_scores
 
 
-def seat_table(game, st, seat, log: list[dict], seen: set[str]) -> dict:
+def seat_table(game, st, seat, log: list[dict], seen: set[str], forced_answered: bool = True) -> dict:
     """What seat ``seat`` (None: a spectator) may see, ready to draw.
     ``log``: the narrated lines meant for it; ``seen``: the zone families
-    that have held a component in this game (others, empty, are left off)."""
+    that have held a component in this game (others, empty, are left off).
+    ``forced_answered``: a decision with one legal option is answered by
+    the server at once, so it is not offered."""
     v = view(st, seat)
-    return _table(game, st, v, seat, log, seen, live_scores(game, st, seat), _decision(game, st, seat))
+    decision = _decision(game, st, seat)
+    if decision is not None and forced_answered and len(decision["options"]) == 1:
+        decision = None
+    return _table(game, st, v, seat, log, seen, live_scores(game, st, seat), decision)
 
 
 def author_table(game, st, log: list[dict], seen: set[str]) -> dict:

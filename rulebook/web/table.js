@@ -402,6 +402,7 @@ function send(index) {
   if (!socket || socket.readyState !== WebSocket.OPEN) return;
   picked = [];
   socket.send(JSON.stringify({ type: "choose", index, steps: table.steps }));
+  document.body.dataset.sent = String(parseInt(document.body.dataset.sent || "0", 10) + 1);
   document.getElementById("decision").replaceChildren(el("div", "waiting", "Sent…"));
 }
 

@@ -1,0 +1,404 @@
+"""``rulebook serve`` in a real browser: headless Chromium from the system
+packages, driven by Playwright for Python (pointed at that Chromium: no
+browser is downloaded).
+
+Each test starts the real command (``python -m rulebook.cli serve``) on a
+free port and reads the seats' secret links from its output, as a host
+would. Whole games are played by clicking; every WebSocket message a seat
+receives and the page itself are checked against the game replayed here,
+step by step: no component the seat could not see at that step reaches it
+(by id), and no name of a component it has never seen appears in it. The
+tests skip, saying why, only on a machine without Chromium; CI installs it
+(``.ci/run``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import queue
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+IMG = ROOT / "docs" / "img"
+WAIT_MS = 60_000  # a loaded machine (two cores, four engineers) can be slow; polled, never slept
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"Chromium is not installed at {CHROMIUM} "
+                                "(apt-get install chromium); the browser tests need a real browser")
+
+
+# ------------------------------------------------------------------ the server
+class Table:
+    """One ``rulebook serve`` process and the links it printed."""
+
+    def __init__(self, *args: str):
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen([sys.executable, "-m", "rulebook.cli", "serve", *args, "--port", "0",
+                                      "--no-open", "--bot-delay", "0"], stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=env)
+        self.links: dict[str, str] = {}
+        self.output: list[str] = []
+        lines: queue.Queue = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(x) for x in self.proc.stdout] + [lines.put(None)],
+                         daemon=True).start()  # reads until the process ends (its output is never blocked)
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            try:
+                line = lines.get(timeout=1.0)
+            except queue.Empty:
+                continue
+            if line is None:
+                break
+            self.output.append(line)
+            m = re.match(r"(seat \d+|author): (http://\S+)", line)
+            if m:
+                self.links[m.group(1)] = m.group(2)
+            if line.startswith("Each link is a secret"):
+                return
+        self.close()
+        raise AssertionError("rulebook serve did not start:\n" + "".join(self.output))
+
+    @property
+    def base(self) -> str:
+        return re.match(r"http://[^/]+", next(iter(self.links.values()))).group(0)
+
+    def token(self, who: str) -> str:
+        return self.links[who].split("?t=", 1)[1]
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture
+def serve():
+    tables = []
+
+    def start(*args: str) -> Table:
+        t = Table(*args)
+        tables.append(t)
+        return t
+
+    yield start
+    for t in tables:
+        t.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+class Seat:
+    """One browser page open on one seat's link, recording every message
+    its WebSocket receives."""
+
+    def __init__(self, browser, link: str, width: int = 1280, height: int = 900):
+        self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.page = self.context.new_page()
+        self.frames: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda err: self.errors.append(str(err)))
+        self.page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: self.frames.append(payload)))
+        self.page.goto(link)
+        self.page.wait_for_function("document.body.dataset.steps !== undefined", timeout=WAIT_MS)
+
+    def steps(self) -> int:
+        return int(self.page.evaluate("document.body.dataset.steps"))
+
+    def over(self) -> bool:
+        return self.page.evaluate("document.body.dataset.over") == "yes"
+
+    def has_decision(self) -> bool:
+        return self.page.locator("#decision button.option").count() > 0
+
+    def wait_turn_or_end(self) -> None:
+        self.page.wait_for_function(
+            "document.body.dataset.over === 'yes' || document.querySelector('#decision button.option') !== null",
+            timeout=WAIT_MS)
+
+    def click_once(self, prefer_target: bool) -> None:
+        """Answer the pending decision with clicks: a highlighted component,
+        space or player when ``prefer_target`` (the staged choice goes on
+        until an option is sent), else the first option's button."""
+        page = self.page
+        before = self.steps()
+        sent_before = page.evaluate("document.body.dataset.sent || '0'")
+        for _ in range(6):
+            targets = page.locator("#board-area .target")
+            if prefer_target and targets.count():
+                targets.first.click()
+            elif page.locator("#decision button.option").count():
+                page.locator("#decision button.option").first.click()
+            elif self.steps() != before or self.over():
+                return  # the table moved on meanwhile (another seat's answer, a time-out)
+            else:
+                raise AssertionError("no option to click; the decision: "
+                                     + page.evaluate("JSON.stringify([table.decision, picked, table.steps])"))
+            if page.evaluate("document.body.dataset.sent || '0'") != sent_before:
+                break
+        else:
+            raise AssertionError("six clicks sent no option")
+        page.wait_for_function(f"document.body.dataset.steps !== '{before}' || document.body.dataset.over === 'yes'",
+                               timeout=WAIT_MS)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+# ------------------------------------------------------------------ the game replayed here
+class Replay:
+    """The served game played again in this process from its seed and
+    decisions (read from the author's panel at the end): for each step, what
+    each seat could see then and what it had never seen so far."""
+
+    def __init__(self, game_id: str, params: dict | None = None, variants=(), *, state: dict):
+        from interpreter.game import Game
+        from rulebook.locate import locate
+        from validator.pipeline import compile_path
+
+        self.game = Game(compile_path(locate(game_id), tuple(variants)).program)
+        st = self.game.new(players=len(state["pvars"]), seed=state["seed"], params=params or {})
+        self.snapshots = [st.clone()]
+        for entry in state["history"]:
+            if len(entry) == 3:
+                self.game.time_out(st, entry[0])
+            else:
+                self.game.apply_value(st, entry[0], entry[1])
+            self.snapshots.append(st.clone())
+        self.n = st.n
+
+    def unseen_names(self, seat: int, step: int) -> set[str]:
+        """Names of another seat's secrets at ``step``: components some
+        other seat sees then and ``seat`` has not seen at any step so far,
+        among the names only one component has (a name many components
+        share, such as a kind of supply, names none of them)."""
+        from interpreter.labels import comp_name
+        from interpreter.ops import can_see
+
+        seen: set[int] = set()
+        for st in self.snapshots[: step + 1]:
+            seen |= {c for c in range(len(st.face)) if can_see(st, c, seat)}
+        st = self.snapshots[step]
+        names = [comp_name(st, c) for c in range(len(st.face))]
+        unique = {name for name in names if names.count(name) == 1}
+        others = [q for q in range(self.n) if q != seat]
+        secret = {c for c in range(len(st.face)) if c not in seen and any(can_see(st, c, q) for q in others)}
+        return {names[c] for c in secret} & unique
+
+    def check_frame(self, seat: int, raw: str) -> int | None:
+        """Assert that one message to ``seat`` tells nothing it could not
+        see; its step (None: not a table)."""
+        from interpreter.ops import can_see
+
+        msg = json.loads(raw)
+        if msg.get("type") != "table":
+            return None
+        table = msg["table"]
+        assert table["viewer"] == seat, "a seat was sent another seat's table"
+        step = table["steps"]
+        st = self.snapshots[step]
+        if table["over"]:
+            return step  # at the end the rules reveal what they reveal
+        ids = [i["id"] for z in table["zones"] for i in z["items"] if "id" in i]
+        ids += [p["id"] for b in table["boards"] for s in b["spaces"] for p in s["pieces"] if "id" in p]
+        for o in (table["decision"] or {}).get("options", []):
+            ids += [int(t[1:]) for t in o["targets"] if t.startswith("c")]
+        hidden = [c for c in ids if not can_see(st, c, seat)]
+        assert not hidden, f"step {step}: seat {seat + 1} was sent components it cannot see: {hidden}"
+        assert_no_names(raw, self.unseen_names(seat, step), f"message at step {step} to seat {seat + 1}")
+        return step
+
+
+def assert_no_names(text: str, names: set[str], where: str) -> None:
+    for name in names:
+        if re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text):
+            raise AssertionError(f"{where} names {name!r}, which that seat has never seen")
+
+
+def author_state(browser, table: Table) -> dict:
+    page = browser.new_page()
+    try:
+        page.goto(table.links["author"])
+        page.wait_for_function("typeof author !== 'undefined' && author !== null", timeout=WAIT_MS)
+        return page.evaluate("author.state")
+    finally:
+        page.close()
+
+
+def play_whole_game(seats: dict[int, Seat], replay_args, browser, table: Table, limit: int = 2000) -> Replay:
+    """Click through a whole game on every human seat; then check every
+    message each seat received, and the page at each of its decisions."""
+    pages_at: dict[int, list[tuple[int, str]]] = {s: [] for s in seats}
+    clicks = 0
+    while not all(s.over() for s in seats.values()):
+        moved = False
+        for seat, s in seats.items():
+            if s.over() or not s.has_decision():
+                continue
+            pages_at[seat].append((s.steps(), s.page.content()))
+            s.click_once(prefer_target=clicks % 2 == 0)
+            clicks += 1
+            moved = True
+        if not moved:  # nobody here has a decision yet: poll every seat, with a deadline
+            end = time.monotonic() + WAIT_MS / 1000
+            while not any(s.over() or s.has_decision() for s in seats.values()):
+                assert time.monotonic() < end, "no seat got a decision and the game did not end"
+                time.sleep(0.05)
+        assert clicks < limit, "the game did not end"
+    replay = Replay(*replay_args, state=author_state(browser, table))
+    assert replay.snapshots[-1].over, "the replayed game is not over: the served game went differently"
+    for seat, s in seats.items():
+        assert not s.errors, f"the page of seat {seat + 1} had errors: {s.errors}"
+        steps = [replay.check_frame(seat, raw) for raw in s.frames]
+        assert any(x is not None for x in steps), "no table was received"
+        for step, html in pages_at[seat]:
+            assert_no_names(html, replay.unseen_names(seat, step), f"the page of seat {seat + 1} at step {step}")
+    return replay
+
+
+# ------------------------------------------------------------------ the tests
+def test_a_whole_game_of_dead_mans_draw_by_clicking(serve, browser):
+    table = serve("dead-mans-draw", "--human", "1", "--seed", "7", "--author")
+    seat = Seat(browser, table.links["seat 1"])
+    try:
+        replay = play_whole_game({0: seat}, ("dead-mans-draw",), browser, table)
+        page = seat.page
+        assert "Game over" in page.locator("#final").inner_text()
+        scores = [int(x) for x in page.locator(".player .score").all_inner_texts()]
+        assert scores == replay.game.scores(replay.snapshots[-1]), "the page's final scores are not the game's"
+    finally:
+        seat.close()
+
+
+def test_a_whole_game_of_get_bit_by_clicking(serve, browser):
+    table = serve("get-bit", "--human", "1", "--seed", "3", "--author")
+    seat = Seat(browser, table.links["seat 1"])
+    try:
+        replay = play_whole_game({0: seat}, ("get-bit",), browser, table)
+        winners = [f"P{p + 1}" for p in replay.snapshots[-1].winners]
+        text = seat.page.locator("#final").inner_text()
+        assert "Game over" in text and all(w in text for w in winners)
+    finally:
+        seat.close()
+
+
+def test_two_browsers_play_one_lifeboat_game_and_keep_their_loyalties(serve, browser):
+    """Seats 1 and 2 in two browsers (bots on 3 and 4): neither is ever sent
+    the other's friend or enemy card, nor shows it, until the end reveals them."""
+    table = serve("lifeboat", "--players", "4", "--human", "1", "--human", "2", "--seed", "11", "--author",
+                  "--param", "max_days=2")
+    one, two = Seat(browser, table.links["seat 1"]), Seat(browser, table.links["seat 2"])
+    try:
+        replay = play_whole_game({0: one, 1: two}, ("lifeboat", {"max_days": 2}), browser, table)
+        from interpreter.labels import comp_name
+
+        start = replay.snapshots[0]
+        fam = start.cat.zone_base
+        loyalty = {p: [comp_name(start, c) for z in ("friend", "enemy") for c in start.zones[fam[z] + p]]
+                   for p in (0, 1)}
+        for me, other, seat in ((0, 1, one), (1, 0, two)):
+            secret = set(loyalty[other]) - set(loyalty[me])
+            assert secret, "the test needs a loyalty card the other seat does not share"
+            for raw in seat.frames:
+                msg = json.loads(raw)
+                if msg.get("type") == "table" and not msg["table"]["over"]:
+                    assert_no_names(raw, secret, f"a message to seat {me + 1}")
+            # the page shows the seat's own loyalty (its friend and enemy cards) at the end
+            assert all(name in seat.page.content() for name in loyalty[me])
+    finally:
+        one.close()
+        two.close()
+
+
+def test_a_wrong_token_is_refused(serve, browser):
+    table = serve("lifeboat", "--players", "4", "--human", "1", "--human", "2", "--seed", "1", "--author")
+    one_token = table.token("seat 1")
+    for path in ("/seat/1?t=wrong", f"/seat/2?t={one_token}", "/seat/1", "/author?t=" + one_token,
+                 "/author/graph.svg?t=" + one_token):
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(table.base + path, timeout=30)
+        assert err.value.code == 403, path
+    seat = Seat(browser, table.links["seat 1"])
+    try:
+        page = seat.page
+        page.wait_for_function("typeof table !== 'undefined' && table !== null", timeout=WAIT_MS)
+        # a WebSocket with another seat's token, or none, or the seat token as the author's, is refused
+        for query in (f"role=seat&seat=2&t={one_token}", "role=seat&seat=1&t=nope", f"role=author&t={one_token}",
+                      "role=seat&seat=1"):
+            outcome = page.evaluate("""(q) => new Promise(done => {
+                const ws = new WebSocket("ws://" + location.host + "/ws?" + q);
+                let opened = false;
+                ws.onopen = () => { opened = true; };
+                ws.onmessage = ev => done("message: " + ev.data.slice(0, 80));
+                ws.onclose = () => done(opened ? "opened" : "refused");
+            })""", query)
+            assert outcome == "refused", (query, outcome)
+        # a decision sent by seat 1 is only ever seat 1's: out of turn it is refused, and nothing changes
+        steps = seat.steps()
+        me = page.evaluate("table.players.find(p => p.you).seat")
+        assert me == 0
+        if page.evaluate("table.decision === null"):
+            reply = page.evaluate("""() => new Promise(done => {
+                const ws = new WebSocket("ws://" + location.host + "/ws?role=seat&seat=1&t=" +
+                                         new URLSearchParams(location.search).get("t"));
+                ws.onmessage = ev => { const m = JSON.parse(ev.data);
+                    if (m.type === "table") ws.send(JSON.stringify({type: "choose", index: 0, steps: m.table.steps}));
+                    else done(m); };
+            })""")
+            assert reply["type"] == "refused" and "no decision" in reply["message"]
+            assert seat.steps() == steps
+        page_text = urllib.request.urlopen(table.links["seat 1"], timeout=30).read().decode()
+        assert "<script" in page_text  # the right token opens the page
+    finally:
+        seat.close()
+
+
+SEED_GAMES = {
+    "dead-mans-draw": ("--players", "2", "--seed", "4"),
+    "get-bit": ("--players", "4", "--seed", "2"),
+    "lifeboat": ("--players", "4", "--seed", "2"),
+    "survive": ("--players", "2", "--seed", "2"),
+    "young-svintus": ("--players", "3", "--seed", "2"),
+}
+
+
+@pytest.mark.parametrize("game", sorted(SEED_GAMES))
+def test_screenshot_of_each_seed_games_table(game, serve, browser):
+    """docs/img/table-GAME.png: the table as seat 1 sees it at its first
+    decision (docs/play.md shows them)."""
+    table = serve(game, "--human", "1", *SEED_GAMES[game])
+    seat = Seat(browser, table.links["seat 1"], width=1200, height=800)
+    try:
+        seat.wait_turn_or_end()
+        page = seat.page
+        assert page.locator(".player").count() == int(SEED_GAMES[game][1])
+        assert page.locator("#decision .prompt").inner_text().strip()
+        assert not seat.errors, seat.errors
+        out = IMG / f"table-{game}.png"
+        page.screenshot(path=str(out), full_page=False)
+        assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    finally:
+        seat.close()
