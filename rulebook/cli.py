@@ -58,9 +58,28 @@ def _players(game, players):
     if not prog.min_players <= n <= prog.max_players:
         raise click.UsageError(
             f"{prog.title}{' with ' + ', '.join(prog.variants) if prog.variants else ''} "
-            f"plays with {prog.min_players}-{prog.max_players} players, not {n}"
+            f"plays with {prog.min_players}-{prog.max_players} players, not {n}" + _variants_for(prog, n)
         )
     return n
+
+
+def _variants_for(prog, n: int) -> str:
+    """``; with 2 players: --variant two-players``: the variants whose player
+    range allows ``n`` (the ruleset's data; chosen variants stay chosen)."""
+    data = prog.data if isinstance(prog.data, dict) else {}
+    found = []
+    for name, spec in (data.get("variants") or {}).items():
+        players = spec.get("players") if isinstance(spec, dict) else None
+        if name in prog.variants or not isinstance(players, dict):
+            continue
+        low, high = players.get("min", prog.min_players), players.get("max", prog.max_players)
+        if isinstance(low, int) and isinstance(high, int) and low <= n <= high:
+            title = spec.get("title")
+            clash = [v for v in prog.variants if v in (spec.get("excludes") or [])
+                     or name in ((data["variants"].get(v) or {}).get("excludes") or [])]
+            found.append(f"--variant {name}" + (f" ({title})" if isinstance(title, str) else "")
+                         + (f" instead of {', '.join(clash)}" if clash else ""))
+    return f"; with {n} players: " + " or ".join(found) if found else ""
 
 
 def _params(pairs) -> dict:
@@ -241,16 +260,16 @@ def graph(game, variants, fmt, out):
     "--save",
     "save_path",
     type=click.Path(dir_okay=False),
-    default="rulebook-save.json",
-    show_default=True,
-    help="Where 's' at a human decision saves the game.",
+    default=None,
+    help="Where 's' at a human decision saves the game (default: GAME-save.json, one file per game; "
+    "another game's save is never overwritten without asking).",
 )
 @click.option(
     "--resume", "resume_path", type=click.Path(exists=True, dir_okay=False), help="Resume a game saved with 's'."
 )
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]",
-              help="The agents of the seats no human plays, in seat order, the last repeating: random (default), "
-              "greedy, mcts[:KEY=VALUE,...], package.module:Name. With --resume: the save's bots unless given.")
+              help="The agents of the seats no human plays, in seat order, the last repeating: greedy (default), "
+              "random, mcts[:KEY=VALUE,...], package.module:Name. With --resume: the save's bots unless given.")
 def play(game, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path, bots):
     """Play a game: human seats at the terminal, bots for the rest."""
     from rulebook.play import run

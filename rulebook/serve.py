@@ -34,6 +34,7 @@ from interpreter.labels import player_name
 from interpreter.narrate import narrate_lines
 from interpreter.ops import zone_family
 from rulebook.table import author_table, seat_table
+from rulebook.tell import tidy
 
 WEB = Path(__file__).resolve().parent / "web"
 LOG_KEPT = 400  # narrated lines sent to a seat (the page scrolls them)
@@ -93,7 +94,7 @@ class Host:
             if ev[0] == "move" and isinstance(ev[3], int) and ev[3] >= 0:
                 self.seen.add(zone_family(st, ev[3]))
         for seat in self.humans:
-            self.logs[seat] += [_line(step, ln) for ln in narrate_lines(st, st.events, seat) if ln.text]
+            self.logs[seat] += [_line(step, ln) for ln in tidy(st, narrate_lines(st, st.events, seat)) if ln.text]
         self.logs[AUTHOR] += author_lines(st, st.events, step)
         st.events.clear()
 
@@ -236,7 +237,7 @@ def author_lines(st, events, step: int) -> list[dict]:
     for i, ev in enumerate(events + [None]):
         if ev is None or ev[0] == "decision":
             if i > start:
-                out += [_line(step, ln) for ln in narrate_lines(st, events[start:i], None) if ln.text]
+                out += [_line(step, ln) for ln in tidy(st, narrate_lines(st, events[start:i], None)) if ln.text]
             if ev is not None:
                 _, p, _value, kind, _tag, label = ev
                 text = f"{player_name(st, p)} ran out of time." if kind == "time_out" else \

@@ -117,17 +117,11 @@ def _breakdown(game, st) -> list[dict] | None:
 
 
 def _vars(st, values: dict, types: dict, seat) -> list[dict]:
-    from rulebook.terminal import value_text
+    from rulebook.terminal import unset, value_text
 
     hidden = st.prog.unshown_vars
     return [{"name": k, "text": value_text(st, val, types.get(k), seat)}
             for k, val in values.items() if not k.startswith("_") and k not in hidden and not unset(val)]
-
-
-def unset(value) -> bool:
-    """A variable with nothing in it (none, "", []): left off the table
-    until it holds something."""
-    return value is None or value == "" or value == []
 
 
 def _item(item: dict, zone_of: str | None) -> dict:

@@ -150,13 +150,16 @@ def items_text(items: list[dict], zone_type: str | None = None) -> Text:
 
 
 # ------------------------------------------------------------------ the table
-def _zone_groups(st, v: dict, skip_families: set) -> tuple[list, dict]:
+def _zone_groups(st, v: dict, skip_families: set, seen: set | None = None) -> tuple[list, dict]:
     """Split the view's zones into shared ones and each player's: a zone
     kept per player belongs to that player, one kept per component to the
-    component's owner when the viewer can see who owns it."""
+    component's owner when the viewer can see who owns it. An empty zone of
+    a family that no rule of the chosen variants names, or (``seen`` given)
+    that has never held anything in this game, is left off the table."""
     from interpreter.ops import zone_family, zone_key, zone_label
 
     families, viewer = st.prog.families, v["viewer"]
+    used = st.prog.used_zones or frozenset(families)
     shared: list = []
     per_player: dict[int, list] = {p: [] for p in range(st.n)}
     for z in range(len(st.zones)):
@@ -165,6 +168,8 @@ def _zone_groups(st, v: dict, skip_families: set) -> tuple[list, dict]:
         if fam.name in skip_families:
             continue
         zone = v["zones"][name]
+        if not zone["count"] and (fam.name not in used or (seen is not None and fam.name not in seen)):
+            continue
         key = zone_key(st, z)
         owner = None
         if fam.per is None:
@@ -182,7 +187,7 @@ def _zone_groups(st, v: dict, skip_families: set) -> tuple[list, dict]:
     return shared, per_player
 
 
-def _zone_lines(entries: list, name_width: int, width: int) -> list[Text]:
+def _zone_lines(entries: list, name_width: int, width: int, one_line: bool = False) -> list[Text]:
     """One row per zone: its name, its count and its items, the items
     wrapped under themselves. Built line by line (no table) so that plain
     text has no trailing padding."""
@@ -196,7 +201,9 @@ def _zone_lines(entries: list, name_width: int, width: int) -> list[Text]:
         if not body.plain:
             out.append(head.rstrip() or head)
             continue
-        wrapped = body.wrap(_WRAP_CONSOLE, max(20, width - indent), overflow="fold")
+        wrapped = list(body.wrap(_WRAP_CONSOLE, max(20, width - indent), overflow="fold"))
+        if one_line and len(wrapped) > 1:
+            wrapped = [wrapped[0][: max(19, width - indent - 1)] + Text("…")]
         for i, piece in enumerate(wrapped):
             out.append((head if i == 0 else Text(" " * indent)) + piece)
     return out
@@ -211,10 +218,15 @@ def _vars_text(st, values: dict, types: dict, viewer) -> str:
     return " · ".join(f"{k} {value_text(st, val, types.get(k), viewer)}" for k, val in values.items())
 
 
-def table_view(st, p, width: int = 80) -> Group:
-    """The table as seat ``p`` sees it (``p`` None: a spectator): a header,
-    the board maps, shared zones, each player's zones (the viewer's first)
-    and the public variables."""
+def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0) -> Group:
+    """The table as seat ``p`` sees it (``p`` None: a spectator): a header
+    with the scores ``p`` may know, the board maps, shared zones, each
+    player's zones (the viewer's first) and the public variables. ``seen``:
+    the zone families that have held something in this game (the others,
+    empty, are left off). ``compact`` (for small screens): 1 leaves the
+    empty zones out and writes the other players' zones in a flow after
+    their names; 2 also gives each shared zone and each other player one
+    line. The viewer's own zones are always drawn whole."""
     v = view(st, p)
     prog = st.prog
     parts: list[RenderableType] = []
@@ -233,24 +245,34 @@ def table_view(st, p, width: int = 80) -> Group:
             status.append(", ".join(player_name(st, q) for q in v["to_move"]))
     if status.plain:
         parts.append(name_players(st, status))
+    score_line = scores_text(st, p)
+    if score_line is not None:
+        parts.append(name_players(st, score_line))
     board_lines = boardmap.render_text(st, v, seat_style)
     board_zones = {(ct.board or {}).get("show", {}).get("pieces") for ct in prog.comp_types.values() if ct.board}
     parts += [Text("  ") + line for line in board_lines]
-    shared, per_player = _zone_groups(st, v, board_zones if board_lines else set())
+    shared, per_player = _zone_groups(st, v, board_zones if board_lines else set(), seen)
     labels = [e[0] for e in shared] + [e[0] for es in per_player.values() for e in es]
     name_width = min(max((len(x) for x in labels), default=8), 28)
     hidden = prog.unshown_vars  # bookkeeping the ruleset keeps off the table
     public_vars = {k: val for k, val in v["vars"].items()
-                   if not k.startswith("_") and k != "direction" and k not in hidden}
+                   if not k.startswith("_") and k != "direction" and k not in hidden and not unset(val)}
     if v["vars"].get("direction", 1) == -1:
         public_vars["direction"] = "reversed"
     if shared or public_vars:
-        parts.append(Text("Table", style="bold"))
+        head_line = Text("Table", style="bold")
         if public_vars:
-            parts += _wrapped(Text(_vars_text(st, public_vars, prog.var_types, p)), 2, width)
-        parts += _zone_lines([e for e in shared if e[1]["count"]], name_width, width)
+            vars_line = _vars_text(st, public_vars, prog.var_types, p)
+            if len(vars_line) + 7 <= width:  # "Table  day 1 · seagulls 0": one line where it fits
+                parts.append(head_line + Text("  " + vars_line))
+            else:
+                parts.append(head_line)
+                parts += _wrapped(Text(vars_line), 2, width)
+        else:
+            parts.append(head_line)
+        parts += _zone_lines([e for e in shared if e[1]["count"]], name_width, width, one_line=compact >= 2)
         empty = [e[0] for e in shared if not e[1]["count"]]
-        if empty:
+        if empty and not compact:
             parts.append(Text("  empty: " + ", ".join(empty), style="dim"))
     order = list(range(st.n)) if p is None else [(p + i) % st.n for i in range(st.n)]
     for q in order:
@@ -264,21 +286,60 @@ def table_view(st, p, width: int = 80) -> Group:
             heading.append("  out of the game", style="red")
         if v["over"] and q in v["winners"]:
             heading.append("  winner", style="bold green")
-        pv = {k: val for k, val in pinfo["vars"].items() if not k.startswith("_") and k not in hidden}
-        if pv:
-            vars_text = _vars_text(st, pv, prog.pvar_types, p)
-            if len(heading) + 3 + len(vars_text) <= width:
-                heading.append("   " + vars_text)
-                pv = {}
+        pv = {k: val for k, val in pinfo["vars"].items() if not k.startswith("_") and k not in hidden and not unset(val)
+              and value_text(st, val, prog.pvar_types.get(k), p) != player_name(st, q)}  # "character Kid" for Kid
+        vars_text = _vars_text(st, pv, prog.pvar_types, p) if pv else ""
+        if pv and len(heading) + 3 + len(vars_text) <= width:
+            heading.append("   " + vars_text)
+            pv = {}
+        full = [e for e in per_player[q] if e[1]["count"]]
+        empty = [e[0] for e in per_player[q] if not e[1]["count"]]
+        if compact and q != p:  # the others' zones in a flow after their name
+            flow = Text(heading.plain and "")
+            for label, zone, of in full:
+                flow.append(("" if not flow.plain else " · ") + f"{_short_label(label, st, q)} {zone['count']}: ")
+                flow.append_text(items_text(zone["items"], of))
+            if pv:
+                flow = Text(vars_text + (" · " if flow.plain else "")) + flow
+            line = heading + Text("   ") + flow if flow.plain else heading
+            lines = line.wrap(_WRAP_CONSOLE, width, overflow="fold")
+            if compact >= 2 and len(lines) > 1:
+                lines = [lines[0][: width - 1] + Text("…")]
+            parts += list(lines)
+            continue
         parts.append(heading)
         if pv:
             parts += _wrapped(Text(vars_text), 2, width)
-        full = [e for e in per_player[q] if e[1]["count"]]
-        empty = [e[0] for e in per_player[q] if not e[1]["count"]]
         parts += _zone_lines(full, name_width, width)
-        if empty:
+        if empty and not compact:
             parts.append(Text("  empty: " + ", ".join(empty), style="dim"))
     return Group(*parts)
+
+
+def _short_label(label: str, st, q) -> str:
+    """``friend[Kid]`` under Kid's name is just ``friend``."""
+    suffix = f"[{player_name(st, q)}]"
+    return label[: -len(suffix)] if label.endswith(suffix) else label
+
+
+def scores_text(st, p) -> Text | None:
+    """``Scores  P1 12 · P2 9 · P3 ?``: each player's score as ``p`` may
+    know it now (``rulebook.scores.live_scores``); None without a scoring
+    section."""
+    from interpreter.game import Game
+    from rulebook.scores import live_scores
+
+    if st.prog.score is None:
+        return None
+    scores = live_scores(Game(st.prog), st, p)
+    line = Text("Scores  ", style="bold")
+    line.append(" · ".join(f"{player_name(st, q)} {'?' if s is None else s}" for q, s in enumerate(scores)))
+    return line
+
+
+def unset(value) -> bool:
+    """A variable with nothing in it (none, "", []): left off the table."""
+    return value is None or value == "" or value == []
 
 
 def render_view(st, p, width: int = 100) -> str:
@@ -289,13 +350,19 @@ def render_view(st, p, width: int = 100) -> str:
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines())
 
 
-def events_panel(st, lines: list[Line], fresh: int, limit: int = 14) -> Group | None:
+def events_panel(st, lines: list[Line], fresh: int, limit: int = 14, exact: bool = False) -> Group | None:
     """The last narrated lines; ``fresh`` of them are new since this
-    player's previous decision and stay bright, older ones are dimmed."""
+    player's previous decision and stay bright, older ones are dimmed.
+    ``exact``: at most ``limit`` lines in all (a screen of fixed height: the
+    log scrolls, the table stays); else up to 30 fresh lines."""
     lines = [ln for ln in lines if ln.text]
     if not lines:
         return None
-    shown = lines[-max(limit, min(fresh, 30)):]
+    if exact:
+        keep = max(1, limit - 1 - (1 if len(lines) > limit - 1 else 0))  # its rule and "… N earlier"
+        shown = lines[-keep:]
+    else:
+        shown = lines[-max(limit, min(fresh, 30)):]
     old = len(shown) - min(fresh, len(shown))
     parts: list[RenderableType] = [Rule(Text("Recent events", style="bold"), style="blue", align="left")]
     if len(lines) > len(shown):
@@ -308,19 +375,42 @@ def events_panel(st, lines: list[Line], fresh: int, limit: int = 14) -> Group | 
     return Group(*parts)
 
 
-def decision_panel(st, p, prompt: str, options, seconds: float | None = None) -> Group:
+def decision_panel(st, p, prompt: str, options, seconds: float | None = None, screen_width: int = 80) -> Group:
     """The numbered options of the pending decision, with its prompt."""
     parts: list[RenderableType] = [Rule(Text("Your decision", style="bold"), style="blue", align="left")]
     head = Text(f"{player_name(st, p)}: {prompt}", style="bold")
     parts.append(name_players(st, head))
     if seconds is not None:
         parts.append(Text(f"You have {seconds:g} seconds to answer.", style="bold yellow"))
-    width = len(str(len(options)))
-    for o in options:
-        line = Text(f"  {o.index + 1:>{width + 1}}. ", style="cyan")
-        line.append(o.label)
-        parts.append(line)
+    parts += option_lines(options, screen_width)
     return Group(*parts)
+
+
+def option_lines(options, screen_width: int = 80) -> list[Text]:
+    """The numbered options, one a line; many short ones (spaces of a
+    board) in columns, numbered down each column, so that the map and the
+    options fit one screen."""
+    width = len(str(len(options)))
+    cells = []
+    for o in options:
+        cell = Text(f"{o.index + 1:>{width + 1}}. ", style="cyan")
+        cell.append(o.label)
+        cells.append(cell)
+    longest = max((len(c) for c in cells), default=0)
+    columns = max(1, (screen_width - 2) // (longest + 3)) if len(cells) > 8 else 1
+    rows = -(-len(cells) // columns)
+    out = []
+    for r in range(rows):
+        line = Text("  ")
+        for c in range(columns):
+            k = c * rows + r
+            if k < len(cells):
+                piece = cells[k].copy()
+                if c < columns - 1 and k + rows < len(cells):
+                    piece.pad_right(longest + 3 - len(piece))
+                line.append_text(piece)
+        out.append(line)
+    return out
 
 
 def help_panel(game, st, p, options, save_path: str, game_arg: str) -> Group:

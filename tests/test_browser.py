@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import queue
+import re
 import subprocess
 import sys
 import threading

@@ -285,20 +285,9 @@ function drawTable(t) {
   drawDecision(t);
 }
 
-function collapse(lines) {
-  // the same sentence several times in a row is said once, with a count
-  const out = [];
-  for (const ln of lines) {
-    const last = out[out.length - 1];
-    if (last && last.text === ln.text && last.step === ln.step) last.times = (last.times || 1) + 1;
-    else out.push(Object.assign({}, ln));
-  }
-  return out.map(ln => ln.times ? Object.assign(ln, { text: ln.text + " (×" + ln.times + ")" }) : ln);
-}
-
 function drawLog(list, lines, step) {
   const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 30;
-  list.replaceChildren(...collapse(lines).map(ln => {
+  list.replaceChildren(...lines.map(ln => {
     const li = el("li", ln.kind, "");
     if (step !== null) {
       li.appendChild(el("span", "st", "#" + ln.step));
