@@ -312,7 +312,8 @@ def serve(game, variants, players, seed, humans, params, author, bots, host_name
 @cli.command()
 @click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--game", "game", help="The ruleset (default: the one named in the log).")
-@click.option("--step", "interactive", is_flag=True, help="Step through: Enter/n forward, b back, q quit.")
+@click.option("--step", "interactive", is_flag=True,
+              help="Step through with the narration: Enter/n forward, b back, a step number jumps, q quit.")
 @click.option("--as", "viewer", type=int, default=None,
               help="With --step, show the view of this seat (1-based); default: the view of whoever decides next.")
 def replay(log_file, game, interactive, viewer):
@@ -341,19 +342,50 @@ def replay(log_file, game, interactive, viewer):
         click.echo(f"replay reproduces the log: {len(log.decisions)} decisions, {result}")
         return
     i = 0
+    last = len(states) - 1
     while True:
         st = states[i]
-        click.echo(render_view(st, seat if seat is not None else (loaded.to_move(st) or [0])[0]))
+        shown = seat if seat is not None else (loaded.to_move(st) or [0])[0]
+        click.echo(render_view(st, shown))
+        said = _step_narration(loaded, log, i, shown)
+        if said:
+            click.echo("What happened:" if i else "The start:")
+            for line in said:
+                click.echo(f"  {line}")
         if i > 0:
             rec = log.decisions[i - 1]
-            click.echo(f"step {i}/{len(log.decisions)}: {player_name(st, rec['player'])} chose {rec.get('label')}")
-        answer = click.prompt("n/Enter forward, b back, q quit", default="n", show_default=False).strip().lower()
+            click.echo(f"step {i}/{last}: {player_name(st, rec['player'])} chose {rec.get('label')}")
+        else:
+            click.echo(f"step 0/{last}: the start")
+        answer = click.prompt("n/Enter forward, b back, a step number jumps there, q quit", default="n",
+                              show_default=False).strip().lower()
         if answer == "q":
             return
-        if answer == "b":
+        if answer.isdigit():
+            if int(answer) > last:
+                click.echo(f"there are steps 0 to {last}")
+            i = min(last, int(answer))
+        elif answer == "b":
             i = max(0, i - 1)
         else:
-            i = min(len(states) - 1, i + 1)
+            i = min(last, i + 1)
+
+
+def _step_narration(game, log, step: int, viewer) -> list[str]:
+    """What ``viewer`` was told of decision ``step`` of a log and what
+    followed it (step 0: the setup), played again with events recorded."""
+    from interpreter.narrate import narrate_lines
+    from rulebook.tell import tidy
+
+    h = log.header
+    st = game.new(players=h["players"], seed=h["seed"], params=h["params"])
+    for rec in log.decisions[:step]:
+        st.events.clear()
+        if rec.get("time_out") is True:
+            game.time_out(st, rec["player"])
+        else:
+            game.apply_value(st, rec["player"], rec.get("value"))
+    return [ln.text for ln in tidy(st, narrate_lines(st, st.events, viewer)) if ln.text]
 
 
 @cli.command()

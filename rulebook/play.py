@@ -102,21 +102,28 @@ def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_p
 
 
 def final_scores(game, st) -> list[Text]:
-    """The final scores, by the parts of the scoring section when it has
-    several (``Scores: P1 12 (survival points 8 + friend points 4), ...``)."""
+    """The final scores as a small table, one column per part of the
+    scoring section when it has several, best first."""
     from interpreter.labels import player_name
     from rulebook.scores import breakdown
 
     rows = breakdown(game, st) if game.program.score else None
     if not rows:
         return []
-    out = [Text("Final scores:", style="bold")]
-    for r in sorted(rows, key=lambda r: -r["total"] if not game.program.lowest_wins else r["total"]):
-        parts = " + ".join(f"{name} {value}" for name, value in r["parts"])
-        line = Text(f"  {player_name(st, r['player'])} {r['total']}", style="bold")
-        if parts:
-            line.append(f"  ({parts})")
-        out.append(line)
+    rows = sorted(rows, key=lambda r: r["total"] if game.program.lowest_wins else -r["total"])
+    names = [name for name, _ in rows[0]["parts"]] if all(r["parts"] for r in rows) else []
+    words = [n.split() for n in names]
+    unit = words[0][-1] if names and all(len(w) > 1 and w[-1] == words[0][-1] for w in words) else ""
+    heads = [" ".join(w[:-1]) if unit else n for w, n in zip(words, names)] + ["total"]
+    who = [player_name(st, r["player"]) for r in rows]
+    first = max(len(x) for x in who)
+    cells = [[str(v) for _, v in r["parts"]] + [str(r["total"])] if names else [str(r["total"])] for r in rows]
+    heads = heads if names else ["score"]
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(heads)]
+    out = [Text("Final scores" + (f" ({unit})" if unit else "") + ":", style="bold")]
+    out.append(Text("  " + " " * first + "".join(f"  {h:>{w}}" for h, w in zip(heads, widths)), style="dim"))
+    for name, row in zip(who, cells):
+        out.append(Text(f"  {name:<{first}}" + "".join(f"  {c:>{w}}" for c, w in zip(row, widths))))
     return out
 
 
@@ -136,6 +143,9 @@ def space_option(st, options, typed: str):
     from rulebook.table import _targets
 
     hits = [o.index for o in options if any(t == f"c{c}" for c in spaces for t in _targets(st, o.value, None))]
+    if not hits:  # an option naming the space in its words: "serpent at sea (6,1)"
+        written = re.compile(rf"(?<!\d){col}\s*,\s*{row}(?!\d)")
+        hits = [o.index for o in options if written.search(o.label)]
     if len(hits) == 1:
         return hits[0]
     if not hits:
@@ -398,6 +408,10 @@ class Session:
             if a in ("r", "redraw"):
                 self.show(p, options, limit, whole=True)
                 continue
+            if a in ("l", "log"):
+                panel = events_panel(st, self.history[p], HISTORY, limit=HISTORY)
+                self.console.print(panel if panel is not None else Text("Nothing has happened yet."))
+                continue
             if a in ("s", "save"):
                 if self.may_save(deadline):
                     return SAVE
@@ -429,9 +443,9 @@ class Session:
         if self.screen:
             console.clear()
         width = console.width
-        decision = decision_panel(st, p, self.game.prompt(st, p), options, limit, width)
         height = console.height if self.screen and not whole else None
-        for compact in (0, 1, 2):
+        for compact in (0, 1, 2, 3) if st.cat.boards else (0, 1, 2):
+            decision = decision_panel(st, p, self.game.prompt(st, p), options, limit, width, rule=compact < 3)
             table = table_view(st, p, width, self.seen, compact)
             if height is None:
                 break

@@ -54,7 +54,7 @@ def tidy(st, lines: list[Line]) -> list[Line]:
                 break
             if nxt.kind == "say":
                 later.append(nxt.text)
-        if line.kind == "decision":
+        if line.kind in ("decision", "secret"):
             label = _decision_label(st, line)
             who = player_name(st, line.player) if isinstance(line.player, int) else ""
             if label and any(_restates(s, who, label) for s in later):

@@ -50,7 +50,9 @@ MAX_GROUPS = 40  # face-up runs shown per zone before "+N more": a long deck mus
 KEYS = (
     ("a number", "pick that option"),
     ("?", "this help"),
-    ("r", "show the table again"),
+    ("r", "show the whole table again (on a small screen the table is drawn compactly)"),
+    ("l", "show the log: everything narrated so far"),
+    ("3,4", "on a map: the option that names the space in column 3, row 4"),
     ("s", "save the game and stop (resume it later with --resume)"),
     ("q", "quit (asks first; nothing is saved)"),
 )
@@ -215,7 +217,7 @@ def _wrapped(text: Text, indent: int, width: int) -> list[Text]:
 
 
 def _vars_text(st, values: dict, types: dict, viewer) -> str:
-    return " · ".join(f"{k} {value_text(st, val, types.get(k), viewer)}" for k, val in values.items())
+    return " · ".join(f"{k.replace('_', ' ')} {value_text(st, val, types.get(k), viewer)}" for k, val in values.items())
 
 
 def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0) -> Group:
@@ -243,12 +245,15 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
         if v["to_move"] and v["to_move"] != [v["current"]]:
             status.append(("  ·  " if status.plain else "") + "to decide: ")
             status.append(", ".join(player_name(st, q) for q in v["to_move"]))
+    score_line = scores_text(st, p)
+    if compact >= 2 and score_line is not None and len(status) + 3 + len(score_line) <= width:
+        status = status + Text(" · ") + score_line if status.plain else score_line
+        score_line = None
     if status.plain:
         parts.append(name_players(st, status))
-    score_line = scores_text(st, p)
     if score_line is not None:
         parts.append(name_players(st, score_line))
-    board_lines = boardmap.render_text(st, v, seat_style)
+    board_lines = boardmap.render_text(st, v, seat_style, legend=not compact, title=compact < 2)
     board_zones = {(ct.board or {}).get("show", {}).get("pieces") for ct in prog.comp_types.values() if ct.board}
     parts += [Text("  ") + line for line in board_lines]
     shared, per_player = _zone_groups(st, v, board_zones if board_lines else set(), seen)
@@ -259,6 +264,20 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
                    if not k.startswith("_") and k != "direction" and k not in hidden and not unset(val)}
     if v["vars"].get("direction", 1) == -1:
         public_vars["direction"] = "reversed"
+    if compact >= 3:  # a small screen with a board: the map, the viewer's own zones, the decision
+        if public_vars:
+            vars_line = _vars_text(st, public_vars, prog.var_types, p)
+            if status.plain and len(status) + 3 + len(vars_line) <= width:
+                status.append(" · " + vars_line)  # the status line drawn above: one line for both
+            else:
+                parts += _wrapped(Text(vars_line), 0, width)
+        if p is not None:
+            own = Text(player_name(st, p), style=f"bold {seat_style(p)}") + Text(" (you)  ", style="bold")
+            for i, (label, zone, of) in enumerate(e for e in per_player[p] if e[1]["count"]):
+                own.append((" · " if i else "") + f"{_short_label(label, st, p)} {zone['count']}: ")
+                own.append_text(items_text(zone["items"], of))
+            parts += list(own.wrap(_WRAP_CONSOLE, width, overflow="fold"))
+        return Group(*parts)
     if shared or public_vars:
         head_line = Text("Table", style="bold")
         if public_vars:
@@ -358,14 +377,14 @@ def events_panel(st, lines: list[Line], fresh: int, limit: int = 14, exact: bool
     lines = [ln for ln in lines if ln.text]
     if not lines:
         return None
-    if exact:
-        keep = max(1, limit - 1 - (1 if len(lines) > limit - 1 else 0))  # its rule and "… N earlier"
-        shown = lines[-keep:]
+    if exact:  # the panel's rule, then the lines (and "… N earlier" when there is room for it)
+        room = max(1, limit - 1)
+        shown = lines[-room:] if len(lines) <= room or room < 3 else lines[-(room - 1):]
     else:
         shown = lines[-max(limit, min(fresh, 30)):]
     old = len(shown) - min(fresh, len(shown))
     parts: list[RenderableType] = [Rule(Text("Recent events", style="bold"), style="blue", align="left")]
-    if len(lines) > len(shown):
+    if len(lines) > len(shown) and not (exact and len(shown) + 1 >= limit):
         parts.append(Text(f"  … {len(lines) - len(shown)} earlier", style="dim"))
     for i, line in enumerate(shown):
         text = Text("  ") + styled_line(st, line)
@@ -375,9 +394,12 @@ def events_panel(st, lines: list[Line], fresh: int, limit: int = 14, exact: bool
     return Group(*parts)
 
 
-def decision_panel(st, p, prompt: str, options, seconds: float | None = None, screen_width: int = 80) -> Group:
-    """The numbered options of the pending decision, with its prompt."""
-    parts: list[RenderableType] = [Rule(Text("Your decision", style="bold"), style="blue", align="left")]
+def decision_panel(st, p, prompt: str, options, seconds: float | None = None, screen_width: int = 80,
+                   rule: bool = True) -> Group:
+    """The numbered options of the pending decision, with its prompt
+    (``rule``: under a "Your decision" rule)."""
+    parts: list[RenderableType] = [Rule(Text("Your decision", style="bold"), style="blue", align="left")] if rule \
+        else []
     head = Text(f"{player_name(st, p)}: {prompt}", style="bold")
     parts.append(name_players(st, head))
     if seconds is not None:
@@ -444,6 +466,8 @@ def help_panel(game, st, p, options, save_path: str, game_arg: str) -> Group:
         parts.append(line)
     parts.append(Text("Keys:", style="bold"))
     for key, meaning in KEYS:
+        if key == "3,4" and not st.cat.boards:
+            continue
         if key == "s":
             meaning = f"save the game to {save_path} and stop; go on later with: rulebook play {game_arg} " \
                       f"--resume {save_path}"
