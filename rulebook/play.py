@@ -340,7 +340,7 @@ class Session:
             self.log.end(st)
         if self.seats:  # the humans see the final table (in hot seat: what everybody may see)
             self.say("")
-            self.console.print(table_view(st, self.viewer, self.console.width))
+            self.console.print(table_view(st, self.viewer, self.console.width, self.seen))
         for line in final_scores(game, st):
             self.say(name_players(st, line))
 
@@ -457,7 +457,7 @@ class Session:
         # already: after a clear, or in hot seat (the live lines were the spectator's)
         if self.screen or len(self.seats) > 1:
             if height is not None:
-                panel = events_panel(st, self.history[p], self.fresh[p], limit=height - used, exact=True) \
+                panel = events_panel(st, self.history[p], self.fresh[p], limit=height - used, exact=True, width=width) \
                     if height - used >= 2 else None
             else:
                 panel = events_panel(st, self.history[p], self.fresh[p])

@@ -369,7 +369,8 @@ def render_view(st, p, width: int = 100) -> str:
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines())
 
 
-def events_panel(st, lines: list[Line], fresh: int, limit: int = 14, exact: bool = False) -> Group | None:
+def events_panel(st, lines: list[Line], fresh: int, limit: int = 14, exact: bool = False,
+                 width: int = 0) -> Group | None:
     """The last narrated lines; ``fresh`` of them are new since this
     player's previous decision and stay bright, older ones are dimmed.
     ``exact``: at most ``limit`` lines in all (a screen of fixed height: the
@@ -388,6 +389,8 @@ def events_panel(st, lines: list[Line], fresh: int, limit: int = 14, exact: bool
         parts.append(Text(f"  … {len(lines) - len(shown)} earlier", style="dim"))
     for i, line in enumerate(shown):
         text = Text("  ") + styled_line(st, line)
+        if exact and width and len(text) > width:  # one screen line each: the panel's height is counted
+            text = text[: width - 1] + Text("…")
         if i < old:
             text.stylize("dim")
         parts.append(text)
