@@ -75,8 +75,8 @@ def test_a_say_that_restates_a_decision_or_a_reveal_replaces_it():
 # ------------------------------------------------------------------ the table in the terminal
 def test_bookkeeping_and_zones_of_variants_not_in_play_stay_off_the_table():
     from interpreter.ops import zone_family
-    from rulebook.terminal import render_view, table_view
     from rulebook.terminal import _WRAP_CONSOLE as console
+    from rulebook.terminal import render_view, table_view
 
     game, st = played("get-bit", 4, 2, 0)
     text = render_view(st, 0)
