@@ -272,7 +272,7 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
             else:
                 parts += _wrapped(Text(vars_line), 0, width)
         if p is not None:
-            own = Text(player_name(st, p), style=f"bold {seat_style(p)}") + Text(" (you)  ", style="bold")
+            own = Text.assemble((player_name(st, p), f"bold {seat_style(p)}"), (" (you)  ", "bold"))
             for i, (label, zone, of) in enumerate(e for e in per_player[p] if e[1]["count"]):
                 own.append((" · " if i else "") + f"{_short_label(label, st, p)} {zone['count']}: ")
                 own.append_text(items_text(zone["items"], of))
@@ -314,13 +314,13 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
         full = [e for e in per_player[q] if e[1]["count"]]
         empty = [e[0] for e in per_player[q] if not e[1]["count"]]
         if compact and q != p:  # the others' zones in a flow after their name
-            flow = Text(heading.plain and "")
+            flow = Text()
             for label, zone, of in full:
                 flow.append(("" if not flow.plain else " · ") + f"{_short_label(label, st, q)} {zone['count']}: ")
                 flow.append_text(items_text(zone["items"], of))
             if pv:
                 flow = Text(vars_text + (" · " if flow.plain else "")) + flow
-            line = heading + Text("   ") + flow if flow.plain else heading
+            line = Text.assemble(heading, "   ", flow) if flow.plain else heading  # each part keeps its style
             lines = line.wrap(_WRAP_CONSOLE, width, overflow="fold")
             if compact >= 2 and len(lines) > 1:
                 lines = [lines[0][: width - 1] + Text("…")]

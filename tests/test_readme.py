@@ -22,3 +22,14 @@ def test_the_diagnostic_example_is_what_validate_prints(monkeypatch):
     result = CliRunner().invoke(cli, shlex.split(block.group(1)))
     assert result.exit_code == 1
     assert result.output == block.group(2)
+
+
+def test_the_pictures_of_the_play_docs_exist():
+    """docs/play.md shows the terminal (tools/terminal_screens.py draws it) and
+    the browser table (tests/test_browser.py saves it): every picture it names
+    is in docs/img."""
+    text = (ROOT / "docs" / "play.md").read_text(encoding="utf-8")
+    pictures = re.findall(r"!\[[^\]]*\]\((img/[^)]+)\)", text)
+    assert any(p.startswith("img/terminal-") for p in pictures) and any(p.startswith("img/table-") for p in pictures)
+    for picture in pictures:
+        assert (ROOT / "docs" / picture).is_file(), picture
