@@ -34,7 +34,7 @@ def screen(game_id: str, players: int, seed: int, before: int) -> str:
     session = Session(game, st, game_arg=game_id, humans=(1,), seed=seed, verbose=False, delay=0, log=None,
                       save_path=f"{game_id}-save.json", bots=bots, stdin=io.StringIO(""))
     session.console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, record=True,
-                              color_system="truecolor", highlight=False, markup=False, emoji=False)  # wrapped as a terminal would
+                              color_system="truecolor", highlight=False, markup=False, emoji=False)  # lines wrap
     made = 0
     while not st.over:
         p = game.to_move(st)[0]
