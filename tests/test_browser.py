@@ -15,6 +15,7 @@ tests skip, saying why, only on a machine without Chromium; CI installs it
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.error
 import urllib.request
@@ -295,3 +296,40 @@ def changed(old: bytes, new: bytes) -> bool:
         return True
     box = ImageChops.difference(a, b).getbbox()
     return box is not None and (box[2] - box[0]) * (box[3] - box[1]) > 400
+
+
+def test_the_author_panel_shows_the_rule_travels_in_time_and_draws_the_phase_graph(serve, browser):
+    table = serve("dead-mans-draw", "--human", "1", "--seed", "4", "--author")
+    seat = Seat(browser, table.links["seat 1"])
+    author = Seat(browser, table.links["author"], width=1280, height=1100)
+    try:
+        for _ in range(3):  # a few decisions, so that there is a past to travel to
+            seat.wait_turn_or_end()
+            seat.click_once(prefer_target=False)
+        seat.wait_turn_or_end()
+        page = author.page
+        page.wait_for_function(f"author && author.steps === {seat.steps()} && author.pending !== null",
+                               timeout=WAIT_MS)
+        rule = page.locator("#pending .rule").inner_text()
+        assert re.match(r"ruleset\.yaml:\d+ ", rule), rule  # the rule line behind the question
+        assert "P1" in page.locator("#pending").inner_text()
+        live = page.evaluate("author.steps")
+        page.locator("#t-back").click()
+        page.wait_for_function(f"author.step === {live - 1} && !author.live", timeout=WAIT_MS)
+        assert "looking back" in page.locator("#t-step").inner_text()
+        page.locator("#author-log li[data-step='1']").first.click()
+        page.wait_for_function("author.step === 1", timeout=WAIT_MS)
+        assert page.evaluate("author.table.steps") == 1  # the table as it was after the first decision
+        page.locator("#t-live").click()
+        page.wait_for_function("author.live === true", timeout=WAIT_MS)
+        page.wait_for_selector("#graph g.node.current", timeout=WAIT_MS)
+        assert page.locator("#graph g.node.current title").text_content() == "play"
+        assert page.locator("#board-area .comp.down").count() > 0  # the deck's cards, face up for the author
+        assert not author.errors, author.errors
+        shot = page.screenshot(full_page=True)
+        out = IMG / "author-dead-mans-draw.png"
+        if not out.exists() or changed(out.read_bytes(), shot):
+            out.write_bytes(shot)
+    finally:
+        seat.close()
+        author.close()
