@@ -15,6 +15,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -63,6 +65,21 @@ class Table:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+@pytest.fixture
+def serve():
+    """Start ``rulebook serve`` with these arguments; every table started is closed after the test."""
+    tables = []
+
+    def start(*args: str) -> Table:
+        t = Table(*args)
+        tables.append(t)
+        return t
+
+    yield start
+    for t in tables:
+        t.close()
 
 
 class Replay:

@@ -34,20 +34,6 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"Chromium is not 
                                 "(apt-get install chromium); the browser tests need a real browser")
 
 
-@pytest.fixture
-def serve():
-    tables = []
-
-    def start(*args: str) -> Table:
-        t = Table(*args)
-        tables.append(t)
-        return t
-
-    yield start
-    for t in tables:
-        t.close()
-
-
 @pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright

@@ -14,20 +14,6 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 
-@pytest.fixture
-def serve():
-    tables = []
-
-    def start(*args: str) -> Table:
-        t = Table(*args)
-        tables.append(t)
-        return t
-
-    yield start
-    for t in tables:
-        t.close()
-
-
 def ws_url(table: Table, query: str) -> str:
     return table.base.replace("http://", "ws://") + "/ws?" + query
 
