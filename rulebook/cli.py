@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -346,7 +347,7 @@ def replay(log_file, game, interactive, viewer):
     while True:
         st = states[i]
         shown = seat if seat is not None else (loaded.to_move(st) or [0])[0]
-        click.echo(render_view(st, shown))
+        click.echo(render_view(st, shown, shutil.get_terminal_size((100, 24)).columns))
         said = _step_narration(loaded, log, i, shown)
         if said:
             click.echo("What happened:" if i else "The start:")
