@@ -12,7 +12,7 @@ from __future__ import annotations
 
 def hints(prog) -> dict:
     """``{"layout": [zone families in order], "types": {type: {colour,
-    colour_by, colours, short}}, "zone_labels": {}}`` for the page."""
+    colour_by, colours, short}}}`` for the page."""
     data = prog.data if isinstance(prog.data, dict) else {}
     spec = data.get("presentation") if isinstance(data.get("presentation"), dict) else {}
     declared = list(prog.families)
@@ -28,4 +28,4 @@ def hints(prog) -> dict:
             "colours": dict(mine.get("colours") or {}),
             "short": mine.get("short"),
         }
-    return {"layout": layout, "types": types, "zone_labels": {}}
+    return {"layout": layout, "types": types}

@@ -77,7 +77,8 @@ def _table(game, st, v: dict, seat, log, seen, scores, decision) -> dict:
             "current": q == v["current"],
             "eliminated": info["eliminated"],
             "winner": v["over"] and q in v["winners"],
-            "vars": _vars(st, info["vars"], prog.pvar_types, seat),
+            "vars": [x for x in _vars(st, info["vars"], prog.pvar_types, seat)
+                     if x["text"] != player_name(st, q)],  # "character Kid" under Kid says nothing
             "score": None if scores is None else scores[q],
         })
     boards, board_zones = _boards(st, v, hints)
@@ -139,7 +140,7 @@ def _item(item: dict, zone_of: str | None) -> dict:
         out["down"] = True
     out["props"] = {k: val for k, val in item.items()
                     if k not in ("id", "type", "name", "status", "owner", "hidden", "down")
-                    and isinstance(val, (str, int, float, bool)) and not isinstance(val, bool)}
+                    and isinstance(val, (str, int, float)) and not isinstance(val, bool)}
     return out
 
 
@@ -172,7 +173,7 @@ def _zones(st, v: dict, seat, hints: dict, seen: set[str], skip: set[str]) -> li
         out.append({
             "id": name,
             "family": fam.name,
-            "label": hints["zone_labels"].get(fam.name, label.replace("_", " ")),
+            "label": label.replace("_", " "),
             "owner": owner,
             "count": zone["count"],
             "visibility": fam.visibility,
