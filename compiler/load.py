@@ -71,6 +71,7 @@ def program_from(ns: dict) -> Program:
     prog.has_end_rules = ns["HAS_END_RULES"]
     prog.score = ns["SCORE"]
     prog.tie_breaks = list(ns["TIE_BREAKS"])
+    prog.score_parts = list(ns["SCORE_PARTS"])
     prog.lowest_wins = meta["lowest_wins"]
     prog.heuristic = ns["HEURISTIC"]
     label = ns["PLAYER_NAME"]

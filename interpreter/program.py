@@ -164,6 +164,7 @@ class Program:
     has_end_rules: bool = False
     score: Callable | None = None  # (st, player) -> int
     tie_breaks: list[Callable] = field(default_factory=list)
+    score_parts: list = field(default_factory=list)  # (name, (st, player) -> int): the score's summands
     lowest_wins: bool = False
     heuristic: Callable | None = None  # bots.heuristic: (st, player) -> int
     phases: list[str] = field(default_factory=list)

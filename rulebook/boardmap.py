@@ -33,9 +33,10 @@ def render(st, view: dict) -> list[str]:
     return [line.plain for line in render_text(st, view)]
 
 
-def render_text(st, view: dict, seat_style=None) -> list[Text]:
+def render_text(st, view: dict, seat_style=None, legend: bool = True, title: bool = True) -> list[Text]:
     """The maps of every drawable board in ``view``. ``seat_style(p)``: the
-    style of seat ``p``'s pieces (None: no colour)."""
+    style of seat ``p``'s pieces (None: no colour). ``legend`` and
+    ``title`` off: the map alone (a small screen; ``?`` shows the legend)."""
     out: list[Text] = []
     prog = st.prog
     for tname, board in st.cat.boards.items():
@@ -61,7 +62,8 @@ def render_text(st, view: dict, seat_style=None) -> list[Text]:
         cols = sorted({c for c, _ in cells})
         rows = sorted({r for _, r in cells})
         layout = (ct.board or {}).get("layout", "odd-r")
-        out.append(Text(f"{tname} map", style="bold"))
+        if title:
+            out.append(Text(f"{tname} map", style="bold"))
         out.append(Text(("     " + "".join(f"{c:<{CELL}}" for c in cols)).rstrip(), style="dim"))
         for r in rows:
             shifted = board.kind == "hex" and layout in ("odd-r", "even-r")
@@ -73,9 +75,9 @@ def render_text(st, view: dict, seat_style=None) -> list[Text]:
                 line.append(" " * max(0, CELL - len(mark)))
             line.rstrip()
             out.append(line)
-        legend = show.get("legend") or {}
-        if legend:
-            out.append(Text("legend: " + "  ".join(f"{k} {v}" for k, v in legend.items()), style="dim"))
+        legend_items = (show.get("legend") or {}) if legend else {}
+        if legend_items:
+            out.append(Text("legend: " + "  ".join(f"{k} {v}" for k, v in legend_items.items()), style="dim"))
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -73,9 +74,28 @@ def _players(game, players):
     if not prog.min_players <= n <= prog.max_players:
         raise click.UsageError(
             f"{prog.title}{' with ' + ', '.join(prog.variants) if prog.variants else ''} "
-            f"plays with {prog.min_players}-{prog.max_players} players, not {n}"
+            f"plays with {prog.min_players}-{prog.max_players} players, not {n}" + _variants_for(prog, n)
         )
     return n
+
+
+def _variants_for(prog, n: int) -> str:
+    """``; with 2 players: --variant two-players``: the variants whose player
+    range allows ``n`` (the ruleset's data; chosen variants stay chosen)."""
+    data = prog.data if isinstance(prog.data, dict) else {}
+    found = []
+    for name, spec in (data.get("variants") or {}).items():
+        players = spec.get("players") if isinstance(spec, dict) else None
+        if name in prog.variants or not isinstance(players, dict):
+            continue
+        low, high = players.get("min", prog.min_players), players.get("max", prog.max_players)
+        if isinstance(low, int) and isinstance(high, int) and low <= n <= high:
+            title = spec.get("title")
+            clash = [v for v in prog.variants if v in (spec.get("excludes") or [])
+                     or name in ((data["variants"].get(v) or {}).get("excludes") or [])]
+            found.append(f"--variant {name}" + (f" ({title})" if isinstance(title, str) else "")
+                         + (f" instead of {', '.join(clash)}" if clash else ""))
+    return f"; with {n} players: " + " or ".join(found) if found else ""
 
 
 def _params(pairs) -> dict:
@@ -272,16 +292,16 @@ def graph(game, variants, fmt, out):
     "--save",
     "save_path",
     type=click.Path(dir_okay=False),
-    default="rulebook-save.json",
-    show_default=True,
-    help="Where 's' at a human decision saves the game.",
+    default=None,
+    help="Where 's' at a human decision saves the game (default: GAME-save.json, one file per game; "
+    "another game's save is never overwritten without asking).",
 )
 @click.option(
     "--resume", "resume_path", type=click.Path(exists=True, dir_okay=False), help="Resume a game saved with 's'."
 )
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]",
-              help="The agents of the seats no human plays, in seat order, the last repeating: random (default), "
-              "greedy, mcts[:KEY=VALUE,...], package.module:Name. With --resume: the save's bots unless given.")
+              help="The agents of the seats no human plays, in seat order, the last repeating: greedy (default), "
+              "random, mcts[:KEY=VALUE,...], package.module:Name. With --resume: the save's bots unless given.")
 def play(game, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path, bots):
     """Play a game: human seats at the terminal, bots for the rest."""
     from rulebook.play import run
@@ -290,9 +310,42 @@ def play(game, variants, players, seed, humans, params, verbose, delay, log_path
 
 
 @cli.command()
+@click.argument("game")
+@click.option("--variant", "-v", "variants", multiple=True, help="A variant to play (repeatable).")
+@click.option("--players", "-p", type=int, help="Number of players.")
+@click.option("--seed", type=int, default=None, help="Random seed (default: from the clock).")
+@click.option("--human", "humans", type=int, multiple=True,
+              help="A seat (1-based) played in a browser, each with its own secret link (repeatable; default: 1).")
+@click.option("--param", "params", multiple=True, help="Set a parameter: NAME=VALUE.")
+@click.option("--author", is_flag=True, help="Also print a link to the author's panel: the whole state, the pending "
+              "decision and its rule line, the event log, time travel and the phase graph.")
+@click.option("--bots", default=None, metavar="SPEC[,SPEC...]",
+              help="The agents of the seats no human plays, in seat order, the last repeating: greedy (default), "
+              "random, mcts[:KEY=VALUE,...], package.module:Name.")
+@click.option("--host", "host_name", default="127.0.0.1", show_default=True,
+              help="Where to listen; 0.0.0.0 lets browsers on the local network join.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0: any free port.")
+@click.option("--bot-delay", type=click.FloatRange(0, 60), default=0.6, show_default=True,
+              help="Seconds a bot waits before each move, so that people can follow.")
+@click.option("--open/--no-open", "open_page", default=None,
+              help="Open the first human seat in this machine's browser (default: when there is a display).")
+def serve(game, variants, players, seed, humans, params, author, bots, host_name, port, bot_delay, open_page):
+    """Play a game at a table in the browser: human seats by their links, bots for the rest."""
+    import os
+
+    from rulebook.serve import run
+
+    if open_page is None:
+        open_page = sys.stdout.isatty() and (sys.platform in ("darwin", "win32") or bool(
+            os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")))
+    run(game, variants, players, seed, humans, params, author, bots, host_name, port, bot_delay, open_page)
+
+
+@cli.command()
 @click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--game", "game", help="The ruleset (default: the one named in the log).")
-@click.option("--step", "interactive", is_flag=True, help="Step through: Enter/n forward, b back, q quit.")
+@click.option("--step", "interactive", is_flag=True,
+              help="Step through with the narration: Enter/n forward, b back, a step number jumps, q quit.")
 @click.option("--as", "viewer", type=int, default=None,
               help="With --step, show the view of this seat (1-based); default: the view of whoever decides next.")
 def replay(log_file, game, interactive, viewer):
@@ -321,19 +374,50 @@ def replay(log_file, game, interactive, viewer):
         click.echo(f"replay reproduces the log: {len(log.decisions)} decisions, {result}")
         return
     i = 0
+    last = len(states) - 1
     while True:
         st = states[i]
-        click.echo(render_view(st, seat if seat is not None else (loaded.to_move(st) or [0])[0]))
+        shown = seat if seat is not None else (loaded.to_move(st) or [0])[0]
+        click.echo(render_view(st, shown, shutil.get_terminal_size((100, 24)).columns))
+        said = _step_narration(loaded, log, i, shown)
+        if said:
+            click.echo("What happened:" if i else "The start:")
+            for line in said:
+                click.echo(f"  {line}")
         if i > 0:
             rec = log.decisions[i - 1]
-            click.echo(f"step {i}/{len(log.decisions)}: {player_name(st, rec['player'])} chose {rec.get('label')}")
-        answer = click.prompt("n/Enter forward, b back, q quit", default="n", show_default=False).strip().lower()
+            click.echo(f"step {i}/{last}: {player_name(st, rec['player'])} chose {rec.get('label')}")
+        else:
+            click.echo(f"step 0/{last}: the start")
+        answer = click.prompt("n/Enter forward, b back, a step number jumps there, q quit", default="n",
+                              show_default=False).strip().lower()
         if answer == "q":
             return
-        if answer == "b":
+        if answer.isdigit():
+            if int(answer) > last:
+                click.echo(f"there are steps 0 to {last}")
+            i = min(last, int(answer))
+        elif answer == "b":
             i = max(0, i - 1)
         else:
-            i = min(len(states) - 1, i + 1)
+            i = min(last, i + 1)
+
+
+def _step_narration(game, log, step: int, viewer) -> list[str]:
+    """What ``viewer`` was told of decision ``step`` of a log and what
+    followed it (step 0: the setup), played again with events recorded."""
+    from interpreter.narrate import narrate_lines
+    from rulebook.tell import tidy
+
+    h = log.header
+    st = game.new(players=h["players"], seed=h["seed"], params=h["params"])
+    for rec in log.decisions[:step]:
+        st.events.clear()
+        if rec.get("time_out") is True:
+            game.time_out(st, rec["player"])
+        else:
+            game.apply_value(st, rec["player"], rec.get("value"))
+    return [ln.text for ln in tidy(st, narrate_lines(st, st.events, viewer)) if ln.text]
 
 
 @cli.command()

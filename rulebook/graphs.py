@@ -100,6 +100,43 @@ def render(dot_text: str, fmt: str) -> bytes:
     return proc.stdout
 
 
+def to_simple_svg(g: nx.DiGraph, start: str | None = None) -> str:
+    """A plain SVG of a phase graph without Graphviz (for ``rulebook serve``
+    on a machine without it): phases on a circle, the end in the middle,
+    an arrow per transition. Each node is a ``<g class="node">`` with a
+    ``<title>``, as in Graphviz's drawings, so pages can find a phase."""
+    import math
+    from html import escape
+
+    nodes = [n for n in g.nodes if n != END]
+    size, radius = 520, 190
+    pos = {END: (size / 2, size / 2)}
+    for i, n in enumerate(nodes):
+        angle = 2 * math.pi * i / max(1, len(nodes)) - math.pi / 2
+        pos[n] = (size / 2 + radius * math.cos(angle), size / 2 + radius * math.sin(angle))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" width="{size}" height="{size}">',
+           '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
+           'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z"/></marker></defs>']
+    for a, b, d in g.edges(data=True):
+        (x1, y1), (x2, y2) = pos[a], pos[b]
+        length = math.hypot(x2 - x1, y2 - y1) or 1
+        dx, dy = (x2 - x1) / length, (y2 - y1) / length
+        out.append(f'<g class="edge"><title>{escape(str(a))}-&gt;{escape(str(b))}</title>'
+                   f'<line x1="{x1 + dx * 40:.0f}" y1="{y1 + dy * 20:.0f}" x2="{x2 - dx * 40:.0f}" '
+                   f'y2="{y2 - dy * 20:.0f}" stroke="#555" marker-end="url(#arrow)"/>'
+                   + (f'<text x="{(x1 + x2) / 2:.0f}" y="{(y1 + y2) / 2 - 4:.0f}" font-size="10" '
+                      f'text-anchor="middle" fill="#555">{escape(str(d["condition"]))}</text>'
+                      if d.get("condition") else "") + "</g>")
+    for n, (x, y) in pos.items():
+        label = "end" if n == END else str(n)
+        stroke = ' stroke-width="3"' if n == start else ""
+        out.append(f'<g class="node"><title>{escape(str(n))}</title><ellipse cx="{x:.0f}" cy="{y:.0f}" rx="42" '
+                   f'ry="20" fill="white" stroke="black"{stroke}/><text x="{x:.0f}" y="{y + 4:.0f}" '
+                   f'text-anchor="middle" font-size="13">{escape(label)}</text></g>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
 def _esc(text: str) -> str:
     """Mermaid labels: no double quotes, one line."""
     return str(text).replace('"', "'").replace("\n", " ")

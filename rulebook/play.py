@@ -69,8 +69,10 @@ def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_p
     for h in humans:
         if not 1 <= h <= n:
             raise click.UsageError(f"--human {h}: seats are 1 to {n}")
-    bots = bots or "random"
+    bots = bots or "greedy"
     agents = _bots(bots, n, seed)
+    if save_path is None:  # one save file per game, named after it
+        save_path = f"{loaded.program.id}-save.json"
     log = None
     if log_path:
         log = LogWriter(log_path, loaded, st, seed, path)
@@ -97,6 +99,58 @@ def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_p
         if log:
             log.close()
         sys.exit(130)
+
+
+def final_scores(game, st) -> list[Text]:
+    """The final scores as a small table, one column per part of the
+    scoring section when it has several, best first."""
+    from interpreter.labels import player_name
+    from rulebook.scores import breakdown
+
+    rows = breakdown(game, st) if game.program.score else None
+    if not rows:
+        return []
+    rows = sorted(rows, key=lambda r: r["total"] if game.program.lowest_wins else -r["total"])
+    names = [name for name, _ in rows[0]["parts"]] if all(r["parts"] for r in rows) else []
+    words = [n.split() for n in names]
+    unit = words[0][-1] if names and all(len(w) > 1 and w[-1] == words[0][-1] for w in words) else ""
+    heads = [" ".join(w[:-1]) if unit else n for w, n in zip(words, names)] + ["total"]
+    who = [player_name(st, r["player"]) for r in rows]
+    first = max(len(x) for x in who)
+    cells = [[str(v) for _, v in r["parts"]] + [str(r["total"])] if names else [str(r["total"])] for r in rows]
+    heads = heads if names else ["score"]
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(heads)]
+    out = [Text("Final scores" + (f" ({unit})" if unit else "") + ":", style="bold")]
+    out.append(Text("  " + " " * first + "".join(f"  {h:>{w}}" for h, w in zip(heads, widths)), style="dim"))
+    for name, row in zip(who, cells):
+        out.append(Text(f"  {name:<{first}}" + "".join(f"  {c:>{w}}" for c, w in zip(row, widths))))
+    return out
+
+
+def space_option(st, options, typed: str):
+    """The option a typed coordinate picks: ``3,4`` (or ``3 4``, ``(3,4)``),
+    as the map's column and row; None when ``typed`` is not a coordinate, a
+    message when no option, or more than one, names that space."""
+    import re
+
+    m = re.fullmatch(r"\(?\s*(\d+)\s*[, ]\s*(\d+)\s*\)?", typed)
+    if not m or not st.cat.boards:
+        return None
+    col, row = int(m.group(1)), int(m.group(2))
+    spaces = {board.by_key.get((col, row)) for board in st.cat.boards.values()} - {None}
+    if not spaces:
+        return f"No space at column {col}, row {row} on the map."
+    from rulebook.table import _targets
+
+    hits = [o.index for o in options if any(t == f"c{c}" for c in spaces for t in _targets(st, o.value, None))]
+    if not hits:  # an option naming the space in its words: "serpent at sea (6,1)"
+        written = re.compile(rf"(?<!\d){col}\s*,\s*{row}(?!\d)")
+        hits = [o.index for o in options if written.search(o.label)]
+    if len(hits) == 1:
+        return hits[0]
+    if not hits:
+        return f"No option names the space at {col},{row}."
+    return f"Several options name {col},{row}: type the number of one."
 
 
 def _bots(text: str, n: int, seed: int) -> dict:
@@ -200,6 +254,10 @@ class Session:
         self.viewer = self.seats[0] if len(self.seats) == 1 else None
         self.history: dict[int, list[Line]] = {p: [] for p in self.seats}
         self.fresh: dict[int, int] = {p: 0 for p in self.seats}
+        # zone families that have held a component: the others, empty, stay off the table
+        from interpreter.ops import zone_family
+
+        self.seen = {zone_family(st, z) for z, zone in enumerate(st.zones) if zone}
 
     # ------------------------------------------------------------ output
     @property
@@ -215,13 +273,18 @@ class Session:
         st = self.st
         if not st.events:
             return
+        from interpreter.ops import zone_family
+        from rulebook.tell import tidy
+
         if self.log:
             self.log.events(narrate(st, st.events, None, self.verbose))
+        self.seen |= {zone_family(st, ev[3]) for ev in st.events
+                      if ev[0] == "move" and isinstance(ev[3], int) and ev[3] >= 0}
         for p in self.seats:
-            lines = [ln for ln in narrate_lines(st, st.events, p, self.verbose) if ln.text]
+            lines = [ln for ln in tidy(st, narrate_lines(st, st.events, p, self.verbose)) if ln.text]
             self.history[p] = (self.history[p] + lines)[-HISTORY:]
             self.fresh[p] += len(lines)
-        live = [ln for ln in narrate_lines(st, st.events, self.viewer, self.verbose) if ln.text]
+        live = [ln for ln in tidy(st, narrate_lines(st, st.events, self.viewer, self.verbose)) if ln.text]
         st.events.clear()
         for line in live:
             self.console.print(styled_line(st, line))
@@ -277,13 +340,9 @@ class Session:
             self.log.end(st)
         if self.seats:  # the humans see the final table (in hot seat: what everybody may see)
             self.say("")
-            self.console.print(table_view(st, self.viewer, self.console.width))
-        scores = game.scores(st) if game.program.score else None
-        if scores:
-            from interpreter.labels import player_name
-
-            self.say(name_players(st, Text(
-                "Scores: " + ", ".join(f"{player_name(st, p)} {s}" for p, s in enumerate(scores)), style="bold")))
+            self.console.print(table_view(st, self.viewer, self.console.width, self.seen))
+        for line in final_scores(game, st):
+            self.say(name_players(st, line))
 
     def stop(self, why: str) -> None:
         """Leave the game: saved, abandoned, or at the end of the input."""
@@ -293,6 +352,7 @@ class Session:
             data = self.game.save(self.st)
             data.update(seed=self.seed, humans=list(self.humans), bots=self.bot_specs)
             Path(self.save_path).write_text(json.dumps(data))
+            self.saved_to = self.save_path
             self.say(
                 f"Saved to {self.save_path}; resume with: rulebook play {self.game_arg} --resume {self.save_path}",
                 style="bold green",
@@ -336,21 +396,33 @@ class Session:
             a = answer.strip().lower()
             if a.isdigit() and 1 <= int(a) <= len(options):
                 return int(a) - 1
+            space = space_option(st, options, a)
+            if space is not None:
+                if isinstance(space, str):
+                    self.say(space, style="yellow")
+                    continue
+                return space
             if a in ("?", "h", "help"):
                 self.console.print(help_panel(game, st, p, options, self.save_path, self.game_arg))
                 continue
             if a in ("r", "redraw"):
-                self.show(p, options, limit)
+                self.show(p, options, limit, whole=True)
+                continue
+            if a in ("l", "log"):
+                panel = events_panel(st, self.history[p], HISTORY, limit=HISTORY)
+                self.console.print(panel if panel is not None else Text("Nothing has happened yet."))
                 continue
             if a in ("s", "save"):
-                return SAVE
+                if self.may_save(deadline):
+                    return SAVE
+                continue
             if a in ("q", "quit", "exit"):
                 sure = self.ask("Quit without saving? y quits, s saves and quits, Enter goes back", deadline)
                 if sure is TIMEOUT:
                     return TIMED_OUT
                 if sure is None or sure.strip().lower() in ("y", "yes", "q"):
                     return QUIT if sure is not None else EOF
-                if sure.strip().lower() in ("s", "save"):
+                if sure.strip().lower() in ("s", "save") and self.may_save(deadline):
                     return SAVE
                 continue
             if a in labels and len(labels[a]) == 1:  # an option typed by its label (the keys come first)
@@ -361,19 +433,66 @@ class Session:
                 style="yellow",
             )
 
-    def show(self, p: int, options, limit: float | None) -> None:
-        """The play screen of seat ``p``: table, recent events, decision."""
-        st = self.st
+    def show(self, p: int, options, limit: float | None, whole: bool = False) -> None:
+        """The play screen of seat ``p``: table, recent events, decision. On
+        a terminal it fits the screen's height: the table is drawn more
+        compactly as needed (the viewer's own zones always whole) and the
+        recent events get the lines left, so the log scrolls, not the hand.
+        ``whole``: the whole table, however long (the ``r`` key)."""
+        st, console = self.st, self.console
         if self.screen:
-            self.console.clear()
-        self.console.print(table_view(st, p, self.console.width))
+            console.clear()
+        width = console.width
+        height = console.height if self.screen and not whole else None
+        for compact in (0, 1, 2, 3) if st.cat.boards else (0, 1, 2):
+            decision = decision_panel(st, p, self.game.prompt(st, p), options, limit, width, rule=compact < 3)
+            table = table_view(st, p, width, self.seen, compact)
+            if height is None:
+                break
+            used = self.lines_of(table) + self.lines_of(decision) + 1  # and the prompt's line
+            if used + 3 <= height:
+                break
+        console.print(table)
         # the recent events panel repeats the narration only where it is not on screen
         # already: after a clear, or in hot seat (the live lines were the spectator's)
         if self.screen or len(self.seats) > 1:
-            panel = events_panel(st, self.history[p], self.fresh[p])
+            if height is not None:
+                panel = events_panel(st, self.history[p], self.fresh[p], limit=height - used, exact=True, width=width) \
+                    if height - used >= 2 else None
+            else:
+                panel = events_panel(st, self.history[p], self.fresh[p])
             if panel is not None:
-                self.console.print(panel)
-        self.console.print(decision_panel(st, p, self.game.prompt(st, p), options, limit))
+                console.print(panel)
+        console.print(decision)
+
+    def lines_of(self, renderable) -> int:
+        """How many lines ``renderable`` takes on this console."""
+        return len(self.console.render_lines(renderable, self.console.options, pad=False))
+
+    def may_save(self, deadline) -> bool:
+        """Whether saving may write the save file: it holds no save, a save
+        of this very game (an earlier point of it), or the player says yes."""
+        path = Path(self.save_path)
+        if not path.exists() or getattr(self, "saved_to", None) == self.save_path or self.same_game(path):
+            return True
+        sure = self.ask(f"{self.save_path} holds the save of another game; overwrite it? (y overwrites, "
+                        "Enter goes back; --save FILE names another file)", deadline)
+        return isinstance(sure, str) and sure.strip().lower() in ("y", "yes")
+
+    def same_game(self, path: Path) -> bool:
+        """``path`` is a save of this game: same ruleset, variants, seed and
+        players, and the decisions it holds are the first of this game's."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return False
+        if not isinstance(data, dict) or not isinstance(data.get("state"), dict):
+            return False
+        prog, st = self.game.program, self.st
+        history = data["state"].get("history")
+        return (data.get("ruleset") == prog.id and data.get("variants") == list(prog.variants)
+                and data.get("players") == st.n and data.get("seed") == self.seed
+                and isinstance(history, list) and history == json.loads(json.dumps(st.history))[: len(history)])
 
     def ask(self, prompt: str, deadline: float | None) -> str | None | object:
         """One line of input after ``prompt``, with the seconds left shown;

@@ -16,6 +16,7 @@ import json
 
 from dsl import ast as A
 from dsl.parser import parse_expression
+from dsl.printer import source
 from interpreter.labels import describe
 from interpreter.program import COMP, LIST
 from validator.loader import load_text
@@ -24,63 +25,6 @@ MAX_VALUE = 80  # characters of one value in a message
 MAX_WHERE = 4  # sub-expression values listed after the explanation
 
 LITERALS = (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)
-
-# binding strength of each construct, as in dsl/rules.lark (higher binds tighter)
-LAMBDA, TERNARY, OR, AND, NOT, COMPARE, SUM, TERM, FACTOR, POSTFIX = range(10)
-
-
-def source(node) -> str:
-    """Rule text for an expression node: parsing it gives the node back
-    (positions aside). Brackets only where the grammar needs them."""
-    return _src(node)[0]
-
-
-def _wrap(node, level: int) -> str:
-    text, own = _src(node)
-    return f"({text})" if own < level else text
-
-
-def _src(node) -> tuple[str, int]:
-    if isinstance(node, A.IntLit):
-        return str(node.value), POSTFIX
-    if isinstance(node, A.StrLit):
-        return json.dumps(node.value), POSTFIX
-    if isinstance(node, A.BoolLit):
-        return ("true" if node.value else "false"), POSTFIX
-    if isinstance(node, A.NoneLit):
-        return "none", POSTFIX
-    if isinstance(node, A.Name):
-        return node.id, POSTFIX
-    if isinstance(node, A.ListLit):
-        return "[" + ", ".join(_wrap(x, LAMBDA) for x in node.items) + "]", POSTFIX
-    if isinstance(node, A.Attribute):
-        return f"{_wrap(node.obj, POSTFIX)}.{node.attr}", POSTFIX
-    if isinstance(node, A.Index):
-        return f"{_wrap(node.obj, POSTFIX)}[{_wrap(node.key, LAMBDA)}]", POSTFIX
-    if isinstance(node, A.Call):
-        args = [_wrap(x, LAMBDA) for x in node.args] + [f"{k.name}={_wrap(k.value, LAMBDA)}" for k in node.kwargs]
-        return f"{node.func}({', '.join(args)})", POSTFIX
-    if isinstance(node, A.LambdaExpr):
-        return f"{node.param} => {_wrap(node.body, LAMBDA)}", LAMBDA
-    if isinstance(node, A.IfExpr):
-        return f"{_wrap(node.then, OR)} if {_wrap(node.cond, OR)} else {_wrap(node.orelse, TERNARY)}", TERNARY
-    if isinstance(node, A.OrOp):
-        return f"{_wrap(node.left, OR)} or {_wrap(node.right, AND)}", OR
-    if isinstance(node, A.AndOp):
-        return f"{_wrap(node.left, AND)} and {_wrap(node.right, NOT)}", AND
-    if isinstance(node, A.NotOp):
-        return f"not {_wrap(node.operand, NOT)}", NOT
-    if isinstance(node, A.Compare):
-        return f"{_wrap(node.left, SUM)} {node.op} {_wrap(node.right, SUM)}", COMPARE
-    if isinstance(node, A.InOp):
-        return f"{_wrap(node.item, SUM)} {'not in' if node.negated else 'in'} {_wrap(node.coll, SUM)}", COMPARE
-    if isinstance(node, A.Binary):
-        if node.op in ("+", "-"):
-            return f"{_wrap(node.left, SUM)} {node.op} {_wrap(node.right, TERM)}", SUM
-        return f"{_wrap(node.left, TERM)} {node.op} {_wrap(node.right, FACTOR)}", TERM
-    if isinstance(node, A.Neg):
-        return f"-{_wrap(node.operand, FACTOR)}", FACTOR
-    raise TypeError(f"not an expression node: {type(node).__name__}")
 
 
 def _children(node) -> list:

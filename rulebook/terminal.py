@@ -50,7 +50,9 @@ MAX_GROUPS = 40  # face-up runs shown per zone before "+N more": a long deck mus
 KEYS = (
     ("a number", "pick that option"),
     ("?", "this help"),
-    ("r", "show the table again"),
+    ("r", "show the whole table again (on a small screen the table is drawn compactly)"),
+    ("l", "show the log: everything narrated so far"),
+    ("3,4", "on a map: the option that names the space in column 3, row 4"),
     ("s", "save the game and stop (resume it later with --resume)"),
     ("q", "quit (asks first; nothing is saved)"),
 )
@@ -150,13 +152,16 @@ def items_text(items: list[dict], zone_type: str | None = None) -> Text:
 
 
 # ------------------------------------------------------------------ the table
-def _zone_groups(st, v: dict, skip_families: set) -> tuple[list, dict]:
+def _zone_groups(st, v: dict, skip_families: set, seen: set | None = None) -> tuple[list, dict]:
     """Split the view's zones into shared ones and each player's: a zone
     kept per player belongs to that player, one kept per component to the
-    component's owner when the viewer can see who owns it."""
+    component's owner when the viewer can see who owns it. An empty zone of
+    a family that no rule of the chosen variants names, or (``seen`` given)
+    that has never held anything in this game, is left off the table."""
     from interpreter.ops import zone_family, zone_key, zone_label
 
     families, viewer = st.prog.families, v["viewer"]
+    used = st.prog.used_zones or frozenset(families)
     shared: list = []
     per_player: dict[int, list] = {p: [] for p in range(st.n)}
     for z in range(len(st.zones)):
@@ -165,6 +170,8 @@ def _zone_groups(st, v: dict, skip_families: set) -> tuple[list, dict]:
         if fam.name in skip_families:
             continue
         zone = v["zones"][name]
+        if not zone["count"] and (fam.name not in used or (seen is not None and fam.name not in seen)):
+            continue
         key = zone_key(st, z)
         owner = None
         if fam.per is None:
@@ -182,7 +189,7 @@ def _zone_groups(st, v: dict, skip_families: set) -> tuple[list, dict]:
     return shared, per_player
 
 
-def _zone_lines(entries: list, name_width: int, width: int) -> list[Text]:
+def _zone_lines(entries: list, name_width: int, width: int, one_line: bool = False) -> list[Text]:
     """One row per zone: its name, its count and its items, the items
     wrapped under themselves. Built line by line (no table) so that plain
     text has no trailing padding."""
@@ -196,7 +203,9 @@ def _zone_lines(entries: list, name_width: int, width: int) -> list[Text]:
         if not body.plain:
             out.append(head.rstrip() or head)
             continue
-        wrapped = body.wrap(_WRAP_CONSOLE, max(20, width - indent), overflow="fold")
+        wrapped = list(body.wrap(_WRAP_CONSOLE, max(20, width - indent), overflow="fold"))
+        if one_line and len(wrapped) > 1:
+            wrapped = [wrapped[0][: max(19, width - indent - 1)] + Text("…")]
         for i, piece in enumerate(wrapped):
             out.append((head if i == 0 else Text(" " * indent)) + piece)
     return out
@@ -208,13 +217,18 @@ def _wrapped(text: Text, indent: int, width: int) -> list[Text]:
 
 
 def _vars_text(st, values: dict, types: dict, viewer) -> str:
-    return " · ".join(f"{k} {value_text(st, val, types.get(k), viewer)}" for k, val in values.items())
+    return " · ".join(f"{k.replace('_', ' ')} {value_text(st, val, types.get(k), viewer)}" for k, val in values.items())
 
 
-def table_view(st, p, width: int = 80) -> Group:
-    """The table as seat ``p`` sees it (``p`` None: a spectator): a header,
-    the board maps, shared zones, each player's zones (the viewer's first)
-    and the public variables."""
+def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0) -> Group:
+    """The table as seat ``p`` sees it (``p`` None: a spectator): a header
+    with the scores ``p`` may know, the board maps, shared zones, each
+    player's zones (the viewer's first) and the public variables. ``seen``:
+    the zone families that have held something in this game (the others,
+    empty, are left off). ``compact`` (for small screens): 1 leaves the
+    empty zones out and writes the other players' zones in a flow after
+    their names; 2 also gives each shared zone and each other player one
+    line. The viewer's own zones are always drawn whole."""
     v = view(st, p)
     prog = st.prog
     parts: list[RenderableType] = []
@@ -231,26 +245,53 @@ def table_view(st, p, width: int = 80) -> Group:
         if v["to_move"] and v["to_move"] != [v["current"]]:
             status.append(("  ·  " if status.plain else "") + "to decide: ")
             status.append(", ".join(player_name(st, q) for q in v["to_move"]))
+    score_line = scores_text(st, p)
+    if compact >= 2 and score_line is not None and len(status) + 3 + len(score_line) <= width:
+        status = status + Text(" · ") + score_line if status.plain else score_line
+        score_line = None
     if status.plain:
         parts.append(name_players(st, status))
-    board_lines = boardmap.render_text(st, v, seat_style)
+    if score_line is not None:
+        parts.append(name_players(st, score_line))
+    board_lines = boardmap.render_text(st, v, seat_style, legend=not compact, title=compact < 2)
     board_zones = {(ct.board or {}).get("show", {}).get("pieces") for ct in prog.comp_types.values() if ct.board}
     parts += [Text("  ") + line for line in board_lines]
-    shared, per_player = _zone_groups(st, v, board_zones if board_lines else set())
+    shared, per_player = _zone_groups(st, v, board_zones if board_lines else set(), seen)
     labels = [e[0] for e in shared] + [e[0] for es in per_player.values() for e in es]
     name_width = min(max((len(x) for x in labels), default=8), 28)
     hidden = prog.unshown_vars  # bookkeeping the ruleset keeps off the table
     public_vars = {k: val for k, val in v["vars"].items()
-                   if not k.startswith("_") and k != "direction" and k not in hidden}
+                   if not k.startswith("_") and k != "direction" and k not in hidden and not unset(val)}
     if v["vars"].get("direction", 1) == -1:
         public_vars["direction"] = "reversed"
-    if shared or public_vars:
-        parts.append(Text("Table", style="bold"))
+    if compact >= 3:  # a small screen with a board: the map, the viewer's own zones, the decision
         if public_vars:
-            parts += _wrapped(Text(_vars_text(st, public_vars, prog.var_types, p)), 2, width)
-        parts += _zone_lines([e for e in shared if e[1]["count"]], name_width, width)
+            vars_line = _vars_text(st, public_vars, prog.var_types, p)
+            if status.plain and len(status) + 3 + len(vars_line) <= width:
+                status.append(" · " + vars_line)  # the status line drawn above: one line for both
+            else:
+                parts += _wrapped(Text(vars_line), 0, width)
+        if p is not None:
+            own = Text.assemble((player_name(st, p), f"bold {seat_style(p)}"), (" (you)  ", "bold"))
+            for i, (label, zone, of) in enumerate(e for e in per_player[p] if e[1]["count"]):
+                own.append((" · " if i else "") + f"{_short_label(label, st, p)} {zone['count']}: ")
+                own.append_text(items_text(zone["items"], of))
+            parts += list(own.wrap(_WRAP_CONSOLE, width, overflow="fold"))
+        return Group(*parts)
+    if shared or public_vars:
+        head_line = Text("Table", style="bold")
+        if public_vars:
+            vars_line = _vars_text(st, public_vars, prog.var_types, p)
+            if len(vars_line) + 7 <= width:  # "Table  day 1 · seagulls 0": one line where it fits
+                parts.append(head_line + Text("  " + vars_line))
+            else:
+                parts.append(head_line)
+                parts += _wrapped(Text(vars_line), 2, width)
+        else:
+            parts.append(head_line)
+        parts += _zone_lines([e for e in shared if e[1]["count"]], name_width, width, one_line=compact >= 2)
         empty = [e[0] for e in shared if not e[1]["count"]]
-        if empty:
+        if empty and not compact:
             parts.append(Text("  empty: " + ", ".join(empty), style="dim"))
     order = list(range(st.n)) if p is None else [(p + i) % st.n for i in range(st.n)]
     for q in order:
@@ -264,21 +305,60 @@ def table_view(st, p, width: int = 80) -> Group:
             heading.append("  out of the game", style="red")
         if v["over"] and q in v["winners"]:
             heading.append("  winner", style="bold green")
-        pv = {k: val for k, val in pinfo["vars"].items() if not k.startswith("_") and k not in hidden}
-        if pv:
-            vars_text = _vars_text(st, pv, prog.pvar_types, p)
-            if len(heading) + 3 + len(vars_text) <= width:
-                heading.append("   " + vars_text)
-                pv = {}
+        pv = {k: val for k, val in pinfo["vars"].items() if not k.startswith("_") and k not in hidden and not unset(val)
+              and value_text(st, val, prog.pvar_types.get(k), p) != player_name(st, q)}  # "character Kid" for Kid
+        vars_text = _vars_text(st, pv, prog.pvar_types, p) if pv else ""
+        if pv and len(heading) + 3 + len(vars_text) <= width:
+            heading.append("   " + vars_text)
+            pv = {}
+        full = [e for e in per_player[q] if e[1]["count"]]
+        empty = [e[0] for e in per_player[q] if not e[1]["count"]]
+        if compact and q != p:  # the others' zones in a flow after their name
+            flow = Text()
+            for label, zone, of in full:
+                flow.append(("" if not flow.plain else " · ") + f"{_short_label(label, st, q)} {zone['count']}: ")
+                flow.append_text(items_text(zone["items"], of))
+            if pv:
+                flow = Text(vars_text + (" · " if flow.plain else "")) + flow
+            line = Text.assemble(heading, "   ", flow) if flow.plain else heading  # each part keeps its style
+            lines = line.wrap(_WRAP_CONSOLE, width, overflow="fold")
+            if compact >= 2 and len(lines) > 1:
+                lines = [lines[0][: width - 1] + Text("…")]
+            parts += list(lines)
+            continue
         parts.append(heading)
         if pv:
             parts += _wrapped(Text(vars_text), 2, width)
-        full = [e for e in per_player[q] if e[1]["count"]]
-        empty = [e[0] for e in per_player[q] if not e[1]["count"]]
         parts += _zone_lines(full, name_width, width)
-        if empty:
+        if empty and not compact:
             parts.append(Text("  empty: " + ", ".join(empty), style="dim"))
     return Group(*parts)
+
+
+def _short_label(label: str, st, q) -> str:
+    """``friend[Kid]`` under Kid's name is just ``friend``."""
+    suffix = f"[{player_name(st, q)}]"
+    return label[: -len(suffix)] if label.endswith(suffix) else label
+
+
+def scores_text(st, p) -> Text | None:
+    """``Scores  P1 12 · P2 9 · P3 ?``: each player's score as ``p`` may
+    know it now (``rulebook.scores.live_scores``); None without a scoring
+    section."""
+    from interpreter.game import Game
+    from rulebook.scores import live_scores
+
+    if st.prog.score is None:
+        return None
+    scores = live_scores(Game(st.prog), st, p)
+    line = Text("Scores  ", style="bold")
+    line.append(" · ".join(f"{player_name(st, q)} {'?' if s is None else s}" for q, s in enumerate(scores)))
+    return line
+
+
+def unset(value) -> bool:
+    """A variable with nothing in it (none, "", []): left off the table."""
+    return value is None or value == "" or value == []
 
 
 def render_view(st, p, width: int = 100) -> str:
@@ -289,38 +369,73 @@ def render_view(st, p, width: int = 100) -> str:
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines())
 
 
-def events_panel(st, lines: list[Line], fresh: int, limit: int = 14) -> Group | None:
+def events_panel(st, lines: list[Line], fresh: int, limit: int = 14, exact: bool = False,
+                 width: int = 0) -> Group | None:
     """The last narrated lines; ``fresh`` of them are new since this
-    player's previous decision and stay bright, older ones are dimmed."""
+    player's previous decision and stay bright, older ones are dimmed.
+    ``exact``: at most ``limit`` lines in all (a screen of fixed height: the
+    log scrolls, the table stays); else up to 30 fresh lines."""
     lines = [ln for ln in lines if ln.text]
     if not lines:
         return None
-    shown = lines[-max(limit, min(fresh, 30)):]
+    if exact:  # the panel's rule, then the lines (and "… N earlier" when there is room for it)
+        room = max(1, limit - 1)
+        shown = lines[-room:] if len(lines) <= room or room < 3 else lines[-(room - 1):]
+    else:
+        shown = lines[-max(limit, min(fresh, 30)):]
     old = len(shown) - min(fresh, len(shown))
     parts: list[RenderableType] = [Rule(Text("Recent events", style="bold"), style="blue", align="left")]
-    if len(lines) > len(shown):
+    if len(lines) > len(shown) and not (exact and len(shown) + 1 >= limit):
         parts.append(Text(f"  … {len(lines) - len(shown)} earlier", style="dim"))
     for i, line in enumerate(shown):
         text = Text("  ") + styled_line(st, line)
+        if exact and width and len(text) > width:  # one screen line each: the panel's height is counted
+            text = text[: width - 1] + Text("…")
         if i < old:
             text.stylize("dim")
         parts.append(text)
     return Group(*parts)
 
 
-def decision_panel(st, p, prompt: str, options, seconds: float | None = None) -> Group:
-    """The numbered options of the pending decision, with its prompt."""
-    parts: list[RenderableType] = [Rule(Text("Your decision", style="bold"), style="blue", align="left")]
+def decision_panel(st, p, prompt: str, options, seconds: float | None = None, screen_width: int = 80,
+                   rule: bool = True) -> Group:
+    """The numbered options of the pending decision, with its prompt
+    (``rule``: under a "Your decision" rule)."""
+    parts: list[RenderableType] = [Rule(Text("Your decision", style="bold"), style="blue", align="left")] if rule \
+        else []
     head = Text(f"{player_name(st, p)}: {prompt}", style="bold")
     parts.append(name_players(st, head))
     if seconds is not None:
         parts.append(Text(f"You have {seconds:g} seconds to answer.", style="bold yellow"))
-    width = len(str(len(options)))
-    for o in options:
-        line = Text(f"  {o.index + 1:>{width + 1}}. ", style="cyan")
-        line.append(o.label)
-        parts.append(line)
+    parts += option_lines(options, screen_width)
     return Group(*parts)
+
+
+def option_lines(options, screen_width: int = 80) -> list[Text]:
+    """The numbered options, one a line; many short ones (spaces of a
+    board) in columns, numbered down each column, so that the map and the
+    options fit one screen."""
+    width = len(str(len(options)))
+    cells = []
+    for o in options:
+        cell = Text(f"{o.index + 1:>{width + 1}}. ", style="cyan")
+        cell.append(o.label)
+        cells.append(cell)
+    longest = max((len(c) for c in cells), default=0)
+    columns = max(1, (screen_width - 2) // (longest + 3)) if len(cells) > 8 else 1
+    rows = -(-len(cells) // columns)
+    out = []
+    for r in range(rows):
+        line = Text("  ")
+        for c in range(columns):
+            k = c * rows + r
+            if k < len(cells):
+                piece = cells[k].copy()
+                if c < columns - 1 and k + rows < len(cells):
+                    piece.pad_right(longest + 3 - len(piece))
+                line.append_text(piece)
+        out.append(line)
+    return out
 
 
 def help_panel(game, st, p, options, save_path: str, game_arg: str) -> Group:
@@ -354,6 +469,8 @@ def help_panel(game, st, p, options, save_path: str, game_arg: str) -> Group:
         parts.append(line)
     parts.append(Text("Keys:", style="bold"))
     for key, meaning in KEYS:
+        if key == "3,4" and not st.cat.boards:
+            continue
         if key == "s":
             meaning = f"save the game to {save_path} and stop; go on later with: rulebook play {game_arg} " \
                       f"--resume {save_path}"

@@ -29,3 +29,7 @@ def game(path: str, variants: tuple = ()):
 @pytest.fixture
 def make_game():
     return game
+
+
+# the fixture that starts `rulebook serve` for tests/test_serve.py and tests/test_browser.py
+from serving import serve  # noqa: E402,F401

@@ -47,6 +47,26 @@ def node_titles(svg_text: str) -> set[str]:
     }
 
 
+def edge_titles(svg_text: str) -> set[tuple[str, str]]:
+    """The arrows Graphviz drew (each a <g class="edge"> titled "a->b"), without the start marker's."""
+    root = ET.fromstring(svg_text)
+    out = set()
+    for g in root.iter(f"{SVG_NS}g"):
+        title = g.find(f"{SVG_NS}title")
+        if g.get("class") == "edge" and title is not None and "->" in title.text:
+            a, b = title.text.split("->", 1)
+            if a != "(start)":
+                out.add((a, b))
+    return out
+
+
+def graph_edges(folder: Path) -> set[tuple[str, str]]:
+    """The phase graph's transitions, as the validator builds them from the ruleset."""
+    from compiler.build import compile_path
+
+    return {(str(a), str(b)) for a, b in compile_path(folder / "ruleset.yaml").program.phase_graph.edges()}
+
+
 def run_main(*args: str) -> tuple[int, str]:
     """Run the real entry point; its exit code and everything it printed."""
     buf = io.StringIO()
@@ -75,6 +95,7 @@ def test_svg_names_every_phase(game, tmp_path):
     for phase in phases_of(ROOT / "rulesets" / game):
         assert phase in titles, f"{game}: phase {phase!r} missing from the picture"
     assert "END" in titles
+    assert edge_titles(svg) == graph_edges(ROOT / "rulesets" / game), f"{game}: the arrows are not the graph's"
 
 
 @needs_dot
@@ -148,11 +169,14 @@ def test_dot_declares_every_phase_and_marks_the_start():
                          ids=lambda p: p.name)
 def test_docs_img_has_an_up_to_date_picture_of_each_game(folder):
     """docs/img/GAME-phases.svg exists for each seed game and the tutorial's, names exactly
-    the game's phases, and docs/graphs.md shows it."""
+    the game's phases, draws exactly its transitions (those to the end included), and
+    docs/graphs.md shows it."""
     game = folder.name
     path = IMG / f"{game}-phases.svg"
     rel = path.relative_to(ROOT)
     assert path.is_file(), f"no {rel}: rulebook graph {game} --format svg --out {rel}"
-    titles = node_titles(path.read_text(encoding="utf-8")) - {"END", "(start)"}
+    svg = path.read_text(encoding="utf-8")
+    titles = node_titles(svg) - {"END", "(start)"}
     assert titles == set(phases_of(folder)), f"{path.name} is out of date: draw it again"
+    assert edge_titles(svg) == graph_edges(folder), f"{path.name} draws other arrows than the graph's: draw it again"
     assert f"img/{game}-phases.svg" in (ROOT / "docs" / "graphs.md").read_text(encoding="utf-8")

@@ -41,7 +41,7 @@ def test_help_shows_the_prompt_each_option_and_the_keys():
     assert "1. top left" in help_text and "9. bottom right" in help_text
     for key in ("a number", "?", "r", "s", "q"):
         assert f"\n  {key} " in help_text
-    assert "rulebook play tic-tac-toe --resume rulebook-save.json" in help_text
+    assert "rulebook play tic-tac-toe --resume tic-tac-toe-save.json" in help_text
 
 
 def test_help_names_each_action_with_its_description_when_the_options_differ(tmp_path):
@@ -136,7 +136,7 @@ def test_a_face_down_option_is_logged_by_its_value_and_replays(tmp_path):
     )
     log = tmp_path / "blind.jsonl"
     code, out = play("play", str(tmp_path), "--seed", "4", "--human", "1", "--log", str(log), input="2\n")
-    assert code == 0 and "   2. a face-down card" in out and "  deck        5  [hidden] card ×5" in out
+    assert code == 0 and "   2. a face-down card" in out and "  deck    5  [hidden] card ×5" in out
     code, out = play("replay", str(log))
     assert code == 0 and "replay reproduces the log" in out
 
@@ -147,9 +147,9 @@ def test_the_screen_groups_zones_and_shows_backs():
     assert code == 0
     screen = screens(out)[0]
     lines = screen.splitlines()
-    heads = [i for i, line in enumerate(lines) if line == "Table" or line[:2] in ("P1", "P2", "P3", "P4")]
+    heads = [i for i, line in enumerate(lines) if line.startswith("Table") or line[:2] in ("P1", "P2", "P3", "P4")]
     assert [lines[i].split("  ")[0] for i in heads] == ["Table", "P2 (you)", "P3", "P4", "P1"]  # the viewer first
-    assert "  round 1 · tie no · hunger 0" in lines  # the public variables
+    assert "Table  round 1" in lines  # the public variables; tie and hunger are bookkeeping (show: false)
     own = lines[heads[1] + 1]
     assert own.startswith("  hand[blue robot]") and "blue 1, blue 2, blue 3, blue 4, blue 5" in own
     other = lines[heads[2] + 1]
@@ -254,10 +254,10 @@ def test_a_slow_human_times_out_and_the_penalty_is_narrated(tmp_path):
 
 
 # ------------------------------------------------------------------ the bots
-def test_bots_by_seat_play_the_game_and_the_default_keeps_the_random_games(tmp_path):
+def test_bots_by_seat_play_the_game_and_greedy_bots_are_the_default(tmp_path):
     code, plain = play(*TTT)
-    code2, random_bots = play(*TTT, "--bots", "random")
-    assert code == code2 == 0 and plain == random_bots
+    code2, greedy_bots = play(*TTT, "--bots", "greedy")
+    assert code == code2 == 0 and plain == greedy_bots
     log = tmp_path / "g.jsonl"
     code, out = play("play", "young-svintus", "-p", "3", "--seed", "4", "--bots", "greedy,random", "--log", str(log))
     assert code == 0 and "Game over" in out and "cut off" not in out

@@ -23,6 +23,7 @@ BLOCK = {
     "examples": ["draw 1 from deck to hand[player]"],
 }
 NAME = {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}
+COLOUR = "^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]+)$"
 TYPE = {
     "type": "string",
     "description": "A type: int, bool, str, player, zone, any, a component type name, or 'list of <type>'.",
@@ -463,6 +464,49 @@ schema = {
                                   "the greedy agent plays the option that leads to its best lead over the others."),
             },
         },
+        "presentation": {
+            "type": "object",
+            "additionalProperties": False,
+            "description": "Hints for drawing the table (rulebook serve, rulebook play); they never change the rules, "
+            "and the table looks right without them.",
+            "properties": {
+                "layout": {
+                    "type": "array",
+                    "items": NAME,
+                    "description": "Zone families in the order the table draws them; the others follow in the "
+                    "order they are declared.",
+                },
+                "components": {
+                    "type": "object",
+                    "propertyNames": NAME,
+                    "description": "How components of a type look: component type -> hints.",
+                    "additionalProperties": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {
+                            "colour": {
+                                "type": "string",
+                                "pattern": COLOUR,
+                                "description": "The colour of this type's components: a CSS colour name or #rgb/#rrggbb.",
+                            },
+                            "colour_by": dict(NAME, description="A property whose value picks each component's "
+                                              "colour: from 'colours', else a colour of its own per value."),
+                            "colours": {
+                                "type": "object",
+                                "additionalProperties": {"type": "string", "pattern": COLOUR},
+                                "description": "colour_by's value -> colour.",
+                            },
+                            "short": {
+                                "type": "string",
+                                "maxLength": 12,
+                                "description": "A short label drawn on the component, with {property} for the "
+                                "properties the viewer sees (plain substitution).",
+                            },
+                        },
+                    },
+                },
+            },
+        },
         "variants": {
             "type": "object",
             "propertyNames": {"pattern": "^[a-z0-9][a-z0-9-]*$"},
@@ -653,6 +697,16 @@ FIELD_DOCS: dict[str, dict] = {
     "scoring.lowest_wins": {"description": "true: the lowest score wins (and the lowest tie breaks).", "examples": [True]},
     "bots": {"examples": [{"heuristic": "player.score - count(hand[player])"}]},
     "bots.heuristic": {"examples": ["player.score - count(hand[player])", "10 * count(won[player]) + player.coins"]},
+    "presentation": {"examples": [{"layout": ["table", "hand"], "components": {"card": {"colour_by": "suit", "short": "{value}"}}}]},
+    "presentation.layout": {"examples": [["board", "deck", "discard", "hand"]]},
+    "presentation.layout.[]": {"description": "A zone family.", "examples": ["hand"]},
+    "presentation.components": {"examples": [{"card": {"colour_by": "suit"}, "pawn": {"colour": "#c0392b", "short": "P"}}]},
+    "presentation.components.*": {"description": "How this component type looks on the table.", "examples": [{"colour": "teal", "short": "{value}"}, {"colour_by": "suit", "colours": {"hearts": "red", "spades": "black"}}]},
+    "presentation.components.*.colour": {"examples": ["teal", "#c0392b"]},
+    "presentation.components.*.colour_by": {"examples": ["suit", "colour"]},
+    "presentation.components.*.colours": {"examples": [{"hearts": "red", "spades": "black"}]},
+    "presentation.components.*.colours.*": {"description": "The colour of components with this value.", "examples": ["red", "#2e86de"]},
+    "presentation.components.*.short": {"examples": ["{value}", "P{owner}"]},
     "variants": {"examples": [{"quick": {"title": "Quick game", "description": "Play to 50 points.", "params": {"target": 50}}}]},
     "variants.*": {"description": "A variant: new parameter values, player counts and a merge patch over the ruleset.", "examples": [{"title": "2 players", "players": {"min": 2, "max": 2}, "params": {"pawns_per_player": 2, "ending": "first_out"}, "excludes": ["three-players", "team-game"]}]},
     "variants.*.title": {"description": "The variant's name as printed.", "examples": ["Quick game", "Team game (expansion)"]},

@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 import re
 
+from dsl import ast as A
 from validator.check_decls import PHASE_EVENTS
 from validator.check_expr import CheckError, Cx
 from validator.diagnostics import did_you_mean
-from validator.ir import ActionRule, PhaseRule, Template, TriggerRule, TurnRule, X
+from validator.ir import ActionRule, Expr, PhaseRule, Template, TriggerRule, TurnRule, X
 from validator.scope import Locals, Scope
 from validator.types import BOOL, COMP, INT, LIST, PLAYER, STR
 
@@ -236,14 +237,48 @@ class RuleChecker:
                 x, _ = self.check_expr_at(("scoring", "tie_breaks", i), scope, INT, "a tie-break")
                 if x is not None:
                     tie_breaks.append(x)
-            from validator.ir import Expr
-
             self.out.score = Expr(score, scope.unit.nlocals, slot_names=scope.unit.names) if score is not None else None
+            if score is not None:
+                self.out.score_parts = self.score_parts()
             self.out.tie_breaks = [Expr(x, scope.unit.nlocals, slot_names=scope.unit.names) for x in tie_breaks]
             self.lowest_wins = bool(scoring.get("lowest_wins", False))
         bots = self.data.get("bots") or {}
         if "heuristic" in bots:
             self.out.heuristic = self.standalone(("bots", "heuristic"), "heuristic", INT, "the heuristic")
+
+    def score_parts(self) -> list:
+        """The parts of the score, for a final breakdown: its top-level
+        summands (``a + b + c``); for ``A if C else 0``, the summands of A,
+        each counted when C holds. Each is (name, Expr); one part: none."""
+        from dsl.printer import source
+
+        node, span = self.parse(("scoring", "score"), "expression")
+        cond = None
+        if isinstance(node, A.IfExpr) and isinstance(node.orelse, A.IntLit) and node.orelse.value == 0:
+            node, cond = node.then, node.cond
+        terms = []
+
+        def flatten(n):
+            if isinstance(n, A.Binary) and n.op == "+":
+                flatten(n.left)
+                flatten(n.right)
+            else:
+                terms.append(n)
+
+        flatten(node)
+        if len(terms) < 2:
+            return []
+        out = []
+        for term in terms:
+            scope = self.scratch("score part")
+            cx = Cx(self, scope, ("scoring", "score"), span)
+            piece = A.IfExpr(term, cond, A.IntLit(0, term.pos), term.pos) if cond is not None else term
+            try:
+                x = self.expect(piece, cx, INT, "a part of the score")
+            except CheckError:
+                return []
+            out.append((part_name(source(term)), Expr(x, scope.unit.nlocals, slot_names=scope.unit.names)))
+        return out
 
     def check_player_label(self):
         players = self.data.get("players") or {}
@@ -284,3 +319,12 @@ class RuleChecker:
 from validator.types import ANY as ANY_T  # noqa: E402
 
 __all__ = ["RuleChecker", "CheckError"]
+
+
+def part_name(text: str) -> str:
+    """A readable name for a part of a score: ``friend_points(player)`` ->
+    ``friend points``, ``count(trophies[player])`` -> ``trophies``."""
+    name = text.replace("(player)", "").replace("[player]", "").replace("player.", "")
+    if name.startswith("count(") and name.endswith(")"):
+        name = name[6:-1]
+    return " ".join(name.replace("_", " ").split())

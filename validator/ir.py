@@ -136,6 +136,7 @@ class Checked:
     end_rules: list = field(default_factory=list)  # (Expr cond, Expr winners | None, where)
     score: Expr | None = None
     tie_breaks: list = field(default_factory=list)
+    score_parts: list = field(default_factory=list)  # (name, Expr): the score's summands, for a breakdown
     heuristic: Expr | None = None
     player_label: Template | None = None
     start_phase: str = ""

@@ -1,8 +1,8 @@
 """The static pipeline, one stage after another, stopping after any stage
 that found errors (as jlox's ``Lox.run`` does):
 
-load YAML -> JSON Schema -> variants -> parse rule text, resolve names and
-types (``validator.checker``) -> phase graph.
+load YAML -> JSON Schema -> variants -> presentation hints -> parse rule
+text, resolve names and types (``validator.checker``) -> phase graph.
 
 What passes every stage is a ``Checked`` ruleset, which the compiler
 (``compiler/build.py``) turns into Python.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from validator import graph, schema_check, variants
+from validator import graph, presentation, schema_check, variants
 from validator.diagnostics import Diagnostic, Report  # noqa: F401
 from validator.loader import Document, load_file, load_text
 
@@ -61,6 +61,9 @@ def _check_document(doc: Document, load_diags, selected: tuple[str, ...] = (), l
         report.extend(n for n in notes if (n.line, n.column) not in taken)
         if not report.ok:
             return CheckResult(None, report, doc)
+    report.extend(presentation.check(merged))  # the names the presentation hints use
+    if not report.ok:
+        return CheckResult(None, report, doc)
     checker = RulesetChecker(merged, merged.data, selected, limits)
     try:
         checked = checker.check()

@@ -1,0 +1,437 @@
+"""``rulebook serve``: a game at a table in the browser.
+
+One process holds the game (the only full state) and serves a page that
+draws it. Each human seat has its own URL with a secret token; the page
+opens a WebSocket with that token and gets, after every change, only what
+its seat may see: ``rulebook.table.seat_table``, built from
+``view(state, seat)`` and the narration meant for that seat. A request for a
+seat whose token the server does not hold is refused (HTTP 403, WebSocket
+closed with 1008) and a decision is only ever applied for the seat the token
+belongs to. Bots play the other seats (greedy by default).
+
+With ``--author`` a further URL opens the author's panel: the whole state,
+the pending decision and the rule line that asks it (``Game.asked_at``), the
+event log with every decision, stepping back and forth through the game's
+positions (time travel) and the phase graph. Everything runs in one asyncio
+loop; bots think in a worker thread while the game is locked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import socket
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+from interpreter.labels import player_name
+from interpreter.narrate import narrate_lines
+from interpreter.ops import zone_family
+from rulebook.table import author_table, seat_table
+from rulebook.tell import tidy
+
+WEB = Path(__file__).resolve().parent / "web"
+LOG_KEPT = 400  # narrated lines sent to a seat (the page scrolls them)
+AUTHOR = "author"
+
+
+@dataclass
+class Host:
+    """The game being served, its seats' tokens and what each seat has been told."""
+
+    game: object
+    st: object
+    humans: tuple[int, ...]  # 0-based seats played in browsers
+    bots: dict  # seat -> agent (agents.base.as_agent)
+    author: bool = False
+    bot_delay: float = 0.6
+    tokens: dict = field(default_factory=dict)
+    author_token: str | None = None
+    logs: dict = field(default_factory=dict)  # seat or AUTHOR -> [{"step", "kind", "player", "text"}]
+    seen: set = field(default_factory=set)  # zone families that have held a component
+    snapshots: list = field(default_factory=list)  # the state after each decision (index: decisions made)
+    clients: dict = field(default_factory=dict)  # websocket -> seat or AUTHOR
+    travel: dict = field(default_factory=dict)  # author websocket -> step shown (None: the present)
+    lock: asyncio.Lock | None = None
+    timer: asyncio.Task | None = None
+
+    def __post_init__(self):
+        self.tokens = self.tokens or {p: secrets.token_urlsafe(18) for p in self.humans}
+        if self.author and not self.author_token:
+            self.author_token = secrets.token_urlsafe(18)
+        for key in [*self.humans, AUTHOR]:
+            self.logs.setdefault(key, [])
+        self.seen |= {zone_family(self.st, z) for z, zone in enumerate(self.st.zones) if zone}
+        self.record()
+        self.snapshots.append(self.st.clone())
+
+    # ------------------------------------------------------------ who is who
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token belongs to (None: no seat)."""
+        for seat, t in self.tokens.items():
+            if token and secrets.compare_digest(str(token), t):
+                return seat
+        return None
+
+    def is_author(self, token: str | None) -> bool:
+        return bool(self.author_token and token and secrets.compare_digest(str(token), self.author_token))
+
+    # ------------------------------------------------------------ the game
+    def record(self) -> None:
+        """Narrate the new events to each seat and to the author; note the
+        zone families that received something."""
+        st = self.st
+        if not st.events:
+            return
+        step = len(st.history)
+        for ev in st.events:
+            if ev[0] == "move" and isinstance(ev[3], int) and ev[3] >= 0:
+                self.seen.add(zone_family(st, ev[3]))
+        for seat in self.humans:
+            self.logs[seat] += [_line(step, ln) for ln in tidy(st, narrate_lines(st, st.events, seat)) if ln.text]
+        self.logs[AUTHOR] += author_lines(st, st.events, step)
+        st.events.clear()
+
+    def apply(self, seat: int, index: int) -> None:
+        self.game.apply(self.st, seat, index)
+        self.after_decision()
+
+    def after_decision(self) -> None:
+        self.record()
+        self.snapshots.append(self.st.clone())
+
+    def next_bot(self) -> int | None:
+        return next((p for p in self.game.to_move(self.st) if p not in self.humans), None)
+
+    def forced_human(self) -> int | None:
+        """A human seat whose only legal option is one: answered at once, as
+        ``rulebook play`` does (often a question everybody is asked so that
+        being asked tells nothing)."""
+        for p in self.game.to_move(self.st):
+            if p in self.humans and len(self.game.legal_values(self.st, p)) == 1:
+                return p
+        return None
+
+    async def advance(self) -> None:
+        """Let bots (and forced answers) play until a human must decide or
+        the game is over, sending the table after each step."""
+        from agents.base import decide
+
+        while not self.st.over:
+            if self.forced_human() is None:
+                if self.next_bot() is None:
+                    break
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)  # so that people can follow the bots' moves
+            async with self.lock:  # checked again: a human's answer may have come in meanwhile
+                if self.st.over:
+                    break
+                p = self.forced_human()
+                if p is not None:
+                    self.apply(p, 0)
+                else:
+                    p = self.next_bot()
+                    if p is None:
+                        break
+                    answer = await asyncio.to_thread(decide, self.game, self.st, p, self.bots[p])
+                    self.apply(p, answer)
+            await self.broadcast()
+        self.arm_timer()
+
+    def arm_timer(self) -> None:
+        """A human decision with a time limit (a turn's ``time_limit``): when
+        it runs out, ``Game.time_out`` applies the ruleset's penalty."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        st = self.st
+        for p in self.game.to_move(st):
+            if p in self.humans:
+                limit = self.game.time_limit(st, p)
+                if limit:
+                    self.timer = asyncio.get_running_loop().create_task(self._expire(p, len(st.history), limit))
+                    return
+
+    async def _expire(self, seat: int, steps: int, limit: float) -> None:
+        await asyncio.sleep(limit)
+        async with self.lock:
+            if len(self.st.history) != steps or seat not in self.game.to_move(self.st):
+                return
+            self.game.time_out(self.st, seat)
+            self.after_decision()
+        await self.broadcast()
+        await self.advance()
+
+    async def choose(self, seat: int, index, steps) -> str | None:
+        """A seat's answer from its page; an error message, or None."""
+        async with self.lock:
+            st = self.st
+            if st.over:
+                return "the game is over"
+            if steps != len(st.history):
+                return "the table changed before your answer arrived; choose again"
+            if seat not in self.game.to_move(st):
+                return "you have no decision to make now"
+            count = len(self.game.legal_values(st, seat))
+            if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < count:
+                return "that is not one of your options"
+            self.apply(seat, index)
+        await self.broadcast()
+        await self.advance()
+        return None
+
+    # ------------------------------------------------------------ what is sent
+    def payload(self, who, step: int | None = None) -> dict:
+        if who == AUTHOR:
+            return self.author_payload(step)
+        return {"type": "table", "table": seat_table(self.game, self.st, who, self.logs[who][-LOG_KEPT:], self.seen)}
+
+    def author_payload(self, step: int | None) -> dict:
+        present = len(self.snapshots) - 1
+        st = self.st if step is None or step >= present else self.snapshots[max(0, step)]
+        shown = present if step is None else max(0, min(step, present))
+        log = self.logs[AUTHOR]
+        table = author_table(self.game, st, [ln for ln in log if ln["step"] <= shown][-LOG_KEPT:], self.seen)
+        where = self.game.asked_at(st)
+        pending = None
+        if st.pending is not None and not st.over:
+            pending = {
+                "players": [player_name(st, p) for p in self.game.to_move(st)],
+                "prompt": self.game.prompt(st, self.game.to_move(st)[0]) if self.game.to_move(st) else "",
+                "kind": st.pending.get("kind"),
+                "options": {player_name(st, p): [o.label for o in self.game.legal(st, p)]
+                            for p in self.game.to_move(st)},
+            }
+        data = st.to_data()
+        data.pop("stack", None)  # the interpreter's frames: not the game's state as an author reads it
+        return {"type": "author", "table": table, "step": shown, "steps": present, "live": step is None,
+                "pending": pending, "asked_at": where, "rule": rule_line(where),
+                "phase": st.phase, "state": data}
+
+    async def send(self, ws, who) -> None:
+        try:
+            await ws.send_text(json.dumps(self.payload(who, self.travel.get(ws)), default=str))
+        except Exception:  # a page that went away: forget it
+            self.clients.pop(ws, None)
+
+    async def broadcast(self) -> None:
+        for ws, who in list(self.clients.items()):
+            await self.send(ws, who)
+
+
+def _line(step: int, ln) -> dict:
+    return {"step": step, "kind": ln.kind, "player": ln.player, "text": ln.text}
+
+
+def author_lines(st, events, step: int) -> list[dict]:
+    """The author's log: what everybody is told, with every decision in
+    full (the author sees the whole state anyway)."""
+    out = []
+    start = 0
+    for i, ev in enumerate(events + [None]):
+        if ev is None or ev[0] == "decision":
+            if i > start:
+                out += [_line(step, ln) for ln in tidy(st, narrate_lines(st, events[start:i], None)) if ln.text]
+            if ev is not None:
+                _, p, _value, kind, _tag, label = ev
+                text = f"{player_name(st, p)} ran out of time." if kind == "time_out" else \
+                    f"{player_name(st, p)}: {label}."
+                out.append({"step": step, "kind": "decision", "player": p, "text": text})
+            start = i + 1
+    return out
+
+
+def rule_line(where: str) -> dict | None:
+    """The ruleset line at ``file:line:col``: its place and its text."""
+    parts = where.rsplit(":", 2)
+    if len(parts) != 3 or not parts[1].isdigit():
+        return None
+    try:
+        lines = Path(parts[0]).read_text(encoding="utf-8").splitlines()
+        text = lines[int(parts[1]) - 1]
+    except (OSError, IndexError, UnicodeDecodeError):
+        return None
+    return {"where": f"{Path(parts[0]).name}:{parts[1]}", "text": text.strip(), "file": parts[0],
+            "line": int(parts[1])}
+
+
+# ------------------------------------------------------------------ the web app
+def make_app(host: Host):
+    """The Starlette application serving ``host``'s game."""
+    from starlette.applications import Starlette
+    from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    page = (WEB / "table.html").read_text(encoding="utf-8")
+
+    async def index(request):
+        return HTMLResponse(page.replace("{{TITLE}}", _html(host.game.program.title)).replace("{{ROLE}}", "index"))
+
+    async def seat_page(request):
+        seat = _seat_number(request.path_params["seat"])
+        if seat is None or host.seat_of(request.query_params.get("t")) != seat:
+            return PlainTextResponse("This link does not open that seat: ask the host for your own link.",
+                                     status_code=403)
+        return HTMLResponse(page.replace("{{TITLE}}", _html(host.game.program.title)).replace("{{ROLE}}", "seat"))
+
+    async def author_page(request):
+        if not host.is_author(request.query_params.get("t")):
+            return PlainTextResponse("This link does not open the author's panel.", status_code=403)
+        return HTMLResponse(page.replace("{{TITLE}}", _html(host.game.program.title)).replace("{{ROLE}}", "author"))
+
+    async def graph(request):
+        if not host.is_author(request.query_params.get("t")):
+            return PlainTextResponse("forbidden", status_code=403)
+        return Response(phase_graph_svg(host.game.program), media_type="image/svg+xml")
+
+    async def asset(request):
+        name = request.path_params["name"]
+        if name not in ("table.js", "table.css"):
+            return PlainTextResponse("not found", status_code=404)
+        return FileResponse(WEB / name, headers={"Cache-Control": "no-store"})
+
+    async def ws_endpoint(websocket: WebSocket):
+        token = websocket.query_params.get("t")
+        role = websocket.query_params.get("role")
+        if role == AUTHOR:
+            who = AUTHOR if host.is_author(token) else None
+        else:
+            seat = _seat_number(websocket.query_params.get("seat", ""))
+            who = seat if seat is not None and host.seat_of(token) == seat else None
+        if who is None:
+            await websocket.close(code=1008)  # before accepting: the handshake is refused (HTTP 403)
+            return
+        await websocket.accept()
+        host.clients[websocket] = who
+        await host.send(websocket, who)
+        try:
+            while True:
+                msg = json.loads(await websocket.receive_text())
+                if not isinstance(msg, dict):
+                    continue
+                if msg.get("type") == "choose" and who != AUTHOR:
+                    problem = await host.choose(who, msg.get("index"), msg.get("steps"))
+                    if problem:
+                        await websocket.send_text(json.dumps({"type": "refused", "message": problem}))
+                        await host.send(websocket, who)
+                elif msg.get("type") == "travel" and who == AUTHOR:
+                    step = msg.get("step")
+                    host.travel[websocket] = step if isinstance(step, int) and not isinstance(step, bool) else None
+                    await host.send(websocket, who)
+        except (WebSocketDisconnect, json.JSONDecodeError, RuntimeError):
+            pass
+        finally:
+            host.clients.pop(websocket, None)
+            host.travel.pop(websocket, None)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        host.lock = asyncio.Lock()
+        task = asyncio.get_running_loop().create_task(host.advance())
+        yield
+        task.cancel()
+        if host.timer is not None:
+            host.timer.cancel()
+
+    routes = [
+        Route("/", index),
+        Route("/seat/{seat}", seat_page),
+        Route("/author", author_page),
+        Route("/author/graph.svg", graph),
+        Route("/static/{name}", asset),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
+        WebSocketRoute("/ws", ws_endpoint),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _seat_number(text) -> int | None:
+    """A seat from a URL (1-based there, 0-based here)."""
+    return int(text) - 1 if isinstance(text, str) and text.isdigit() and int(text) >= 1 else None
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def phase_graph_svg(prog) -> str:
+    """The phase graph as SVG: Graphviz's drawing when ``dot`` is installed,
+    else a simple one of our own (phases on a circle, arrows between them)."""
+    from rulebook import graphs
+
+    try:
+        return graphs.render(graphs.to_dot(prog.phase_graph, prog.title, prog.start_phase or None), "svg").decode()
+    except (graphs.GraphvizMissing, graphs.GraphvizFailed):
+        return graphs.to_simple_svg(prog.phase_graph, prog.start_phase or None)
+
+
+# ------------------------------------------------------------------ the command
+def run(game_arg, variants, players, seed, humans, params, author, bots, host_name, port, bot_delay, open_page):
+    """The ``serve`` command's body (see ``rulebook.cli.serve``)."""
+    import uvicorn
+
+    from rulebook.cli import _load, _params, _players
+    from rulebook.play import _bots
+
+    loaded, _path = _load(game_arg, variants)
+    n = _players(loaded, players)
+    humans = tuple(dict.fromkeys(humans or (1,)))
+    for h in humans:
+        if not 1 <= h <= n:
+            raise click.UsageError(f"--human {h}: seats are 1 to {n}")
+    if seed is None:
+        seed = int(time.time()) % 100000
+    st = loaded.new(players=n, seed=seed, params=_params(params))
+    agents = _bots(bots or "greedy", n, seed)
+    host = Host(loaded, st, tuple(h - 1 for h in humans), agents, author=author, bot_delay=bot_delay)
+    sock = socket.socket(socket.AF_INET6 if ":" in host_name else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host_name, port))
+        sock.listen(128)  # listening before the links are printed: a browser may connect at once
+    except OSError as err:
+        raise click.UsageError(f"cannot listen on {host_name}:{port}: {err.strerror or err}") from None
+    real_port = sock.getsockname()[1]
+    shown = _reachable_name(host_name)
+    base = f"http://{shown}:{real_port}"
+    prog = loaded.program
+    title = prog.title + (f" ({', '.join(prog.variants)})" if prog.variants else "")
+    click.echo(f"{title}: {n} players, seed {seed}; bots ({bots or 'greedy'}) play seats "
+               f"{', '.join(str(p + 1) for p in range(n) if p not in host.humans) or 'none'}.")
+    for p in host.humans:
+        click.echo(f"seat {p + 1}: {base}/seat/{p + 1}?t={host.tokens[p]}")
+    if host.author_token:
+        click.echo(f"author: {base}/author?t={host.author_token}")
+    click.echo("Each link is a secret: give each player only their own. Ctrl-C stops the table.")
+    sys.stdout.flush()
+    if open_page:
+        import webbrowser
+
+        webbrowser.open(f"{base}/seat/{host.humans[0] + 1}?t={host.tokens[host.humans[0]]}")
+    config = uvicorn.Config(make_app(host), log_level="warning", lifespan="on", ws="websockets-sansio")
+    server = uvicorn.Server(config)
+    try:
+        asyncio.run(server.serve(sockets=[sock]))
+    except KeyboardInterrupt:
+        pass
+    click.echo("The table is closed.")
+
+
+def _reachable_name(host_name: str) -> str:
+    """The address to print: the machine's address on the local network
+    when listening on every interface, else the one given."""
+    if host_name not in ("0.0.0.0", "::"):
+        return host_name if ":" not in host_name else f"[{host_name}]"
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))  # no packet is sent: this only picks the outgoing interface
+            return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
