@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a process stopped by SIGINT
 
 
 class Failure(click.ClickException):
@@ -345,7 +346,7 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
 
     from interpreter.errors import RuleError
     from rulebook import sim_report
-    from rulebook.sim_backends import dask_available
+    from rulebook.sim_backends import Interrupted, dask_available
     from rulebook.simulate import check_agents, lineup, run_many, split_agents
 
     if out_path and Path(out_path).suffix.lower() not in (".jsonl", ".csv"):
@@ -379,9 +380,13 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
         if err.code in ("E036", "E063"):
             raise
     start = time.perf_counter()
-    results = run_many(loaded, n, games, seed, values, progress=not quiet, specs=specs, workers=workers,
-                       backend=backend, scheduler=scheduler, max_decisions=max_decisions,
-                       keep_history=bool(logs_dir), time_outs=time_outs, cut_off_says=cut_off_says)
+    try:
+        results = run_many(loaded, n, games, seed, values, progress=not quiet, specs=specs, workers=workers,
+                           backend=backend, scheduler=scheduler, max_decisions=max_decisions,
+                           keep_history=bool(logs_dir), time_outs=time_outs, cut_off_says=cut_off_says,
+                           notice=lambda text: click.echo(f"\nrulebook: {text}", err=True))
+    except Interrupted as stop:
+        _interrupted(stop, out_path)
     seconds = time.perf_counter() - start
     if backend == "dask":
         where = f"Dask at {scheduler}" if scheduler else "a local Dask cluster"
@@ -405,6 +410,19 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
         click.echo(f"plot written to {plot_path}")
     if any(r.error for r in results):
         sys.exit(EXIT_PROBLEMS)
+
+
+def _interrupted(stop, out_path) -> None:
+    """Ctrl-C during ``simulate``: write the games already finished to
+    ``--out``, say how many, and exit with 130 as ``play`` does."""
+    from rulebook import sim_report
+
+    click.echo("", err=True)
+    click.echo(f"Interrupted: {len(stop.results)} of {stop.total} games finished.", err=True)
+    if out_path:
+        sim_report.write_results(out_path, stop.results)
+        click.echo(f"the {plural(len(stop.results), 'finished game')} written to {out_path}", err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 @cli.command()
@@ -537,9 +555,9 @@ def main(argv=None):
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
         cli.main(args=argv, prog_name="rulebook", standalone_mode=False)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as err:
         click.echo("Aborted.", err=True)
-        sys.exit(EXIT_PROBLEMS)
+        sys.exit(EXIT_INTERRUPTED if isinstance(err.__cause__, KeyboardInterrupt) else EXIT_PROBLEMS)
     except click.UsageError as err:
         err.show()
         sys.exit(EXIT_USAGE)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebook.simulate import AGENT, CAP, RULE, Result
+from rulebook.simulate import AGENT, CAP, RULE, WORKER, Result
 
 Z95 = 1.959963984540054
 
@@ -139,10 +139,11 @@ def summary(game, players: int, results: list[Result], seconds: float | None = N
         outs = sum(r.time_outs for r in results)
         lines.append(f"time-outs (--time-outs): {outs} of {timed} timed decisions ({outs / timed:.1%})")
     errors = [r for r in results if r.error]
-    kinds = {k: sum(1 for r in errors if r.kind == k) for k in (RULE, CAP, AGENT)}
+    kinds = {k: sum(1 for r in errors if r.kind == k) for k in (RULE, CAP, AGENT, WORKER)}
     lines.append(
         f"errors: {len(errors)}"
-        + (f" (ruleset {kinds[RULE]}, decision cap {kinds[CAP]}, agent {kinds[AGENT]})" if errors else "")
+        + (f" (ruleset {kinds[RULE]}, decision cap {kinds[CAP]}, agent {kinds[AGENT]}"
+           + (f", worker process lost {kinds[WORKER]}" if kinds[WORKER] else "") + ")" if errors else "")
     )
     for r in errors[:5]:
         lines.append(f"  game {r.index} (seed {r.seed}): {r.error}")
@@ -278,7 +279,7 @@ def save_failures(directory: str | Path, game, ruleset_path: str, players: int, 
     them, which also checks that the failure reproduces. Returns, by game
     index, the log's path and whether the failure reproduced."""
     out: dict[int, tuple[str, bool]] = {}
-    failed = [r for r in results if r.error]
+    failed = [r for r in results if r.error and r.kind != WORKER]  # a lost worker left no decisions to replay
     if not failed:
         return out
     directory = Path(directory)
