@@ -12,12 +12,17 @@ import difflib
 import json
 from dataclasses import asdict, dataclass, field
 
+from validator.files import escape
+
 # code -> (severity, short title). Codes are stable: tests and tools rely on them.
 CODES: dict[str, tuple[str, str]] = {
     "E001": ("error", "YAML syntax error"),
     "E002": ("error", "duplicate key"),
     "E003": ("error", "document too large or too deeply nested"),
     "E004": ("error", "file cannot be read"),
+    "E005": ("error", "YAML tag not allowed"),
+    "E006": ("error", "yes, no, on or off read as true or false"),
+    "E007": ("error", "control character in a text"),
     "E010": ("error", "wrong type of value"),
     "E011": ("error", "missing required field"),
     "E012": ("error", "unknown field"),
@@ -102,7 +107,7 @@ class Diagnostic:
                 lines.append(" " * (len(gutter) + max(self.column - 1, 0)) + "^" * max(1, min(self.length, 60)))
         if self.hint:
             lines.append(f"  = hint: {self.hint}")
-        return "\n".join(lines)
+        return escape("\n".join(lines))  # a file's own bytes never reach the terminal as commands
 
 
 @dataclass
