@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -23,6 +24,11 @@ EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a process stopped by SIGINT
 
 class Failure(click.ClickException):
     exit_code = EXIT_PROBLEMS
+
+    def format_message(self) -> str:
+        from validator.files import escape
+
+        return escape(self.message)  # it may quote a file: no control character reaches the terminal
 
 
 def plural(n: int, word: str) -> str:
@@ -42,7 +48,7 @@ def _load(game: str, variants=(), show_warnings: bool = False):
         d = compiled.report.errors[0]
         raise Failure(f"{d.message}" + (f" ({d.hint})" if d.hint else ""))
     if compiled.program is None:
-        source = Path(path).read_text(encoding="utf-8", errors="replace") if Path(path).exists() else None
+        source = _source_of(path)
         for d in compiled.report.sorted():
             click.echo(d.render(source), err=True)
         raise Failure(f"{path}: {len(compiled.report.errors)} error(s); fix them first")
@@ -90,6 +96,7 @@ def cli(ctx, debug):
 def list_cmd():
     """List the rulesets Rulebook can find."""
     from rulebook.locate import all_rulesets
+    from validator.files import escape
     from validator.loader import load_file
 
     for path in all_rulesets():
@@ -97,11 +104,11 @@ def list_cmd():
         data = doc.data if isinstance(doc.data, dict) else {}
         players = data.get("players") or {}
         variants = ", ".join((data.get("variants") or {}).keys())
-        click.echo(
+        click.echo(escape(  # a ruleset's own texts: no control character reaches the terminal
             f"{data.get('id', path.parent.name):<22} {data.get('title', ''):<34} "
             f"{players.get('min', '?')}-{players.get('max', '?')} players"
             + (f"   variants: {variants}" if variants else "")
-        )
+        ))
 
 
 @cli.command()
@@ -140,9 +147,12 @@ def validate(paths, fmt):
 def _source_of(path) -> str | None:
     """The file's text for the source lines under diagnostics; None when it
     cannot be read (the diagnostics then already say so, E004)."""
+    from validator.files import UnsafeFile, read_bytes
+    from validator.loader import MAX_BYTES
+
     try:
-        return Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return read_bytes(path, MAX_BYTES).decode("utf-8", errors="replace")
+    except UnsafeFile:
         return None
 
 
@@ -173,8 +183,6 @@ def new(name):
         raise Failure(str(err)) from None
     for f in files:
         click.echo(f"created {f}")
-    import shlex
-
     arg = shlex.quote(name)  # a name with spaces must reach the next commands as one argument
     click.echo(f"next: rulebook validate {arg} && rulebook test {arg} && rulebook check {arg}"
                f" && rulebook play {arg} --human 1")
@@ -246,9 +254,7 @@ def graph(game, variants, fmt, out):
     show_default=True,
     help="Where 's' at a human decision saves the game.",
 )
-@click.option(
-    "--resume", "resume_path", type=click.Path(exists=True, dir_okay=False), help="Resume a game saved with 's'."
-)
+@click.option("--resume", "resume_path", help="Resume a game saved with 's'.")
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]",
               help="The agents of the seats no human plays, in seat order, the last repeating: random (default), "
               "greedy, mcts[:KEY=VALUE,...], package.module:Name. With --resume: the save's bots unless given.")
@@ -260,7 +266,7 @@ def play(game, variants, players, seed, humans, params, verbose, delay, log_path
 
 
 @cli.command()
-@click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("log_file")
 @click.option("--game", "game", help="The ruleset (default: the one named in the log).")
 @click.option("--step", "interactive", is_flag=True, help="Step through: Enter/n forward, b back, q quit.")
 @click.option("--as", "viewer", type=int, default=None,
@@ -268,27 +274,32 @@ def play(game, variants, players, seed, humans, params, verbose, delay, log_path
 def replay(log_file, game, interactive, viewer):
     """Replay a game log and check that the ruleset still reproduces it."""
     from interpreter.labels import player_name
-    from rulebook.logs import read
+    from rulebook.logs import read, ruleset_of
     from rulebook.logs import replay as run_replay
     from rulebook.terminal import render_view
+    from validator.files import escape
 
     log = read(log_file)
     h = log.header
-    name = game or (h.get("path") if h.get("path") and Path(h["path"]).exists() else h["ruleset"])
-    loaded, _ = _load(name, tuple(h["variants"]))
-    states = run_replay(loaded, log)
+    if game is None:
+        try:
+            game = str(ruleset_of(log))
+        except FileNotFoundError as err:
+            raise Failure(str(err)) from None
+    loaded, _ = _load(game, tuple(h["variants"]))
+    replayed = run_replay(loaded, log)
+    states = replayed.states
     if viewer is not None and not 1 <= viewer <= states[0].n:
         raise click.UsageError(f"--as takes a seat from 1 to {states[0].n}, not {viewer}")
     if viewer is not None and not interactive:
         raise click.UsageError("--as shows that seat's view at each step: add --step")
     seat = viewer - 1 if viewer is not None else None
-    if not interactive:
-        for rec in log.decisions:
-            label = rec.get("label", rec.get("value"))  # a time-out has a label and no value
-            click.echo(f"{rec['step']:>4}. {player_name(states[0], rec['player'])}: {label}")
+    if not interactive:  # the labels the ruleset gives the decisions, never the log's own
+        for rec, label in zip(log.decisions, replayed.labels):
+            click.echo(escape(f"{rec['step']:>4}. {player_name(states[0], rec['player'])}: {label}"))
         end = states[-1]
         result = ("winners: " + ", ".join(player_name(end, p) for p in end.winners)) if end.over else "not finished"
-        click.echo(f"replay reproduces the log: {len(log.decisions)} decisions, {result}")
+        click.echo(escape(f"replay reproduces the log: {len(log.decisions)} decisions, {result}"))
         return
     i = 0
     while True:
@@ -296,7 +307,8 @@ def replay(log_file, game, interactive, viewer):
         click.echo(render_view(st, seat if seat is not None else (loaded.to_move(st) or [0])[0]))
         if i > 0:
             rec = log.decisions[i - 1]
-            click.echo(f"step {i}/{len(log.decisions)}: {player_name(st, rec['player'])} chose {rec.get('label')}")
+            click.echo(escape(f"step {i}/{len(log.decisions)}: {player_name(st, rec['player'])} chose "
+                              f"{replayed.labels[i - 1]}"))
         answer = click.prompt("n/Enter forward, b back, q quit", default="n", show_default=False).strip().lower()
         if answer == "q":
             return
@@ -346,6 +358,7 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
 
     from interpreter.errors import RuleError
     from rulebook import sim_report
+    from rulebook.locate import locate_id
     from rulebook.sim_backends import Interrupted, dask_available
     from rulebook.simulate import check_agents, lineup, run_many, split_agents
 
@@ -394,14 +407,16 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
         where = "1 process" if workers in (None, 1) else f"{min(workers or os.cpu_count() or 1, games)} processes"
     click.echo(sim_report.summary(loaded, n, results, seconds, where, cut_off_says))
     saved = sim_report.save_failures(failures_dir, loaded, str(Path(path).resolve()), n, values, seed, results)
+    by_id = locate_id(loaded.program.id)  # where replay looks; else the command names the ruleset
+    again = "" if by_id and by_id.resolve() == Path(path).resolve() else f" --game {shlex.quote(str(path))}"
     for index, (log, reproduced) in list(saved.items())[:5]:
-        click.echo(f"game {index} saved; replay it with: rulebook replay {log}"
+        click.echo(f"game {index} saved; replay it with: rulebook replay {shlex.quote(str(log))}{again}"
                    + ("" if reproduced else " (note: playing it again here did not fail the same way)"))
     if len(saved) > 5:
         click.echo(f"... and {len(saved) - 5} more failed games in {failures_dir}")
     if logs_dir:
         count = sim_report.save_logs(logs_dir, loaded, str(Path(path).resolve()), n, values, seed, results)
-        click.echo(f"{count} game logs written to {logs_dir}; replay one with: rulebook replay FILE")
+        click.echo(f"{count} game logs written to {logs_dir}; replay one with: rulebook replay FILE{again}")
     if out_path:
         sim_report.write_results(out_path, results, {i: log for i, (log, _) in saved.items()})
         click.echo(f"results written to {out_path}")
@@ -432,6 +447,7 @@ def test(paths, verbose):
     """Run scenario files (default: every ruleset's scenarios)."""
     from rulebook.locate import all_rulesets
     from rulebook.scenario import discover, run_file
+    from validator.files import escape
 
     if not paths:
         paths = [str(p.parent) for p in all_rulesets()]
@@ -443,11 +459,11 @@ def test(paths, verbose):
         outcome = run_file(f)
         if outcome.passed:
             if verbose:
-                click.echo(f"ok    {f}  ({outcome.name})")
+                click.echo(escape(f"ok    {f}  ({outcome.name})"))
         else:
             failed += 1
-            click.echo(f"FAIL  {f}  ({outcome.name})")
-            source = Path(f).read_text(encoding="utf-8", errors="replace")
+            click.echo(escape(f"FAIL  {f}  ({outcome.name})"))  # a file's name, or its name field
+            source = _source_of(f)
             for d in outcome.failures:
                 click.echo("      " + d.render(source if d.file == str(f) else None).replace("\n", "\n      "))
     click.echo(f"{len(files) - failed} passed, {failed} failed")
@@ -467,7 +483,12 @@ def _scenarios_of(path: str) -> str:
     if p.is_dir():
         return path
     if p.is_file():
-        head = p.read_text(encoding="utf-8", errors="replace")[:4000]
+        from validator.files import UnsafeFile, read_head
+
+        try:
+            head = read_head(p, 4000)
+        except UnsafeFile as err:
+            raise Failure(f"{path}: {err}") from None
         is_ruleset = re.search(r"^rulebook:", head, re.M) is not None
         return str(p.parent / "scenarios") if is_ruleset else path
     try:
@@ -571,11 +592,10 @@ def main(argv=None):
 
         if debug:
             raise
-        if isinstance(err, RulebookError):
-            click.echo(f"rulebook: {err}", err=True)
-            sys.exit(EXIT_PROBLEMS)
-        if isinstance(err, OSError):
-            click.echo(f"rulebook: {err}", err=True)
+        from validator.files import escape
+
+        if isinstance(err, (RulebookError, OSError)):  # a message may quote a file: no control character
+            click.echo(f"rulebook: {escape(str(err))}", err=True)
             sys.exit(EXIT_PROBLEMS)
         click.echo(f"rulebook: internal error: {type(err).__name__}: {err} (run with --debug for details)", err=True)
         sys.exit(EXIT_INTERNAL)

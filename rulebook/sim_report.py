@@ -293,7 +293,7 @@ def save_failures(directory: str | Path, game, ruleset_path: str, players: int, 
 def write_failure(path: Path, game, ruleset_path: str, players: int, params: dict, run_seed: int,
                   r: Result) -> bool:
     from interpreter.errors import RulebookError
-    from rulebook.logs import LOG_FORMAT, LogWriter
+    from rulebook.logs import LOG_FORMAT, LogWriter, header_path
 
     prog = game.program
     extra = {"simulate": {"game": r.index, "run_seed": run_seed, "agents": list(r.agents)}}
@@ -301,7 +301,7 @@ def write_failure(path: Path, game, ruleset_path: str, players: int, params: dic
     try:
         st = game.new(players=players, seed=r.seed, params=params, record=False)
     except RulebookError as err:  # the setup itself failed: a header is the whole log
-        header = {"rulebook_log": LOG_FORMAT, "ruleset": prog.id, "path": str(ruleset_path),
+        header = {"rulebook_log": LOG_FORMAT, "ruleset": prog.id, "path": header_path(path, ruleset_path),
                   "version": prog.version, "digest": prog.digest, "variants": list(prog.variants),
                   "players": players, "seed": r.seed, "params": dict(params)}
         path.write_text("\n".join(json.dumps(x, default=str) for x in (header, extra, end)) + "\n", encoding="utf-8")

@@ -68,6 +68,12 @@ def read_bytes(path: str | Path, limit: int, what: str = "the file") -> bytes:
     return data
 
 
+def read_head(path: str | Path, size: int, what: str = "the file") -> str:
+    """The first ``size`` bytes of a regular file, as text (to tell what it is)."""
+    with _open_regular(path, what) as f:
+        return f.read(size).decode("utf-8", "replace")
+
+
 def decode(data: bytes, what: str = "the file") -> str:
     """UTF-8 text; the place of the first byte that is not is the error's."""
     try:
