@@ -71,6 +71,9 @@ CODES: dict[str, tuple[str, str]] = {
 }
 
 
+SHOWN = 160  # characters of a source line shown under a diagnostic
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     code: str
@@ -102,9 +105,14 @@ class Diagnostic:
             src_lines = source.splitlines()
             if 1 <= self.line <= len(src_lines):
                 text = src_lines[self.line - 1].replace("\t", " ")
+                column = max(self.column - 1, 0)
+                if len(text) > SHOWN:  # a window around the column: a line may be megabytes long
+                    start = max(0, min(column - SHOWN // 3, len(text) - SHOWN))
+                    text = ("..." if start else "") + text[start:start + SHOWN] + "..."
+                    column += (3 if start else 0) - start
                 gutter = f"{self.line:>4} | "
                 lines.append(gutter + text)
-                lines.append(" " * (len(gutter) + max(self.column - 1, 0)) + "^" * max(1, min(self.length, 60)))
+                lines.append(" " * (len(gutter) + column) + "^" * max(1, min(self.length, 60)))
         if self.hint:
             lines.append(f"  = hint: {self.hint}")
         return escape("\n".join(lines))  # a file's own bytes never reach the terminal as commands

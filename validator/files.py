@@ -5,7 +5,8 @@ a FIFO or a device such as ``/dev/zero`` is refused before a byte is read,
 from the open file's own ``fstat``, so a name swapped after a check cannot
 slip one in), at most ``limit`` bytes (one more byte is read to tell a file
 that is too large), and as UTF-8. JSON is parsed with limits too: nesting
-depth, the digits of an integer, no ``NaN`` or ``Infinity``. A problem is an
+depth, the digits of an integer, no ``NaN`` or ``Infinity``, no control
+character in a text (they are printed on terminals). A problem is an
 ``UnsafeFile`` with a line and a column, which each caller turns into its
 own located error (``E004``/``E003`` for YAML, ``R020`` for saves and logs).
 
@@ -147,7 +148,29 @@ def parse_json(text: str, line: int = 1) -> object:
     if too_deep(value) is not None:
         raise UnsafeFile(f"JSON nested more than {MAX_JSON_DEPTH} levels deep",
                          *_line_col(text, _too_deep_at(text), line))
+    bad = _control_at(value)
+    if bad is not None:  # every text of a save or a log is game text, printed on terminals
+        at = locate(text, bad)
+        raise UnsafeFile("a control character in a text (texts are printed on terminals)", line + at[0] - 1, at[1])
     return value
+
+
+def _control_at(value) -> tuple | None:
+    """The path to a text (or key) holding a control character, or None."""
+    todo = [(value, ())]
+    while todo:
+        node, path = todo.pop()
+        if isinstance(node, str):
+            if CONTROL.search(node):
+                return path
+        elif isinstance(node, dict):
+            for k, v in node.items():
+                if CONTROL.search(k):
+                    return path + (k,)
+                todo.append((v, path + (k,)))
+        elif isinstance(node, list):
+            todo.extend((v, path + (i,)) for i, v in enumerate(node))
+    return None
 
 
 def _line_col(text: str, offset: int, first_line: int = 1) -> tuple[int, int]:

@@ -168,7 +168,7 @@ class _Builder:
                         )
                     )
                     continue
-                self._count_text(key_node.value)
+                self._count_text(key_node)
                 if key_node.tag not in DATA_TAGS:
                     self._diag("E005", f"the YAML tag '{_short_tag(key_node.tag)}' is not allowed", key_node, path,
                                "a key is a plain name: remove the tag")
@@ -197,7 +197,7 @@ class _Builder:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
-        self._count_text(node.value)
+        self._count_text(node)
         if node.tag == _CORE + "int" and len(node.value.lstrip("+-0_")) > MAX_INT_DIGITS:
             self._diag("E003", f"a number of {len(node.value)} digits; the limit is {MAX_INT_DIGITS}", node, path,
                        "no game needs such a number: did a value get pasted twice?")
@@ -217,12 +217,14 @@ class _Builder:
             self.doc.spans[path] = span
         return value
 
-    def _count_text(self, text: str) -> None:
-        self.size += len(text)
+    def _count_text(self, node) -> None:
+        """Count a text against MAX_EXPANDED; past it, the error is at the
+        text that crossed it (with aliases, the anchored text)."""
+        self.size += len(node.value)
         if self.size > MAX_EXPANDED:
             raise _TooLarge(
                 f"the document expands to more than {MAX_EXPANDED} characters of text (an alias bomb?)",
-                None,
+                node.start_mark,
                 "an alias (*name) of a long text repeats the whole text each time it is used",
             )
 
