@@ -71,7 +71,7 @@ CODES: dict[str, tuple[str, str]] = {
 }
 
 
-SHOWN = 160  # characters of a source line shown under a diagnostic
+SHOWN = 1000  # characters of a source line shown under a diagnostic (a window around a longer one)
 
 
 @dataclass(frozen=True)

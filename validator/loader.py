@@ -175,7 +175,7 @@ class _Builder:
                 key = _scalar(key_node)
                 if not isinstance(key, (str, int)) or isinstance(key, bool):
                     key = str(key_node.value)
-                self._check_text(key_node, key, path)
+                self._check_text(key_node, key_node.value, path)
                 kpos = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
                 if key in out:
                     first = self.doc.key_positions.get(path + (key,), kpos)
