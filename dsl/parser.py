@@ -471,6 +471,9 @@ _MEMO_SIZE = 4096  # the five seed games and their variants hold about 400 disti
 def _parse(text: str, start: str):
     """Parse, remembering results: a ruleset and its variants share most
     of their rule text, and the syntax tree is immutable."""
+    if not isinstance(text, str):  # a document's value handed over as it is (a list where a text belongs)
+        kind = {list: "a list", dict: "a mapping"}.get(type(text), type(text).__name__)
+        raise ParseError("E010", f"rule text must be a text, not {kind}", 1, 1)
     key = (start, text)
     if key not in _MEMO:
         try:
