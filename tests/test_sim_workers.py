@@ -23,6 +23,7 @@ import pytest
 
 from interpreter.game import Game
 from rulebook.simulate import WORKER, agent_seed, game_seed, run_many
+from tests.helpers import agent_package
 from validator.pipeline import compile_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,11 +64,7 @@ GAMES, STALL_AT = 200, 30  # 200 games in chunks of 12: game 30 is in the third 
 
 @pytest.fixture
 def stall(tmp_path, monkeypatch):
-    package = tmp_path / "pkg" / "rbstall"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    (package / "agents.py").write_text(AGENTS)
-    monkeypatch.syspath_prepend(str(tmp_path / "pkg"))
+    agent_package(tmp_path, monkeypatch, "rbstall", AGENTS)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path / "pkg"), str(ROOT)]),
                RB_STALL_DIR=str(tmp_path), RB_STALL_SEED=str(agent_seed(game_seed(0, STALL_AT), 0)))
     for key, value in env.items():

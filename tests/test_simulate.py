@@ -25,7 +25,7 @@ from rulebook.simulate import (
     run_many,
     split_agents,
 )
-from tests.helpers import run_main
+from tests.helpers import agent_package, run_main
 from validator.pipeline import compile_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,12 +109,7 @@ def load(path) -> Game:
 
 @pytest.fixture
 def user_agents(tmp_path, monkeypatch):
-    package = tmp_path / "pkg" / "rbsim_agents"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    (package / "agents.py").write_text(AGENTS)
-    monkeypatch.syspath_prepend(str(tmp_path / "pkg"))
-    return "rbsim_agents.agents"
+    return agent_package(tmp_path, monkeypatch, "rbsim_agents", AGENTS)
 
 
 @pytest.fixture

@@ -312,3 +312,13 @@ def test_a_step_expectation_that_is_a_list_of_lists_is_a_diagnostic_not_a_caught
     outcome = run_file(path)
     assert not outcome.passed and [d.code for d in outcome.failures] == ["E010"]
     assert all("could not run" not in d.message for d in outcome.failures)
+
+
+def test_a_ruleset_whose_title_would_clear_the_screen_does_not_reach_the_terminal(tmp_path, capsys):
+    pig = (ROOT / "examples" / "pig" / "ruleset.yaml").read_text()
+    text = pig.replace("title: Pig", 'title: "Pig\\e[2J\\e]0;x\\a"')
+    path = tmp_path / "ruleset.yaml"
+    path.write_text(text)
+    for command in ("play", "validate", "explain"):
+        code, out, err = run_main(capsys, command, path)
+        assert code == 1 and "E007" in out + err and "\x1b" not in out + err, command
