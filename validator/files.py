@@ -102,7 +102,12 @@ def read_lines(path: str | Path, limit: int, what: str = "the file") -> Iterator
             if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
                 raise UnsafeFile(f"line {number} of {what} is longer than {MAX_LINE} bytes", number, 1,
                                  code="E003")
-            yield number, decode(raw, what).rstrip("\r\n")
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise UnsafeFile(f"{what} is not UTF-8 text (byte 0x{raw[err.start]:02x})", number, err.start + 1,
+                                 code="E004") from None
+            yield number, line.rstrip("\r\n")
 
 
 # ------------------------------------------------------------ JSON with limits
