@@ -59,6 +59,7 @@ CASES = {
     "validate a 5,000-digit number": ("validate", "digits.yaml"),
     "validate YAML nested 200,000 deep": ("validate", "deep.yaml"),
     "validate /dev/zero": ("validate", "/dev/zero"),
+    "validate 4.8 MB of 199,000 values": ("validate", "many.yaml"),
     "resume /dev/zero": ("play", "tic-tac-toe", "--resume", "/dev/zero"),
     "resume JSON nested a million deep": ("play", "tic-tac-toe", "--resume", "deep.json"),
     "resume a 5,000-digit seed": ("play", "tic-tac-toe", "--resume", "digits.json"),
@@ -86,6 +87,8 @@ def _write(t: Path, name: str) -> None:
         "digits.yaml": lambda: (ROOT / "examples" / "pig" / "ruleset.yaml").read_text().replace(
             "default: 100", "default: " + "9" * 5000),
         "deep.yaml": lambda: "a: " + "[" * 200_000 + "\n",
+        "many.yaml": lambda: ("rulebook: 1\nid: big\ntitle: Big\nplayers: {min: 2, max: 2}\nnotes:\n"
+                              + "".join(f"  - wwwwwwwwwww{i:06d} x\n" for i in range(199_000))),
         "scenarios/zero.yaml": lambda: "ruleset: /dev/zero\nplayers: 2\n",
         "scenarios/seed.yaml": lambda: "ruleset: tic-tac-toe\nseed: " + "9" * 5000 + "\n",
         "deep.json": lambda: json.dumps(save)[:-1] + ', "x": ' + "[" * 1_000_000 + "}",
