@@ -119,6 +119,7 @@ def run_here(game, job: Job, n: int, progress: Progress = None) -> list[Result]:
 # ------------------------------------------------------------ local processes
 
 LOST = "the worker process playing it died ({how}), and again when the game was played on its own"
+TOO_MANY = "the worker process playing it died ({how}), after {deaths} others: the run stopped starting new ones"
 
 
 class Interrupted(Exception):
@@ -181,7 +182,10 @@ class _Worker:
 
     def give(self, task: list[int]) -> None:
         self.task = task
-        self.conn.send(task)
+        try:
+            self.conn.send(task)
+        except OSError:  # it died meanwhile: its sentinel says so, and the task is played again
+            pass
 
     def stop(self) -> None:
         """Stop the process at once (its chunk, if any, is somebody else's now)."""
@@ -224,6 +228,9 @@ def run_processes(job: Job, n: int, workers: int, progress: Progress = None,
     pool: list[_Worker] = []
     try:
         while todo or pool:
+            for w in [w for w in pool if w.task is None and not w.process.is_alive()]:
+                w.stop()  # died after its last answer: it owes nothing
+                pool.remove(w)
             while todo and len(pool) < workers and len(pool) < len(todo) + sum(1 for w in pool if w.task):
                 pool.append(_Worker(ctx, job))
             for w in pool:
@@ -241,15 +248,17 @@ def run_processes(job: Job, n: int, workers: int, progress: Progress = None,
                     deaths += 1
                     how = w.how()
                     for i in w.task:
-                        if i in lost_once or deaths > 2 * workers + 8:
-                            done[i] = _lost(job, i, how)
+                        if i in lost_once:
+                            done[i] = _lost(job, i, LOST.format(how=how))
+                        elif deaths > 2 * workers + 8:  # something kills every worker: stop trying
+                            done[i] = _lost(job, i, TOO_MANY.format(how=how, deaths=deaths - 1))
                         else:
                             lost_once.add(i)
                             todo.append([i])
                     failed = [i for i in w.task if i in done]
                     if notice:
                         notice(f"a worker process died ({how}) while playing {len(w.task)} game(s): "
-                               + (f"{len(failed)} of them failed (their worker died twice), " if failed else "")
+                               + (f"{len(failed)} of them counted as failed, " if failed else "")
                                + f"{len(w.task) - len(failed)} will be played again")
                     if progress:
                         progress(len(failed))
@@ -280,8 +289,8 @@ def _answer(w: _Worker):
         return None
 
 
-def _lost(job: Job, index: int, how: str) -> Result:
-    return Result(index, game_seed(job.run_seed, index), [], 0, LOST.format(how=how), list(job.specs), kind=WORKER)
+def _lost(job: Job, index: int, why: str) -> Result:
+    return Result(index, game_seed(job.run_seed, index), [], 0, why, list(job.specs), kind=WORKER)
 
 
 # ------------------------------------------------------------ Dask
