@@ -79,9 +79,10 @@ def find_ruleset(scenario_path: Path, declared) -> Path:
 # limits on the fields a scenario gives the game (their types are checked with the other fields)
 LIMITS = {
     "seed": Field("a whole number from -2**63 to 2**64-1",
-                  lambda v: type(v) is not int or -(2**63) <= v < 2**64),
+                  lambda v: v is not None and (type(v) is not int or -(2**63) <= v < 2**64)),
     "players": Field(f"a whole number from 1 to {MAX_PLAYERS}", lambda v: type(v) is not int or 1 <= v <= MAX_PLAYERS),
-    "variants": Field("at most 64 variant names", lambda v: not isinstance(v, list) or len(v) <= 64),
+    "variants": Field("a variant name or a list of at most 64 of them",
+                      lambda v: not isinstance(v, list) or len(v) <= 64 and all(isinstance(x, str) for x in v)),
     "params": Field("at most 256 parameters", lambda v: not isinstance(v, dict) or len(v) <= 256),
     "steps": Field(f"at most {MAX_DECISIONS} steps", lambda v: not isinstance(v, list) or len(v) <= MAX_DECISIONS),
 }

@@ -288,6 +288,8 @@ def test_a_scenario_names_its_ruleset_by_id_or_by_a_path_inside_its_folder(scena
     ("players: 2\nvariants: [" + ", ".join(["a"] * 65) + "]\n", 2),
     ("players: 2\nseed: " + "9" * 5000 + "\n", 2),
     ("name: \"bell\\a\"\nplayers: 2\n", 1),
+    ("players: 2\nseed: null\n", 2),  # found by the scenario_file fuzzer: int(None) inside the runner
+    ("players: 2\nvariants: [[a]]\n", 2),  # found by the scenario_file fuzzer: a list as a variant name
 ])
 def test_scenario_fields_past_their_limits_are_located_errors(scenario_dir, text, line):
     path = scenario_dir / "scenarios" / "s.yaml"
