@@ -19,14 +19,22 @@ from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
 from lark import __version__ as lark_version
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.exceptions import (
+    LarkError,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
+from lark.indenter import DedentError, Indenter
 
 import dsl.ast as A
 
 GRAMMAR = Path(__file__).with_name("rules.lark")
 MAX_NESTING = 48  # brackets or blocks nested deeper than this are refused
 MAX_TEXT = 20_000  # characters in one piece of rule text
+MAX_INT_DIGITS = 100  # digits of an integer literal
 
 # words rule text reads as themselves wherever a value goes: never a name
 VALUE_WORDS = frozenset("true false none and or not in if elif else".split())
@@ -53,6 +61,14 @@ class ParseError(Exception):
     hint: str | None = None
 
 
+class _BadDedent(LarkError):
+    """A line that goes back to a column no block started at, with its place."""
+
+    def __init__(self, line: int, column: int):
+        super().__init__(f"bad dedent at line {line}")
+        self.line, self.column = line, column
+
+
 class _RuleIndenter(Indenter):
     NL_type = "_NL"
     OPEN_PAREN_types = ["LPAR", "LSQB"]
@@ -60,6 +76,15 @@ class _RuleIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
+
+    def handle_NL(self, token: Token):
+        """Lark's, with the place of a bad dedent: the line the newline
+        token ends on, at its first character."""
+        try:
+            yield from super().handle_NL(token)
+        except DedentError:
+            indent = token.rsplit("\n", 1)[1]
+            raise _BadDedent(token.end_line or token.line or 1, len(indent) + 1) from None
 
 
 @lru_cache(maxsize=1)
@@ -96,11 +121,25 @@ def _pos(meta_or_token) -> A.Pos:
     return (getattr(meta_or_token, "line", 1) or 1, getattr(meta_or_token, "column", 1) or 1)
 
 
-def _unquote(token: str) -> str:
+# characters a terminal acts on (escape sequences, bells, carriage returns): C0 controls
+# but tab and line feed, DEL and C1 controls; texts are printed, so rule text may not hold them
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _unquote(token: Token) -> str:
+    """A string literal's value (literal_eval reads only literals). A
+    control character in it is refused where the string starts: texts are
+    printed on terminals."""
     try:
-        return _pyast.literal_eval(token)
+        value = _pyast.literal_eval(str(token))
     except (ValueError, SyntaxError):  # pragma: no cover - the lexer only passes valid literals
-        return token[1:-1]
+        value = str(token)[1:-1]
+    bad = CONTROL.search(value)
+    if bad is not None:
+        raise ParseError("E021", f"a control character (U+{ord(bad.group()):04X}) in a string", *_pos(token),
+                         "texts are shown on terminals, which act on control characters: remove it "
+                         "(\\t and \\n are fine)")
+    return value
 
 
 @v_args(meta=True)
@@ -109,10 +148,14 @@ class _ToAst(Transformer):
 
     # -- expressions
     def int_lit(self, meta, c):
+        digits = len(str(c[0]).lstrip("0")) or 1
+        if digits > MAX_INT_DIGITS:
+            raise ParseError("E024", f"a number of {digits} digits; the limit is {MAX_INT_DIGITS}", *_pos(c[0]),
+                             "no game needs such a number: did a value get pasted twice?")
         return A.IntLit(int(c[0]), _pos(c[0]))
 
     def str_lit(self, meta, c):
-        return A.StrLit(_unquote(str(c[0])), _pos(c[0]))
+        return A.StrLit(_unquote(c[0]), _pos(c[0]))
 
     def true_lit(self, meta, c):
         return A.BoolLit(True, _pos(meta))
@@ -270,9 +313,9 @@ class _ToAst(Transformer):
                 after_label = True
             elif isinstance(item, Token) and item.type == "STRING":
                 if after_label:
-                    label, label_pos = _unquote(str(item)), _pos(item)
+                    label, label_pos = _unquote(item), _pos(item)
                 else:
-                    prompt, prompt_pos = _unquote(str(item)), _pos(item)
+                    prompt, prompt_pos = _unquote(item), _pos(item)
             elif after_within and within is None:
                 within = item
             else:
@@ -298,7 +341,7 @@ class _ToAst(Transformer):
         return A.EliminateStmt(c[0], _pos(meta))
 
     def say_stmt(self, meta, c):
-        return A.SayStmt(_unquote(str(c[0])), _pos(meta), _pos(c[0]))
+        return A.SayStmt(_unquote(c[0]), _pos(meta), _pos(c[0]))
 
     def call_stmt(self, meta, c):
         args = c[1] if len(c) > 1 else ()
@@ -428,6 +471,9 @@ _MEMO_SIZE = 4096  # the five seed games and their variants hold about 400 disti
 def _parse(text: str, start: str):
     """Parse, remembering results: a ruleset and its variants share most
     of their rule text, and the syntax tree is immutable."""
+    if not isinstance(text, str):  # a document's value handed over as it is (a list where a text belongs)
+        kind = {list: "a list", dict: "a mapping"}.get(type(text), type(text).__name__)
+        raise ParseError("E010", f"rule text must be a text, not {kind}", 1, 1)
     key = (start, text)
     if key not in _MEMO:
         try:
@@ -479,6 +525,16 @@ def _parse_uncached(text: str, start: str):
         return node
     except UnexpectedInput as err:
         raise _to_parse_error(err, source) from None
+    except VisitError as err:  # a limit checked while building the tree (int_lit, str_lit)
+        if isinstance(err.orig_exc, ParseError):
+            raise _result(err.orig_exc) from None
+        if isinstance(err.orig_exc, RecursionError):
+            raise ParseError("E024", "rule text is nested too deeply (operators inside operators)", 1, 1,
+                             "use let to name intermediate values") from None
+        raise
+    except _BadDedent as err:
+        raise ParseError("E020", "inconsistent indentation: this line goes back to a column no block "
+                         "started at", err.line, err.column, "indent each block by the same amount") from None
     except RecursionError:
         raise ParseError("E024", "rule text is nested too deeply (operators inside operators)", 1, 1,
                          "use let to name intermediate values") from None

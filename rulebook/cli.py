@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shlex
 import shutil
 import sys
 import time
@@ -19,10 +20,16 @@ from pathlib import Path
 import click
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a process stopped by SIGINT
 
 
 class Failure(click.ClickException):
     exit_code = EXIT_PROBLEMS
+
+    def format_message(self) -> str:
+        from validator.files import escape
+
+        return escape(self.message)  # it may quote a file: no control character reaches the terminal
 
 
 def plural(n: int, word: str) -> str:
@@ -42,7 +49,7 @@ def _load(game: str, variants=(), show_warnings: bool = False):
         d = compiled.report.errors[0]
         raise Failure(f"{d.message}" + (f" ({d.hint})" if d.hint else ""))
     if compiled.program is None:
-        source = Path(path).read_text(encoding="utf-8", errors="replace") if Path(path).exists() else None
+        source = _source_of(path)
         for d in compiled.report.sorted():
             click.echo(d.render(source), err=True)
         raise Failure(f"{path}: {len(compiled.report.errors)} error(s); fix them first")
@@ -140,6 +147,7 @@ def compile_cmd(game, variants, out):
 def list_cmd():
     """List the rulesets Rulebook can find."""
     from rulebook.locate import all_rulesets
+    from validator.files import escape
     from validator.loader import load_file
 
     for path in all_rulesets():
@@ -147,11 +155,11 @@ def list_cmd():
         data = doc.data if isinstance(doc.data, dict) else {}
         players = data.get("players") or {}
         variants = ", ".join((data.get("variants") or {}).keys())
-        click.echo(
+        click.echo(escape(  # a ruleset's own texts: no control character reaches the terminal
             f"{data.get('id', path.parent.name):<22} {data.get('title', ''):<34} "
             f"{players.get('min', '?')}-{players.get('max', '?')} players"
             + (f"   variants: {variants}" if variants else "")
-        )
+        ))
 
 
 @cli.command()
@@ -190,9 +198,12 @@ def validate(paths, fmt):
 def _source_of(path) -> str | None:
     """The file's text for the source lines under diagnostics; None when it
     cannot be read (the diagnostics then already say so, E004)."""
+    from validator.files import UnsafeFile, read_bytes
+    from validator.loader import MAX_BYTES
+
     try:
-        return Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return read_bytes(path, MAX_BYTES).decode("utf-8", errors="replace")
+    except UnsafeFile:
         return None
 
 
@@ -223,8 +234,6 @@ def new(name):
         raise Failure(str(err)) from None
     for f in files:
         click.echo(f"created {f}")
-    import shlex
-
     arg = shlex.quote(name)  # a name with spaces must reach the next commands as one argument
     click.echo(f"next: rulebook validate {arg} && rulebook test {arg} && rulebook check {arg}"
                f" && rulebook play {arg} --human 1")
@@ -296,9 +305,7 @@ def graph(game, variants, fmt, out):
     help="Where 's' at a human decision saves the game (default: GAME-save.json, one file per game; "
     "another game's save is never overwritten without asking).",
 )
-@click.option(
-    "--resume", "resume_path", type=click.Path(exists=True, dir_okay=False), help="Resume a game saved with 's'."
-)
+@click.option("--resume", "resume_path", help="Resume a game saved with 's'.")
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]",
               help="The agents of the seats no human plays, in seat order, the last repeating: greedy (default), "
               "random, mcts[:KEY=VALUE,...], package.module:Name. With --resume: the save's bots unless given.")
@@ -342,7 +349,7 @@ def serve(game, variants, players, seed, humans, params, author, bots, host_name
 
 
 @cli.command()
-@click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("log_file")
 @click.option("--game", "game", help="The ruleset (default: the one named in the log).")
 @click.option("--step", "interactive", is_flag=True,
               help="Step through with the narration: Enter/n forward, b back, a step number jumps, q quit.")
@@ -351,27 +358,32 @@ def serve(game, variants, players, seed, humans, params, author, bots, host_name
 def replay(log_file, game, interactive, viewer):
     """Replay a game log and check that the ruleset still reproduces it."""
     from interpreter.labels import player_name
-    from rulebook.logs import read
+    from rulebook.logs import read, ruleset_of
     from rulebook.logs import replay as run_replay
     from rulebook.terminal import render_view
+    from validator.files import escape
 
     log = read(log_file)
     h = log.header
-    name = game or (h.get("path") if h.get("path") and Path(h["path"]).exists() else h["ruleset"])
-    loaded, _ = _load(name, tuple(h["variants"]))
-    states = run_replay(loaded, log)
+    if game is None:
+        try:
+            game = str(ruleset_of(log))
+        except FileNotFoundError as err:
+            raise Failure(str(err)) from None
+    loaded, _ = _load(game, tuple(h["variants"]))
+    replayed = run_replay(loaded, log)
+    states = replayed.states
     if viewer is not None and not 1 <= viewer <= states[0].n:
         raise click.UsageError(f"--as takes a seat from 1 to {states[0].n}, not {viewer}")
     if viewer is not None and not interactive:
         raise click.UsageError("--as shows that seat's view at each step: add --step")
     seat = viewer - 1 if viewer is not None else None
-    if not interactive:
-        for rec in log.decisions:
-            label = rec.get("label", rec.get("value"))  # a time-out has a label and no value
-            click.echo(f"{rec['step']:>4}. {player_name(states[0], rec['player'])}: {label}")
+    if not interactive:  # the labels the ruleset gives the decisions, never the log's own
+        for rec, label in zip(log.decisions, replayed.labels):
+            click.echo(escape(f"{rec['step']:>4}. {player_name(states[0], rec['player'])}: {label}"))
         end = states[-1]
         result = ("winners: " + ", ".join(player_name(end, p) for p in end.winners)) if end.over else "not finished"
-        click.echo(f"replay reproduces the log: {len(log.decisions)} decisions, {result}")
+        click.echo(escape(f"replay reproduces the log: {len(log.decisions)} decisions, {result}"))
         return
     i = 0
     last = len(states) - 1
@@ -383,10 +395,10 @@ def replay(log_file, game, interactive, viewer):
         if said:
             click.echo("What happened:" if i else "The start:")
             for line in said:
-                click.echo(f"  {line}")
+                click.echo(escape(f"  {line}"))
         if i > 0:
             rec = log.decisions[i - 1]
-            click.echo(f"step {i}/{last}: {player_name(st, rec['player'])} chose {rec.get('label')}")
+            click.echo(escape(f"step {i}/{last}: {player_name(st, rec['player'])} chose {replayed.labels[i - 1]}"))
         else:
             click.echo(f"step 0/{last}: the start")
         answer = click.prompt("n/Enter forward, b back, a step number jumps there, q quit", default="n",
@@ -460,7 +472,8 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
 
     from interpreter.errors import RuleError
     from rulebook import sim_report
-    from rulebook.sim_backends import dask_available
+    from rulebook.locate import locate_id
+    from rulebook.sim_backends import Interrupted, dask_available
     from rulebook.simulate import check_agents, lineup, run_many, split_agents
 
     if out_path and Path(out_path).suffix.lower() not in (".jsonl", ".csv"):
@@ -494,9 +507,13 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
         if err.code in ("E036", "E063"):
             raise
     start = time.perf_counter()
-    results = run_many(loaded, n, games, seed, values, progress=not quiet, specs=specs, workers=workers,
-                       backend=backend, scheduler=scheduler, max_decisions=max_decisions,
-                       keep_history=bool(logs_dir), time_outs=time_outs, cut_off_says=cut_off_says)
+    try:
+        results = run_many(loaded, n, games, seed, values, progress=not quiet, specs=specs, workers=workers,
+                           backend=backend, scheduler=scheduler, max_decisions=max_decisions,
+                           keep_history=bool(logs_dir), time_outs=time_outs, cut_off_says=cut_off_says,
+                           notice=lambda text: click.echo(f"\nrulebook: {text}", err=True))
+    except Interrupted as stop:
+        _interrupted(stop, out_path)
     seconds = time.perf_counter() - start
     if backend == "dask":
         where = f"Dask at {scheduler}" if scheduler else "a local Dask cluster"
@@ -504,14 +521,16 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
         where = "1 process" if workers in (None, 1) else f"{min(workers or os.cpu_count() or 1, games)} processes"
     click.echo(sim_report.summary(loaded, n, results, seconds, where, cut_off_says))
     saved = sim_report.save_failures(failures_dir, loaded, str(Path(path).resolve()), n, values, seed, results)
+    by_id = locate_id(loaded.program.id)  # where replay looks; else the command names the ruleset
+    again = "" if by_id and by_id.resolve() == Path(path).resolve() else f" --game {shlex.quote(str(path))}"
     for index, (log, reproduced) in list(saved.items())[:5]:
-        click.echo(f"game {index} saved; replay it with: rulebook replay {log}"
+        click.echo(f"game {index} saved; replay it with: rulebook replay {shlex.quote(str(log))}{again}"
                    + ("" if reproduced else " (note: playing it again here did not fail the same way)"))
     if len(saved) > 5:
         click.echo(f"... and {len(saved) - 5} more failed games in {failures_dir}")
     if logs_dir:
         count = sim_report.save_logs(logs_dir, loaded, str(Path(path).resolve()), n, values, seed, results)
-        click.echo(f"{count} game logs written to {logs_dir}; replay one with: rulebook replay FILE")
+        click.echo(f"{count} game logs written to {logs_dir}; replay one with: rulebook replay FILE{again}")
     if out_path:
         sim_report.write_results(out_path, results, {i: log for i, (log, _) in saved.items()})
         click.echo(f"results written to {out_path}")
@@ -522,6 +541,19 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
         sys.exit(EXIT_PROBLEMS)
 
 
+def _interrupted(stop, out_path) -> None:
+    """Ctrl-C during ``simulate``: write the games already finished to
+    ``--out``, say how many, and exit with 130 as ``play`` does."""
+    from rulebook import sim_report
+
+    click.echo("", err=True)
+    click.echo(f"Interrupted: {len(stop.results)} of {stop.total} games finished.", err=True)
+    if out_path:
+        sim_report.write_results(out_path, stop.results)
+        click.echo(f"the {plural(len(stop.results), 'finished game')} written to {out_path}", err=True)
+    sys.exit(EXIT_INTERRUPTED)
+
+
 @cli.command()
 @click.argument("paths", nargs=-1)
 @click.option("--verbose", is_flag=True)
@@ -529,6 +561,7 @@ def test(paths, verbose):
     """Run scenario files (default: every ruleset's scenarios)."""
     from rulebook.locate import all_rulesets
     from rulebook.scenario import discover, run_file
+    from validator.files import escape
 
     if not paths:
         paths = [str(p.parent) for p in all_rulesets()]
@@ -540,11 +573,11 @@ def test(paths, verbose):
         outcome = run_file(f)
         if outcome.passed:
             if verbose:
-                click.echo(f"ok    {f}  ({outcome.name})")
+                click.echo(escape(f"ok    {f}  ({outcome.name})"))
         else:
             failed += 1
-            click.echo(f"FAIL  {f}  ({outcome.name})")
-            source = Path(f).read_text(encoding="utf-8", errors="replace")
+            click.echo(escape(f"FAIL  {f}  ({outcome.name})"))  # a file's name, or its name field
+            source = _source_of(f)
             for d in outcome.failures:
                 click.echo("      " + d.render(source if d.file == str(f) else None).replace("\n", "\n      "))
     click.echo(f"{len(files) - failed} passed, {failed} failed")
@@ -564,7 +597,12 @@ def _scenarios_of(path: str) -> str:
     if p.is_dir():
         return path
     if p.is_file():
-        head = p.read_text(encoding="utf-8", errors="replace")[:4000]
+        from validator.files import UnsafeFile, read_head
+
+        try:
+            head = read_head(p, 4000)
+        except UnsafeFile as err:
+            raise Failure(f"{path}: {err}") from None
         is_ruleset = re.search(r"^rulebook:", head, re.M) is not None
         return str(p.parent / "scenarios") if is_ruleset else path
     try:
@@ -652,9 +690,9 @@ def main(argv=None):
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
         cli.main(args=argv, prog_name="rulebook", standalone_mode=False)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as err:
         click.echo("Aborted.", err=True)
-        sys.exit(EXIT_PROBLEMS)
+        sys.exit(EXIT_INTERRUPTED if isinstance(err.__cause__, KeyboardInterrupt) else EXIT_PROBLEMS)
     except click.UsageError as err:
         err.show()
         sys.exit(EXIT_USAGE)
@@ -668,11 +706,10 @@ def main(argv=None):
 
         if debug:
             raise
-        if isinstance(err, RulebookError):
-            click.echo(f"rulebook: {err}", err=True)
-            sys.exit(EXIT_PROBLEMS)
-        if isinstance(err, OSError):
-            click.echo(f"rulebook: {err}", err=True)
+        from validator.files import escape
+
+        if isinstance(err, (RulebookError, OSError)):  # a message may quote a file: no control character
+            click.echo(f"rulebook: {escape(str(err))}", err=True)
             sys.exit(EXIT_PROBLEMS)
         click.echo(f"rulebook: internal error: {type(err).__name__}: {err} (run with --debug for details)", err=True)
         sys.exit(EXIT_INTERNAL)

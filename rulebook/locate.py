@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,24 +23,84 @@ def search_dirs() -> list[Path]:
 
 
 def locate(game: str) -> Path:
+    """What a user typed: a file, a folder holding ``ruleset.yaml``, or a
+    ruleset id on the search path."""
     p = Path(game)
     if p.is_file():
         return p
     if p.is_dir() and (p / "ruleset.yaml").exists():
         return p / "ruleset.yaml"
-    for d in search_dirs():
-        candidate = d / game / "ruleset.yaml"
-        if candidate.exists():
-            return candidate
-    for candidate in all_rulesets():  # the id written in a ruleset may differ from its folder's name
-        if _declared_id(candidate) == game:
-            return candidate
+    found = locate_id(game)
+    if found is not None:
+        return found
     if p.is_dir():
         raise FileNotFoundError(_folder_without_ruleset(p))
     raise FileNotFoundError(
         f"no ruleset '{game}': not a file, and not a ruleset id or folder in "
         f"{', '.join(str(d) for d in search_dirs() if d.is_dir())}"
     )
+
+
+ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")  # a ruleset id, as the schema allows (and never a path)
+
+
+def locate_id(game: str) -> Path | None:
+    """The ruleset with this id on the search path: a folder of that name
+    holding ``ruleset.yaml``, or a ruleset there that declares the id."""
+    if not ID.fullmatch(game):
+        return None
+    for d in search_dirs():
+        candidate = d / game / "ruleset.yaml"
+        if candidate.is_file():
+            return candidate
+    for candidate in all_rulesets():  # the id written in a ruleset may differ from its folder's name
+        if _declared_id(candidate) == game:
+            return candidate
+    return None
+
+
+def named_ruleset(name: str, folder: Path, what: str) -> Path:
+    """The ruleset a file names (a log's header, a scenario's ``ruleset:``),
+    which is input like the rest of that file: a ruleset id on the search
+    path, or the path of a ruleset inside ``folder``, the folder of the file
+    that names it. Nothing else is opened (an absolute path or ``..``
+    elsewhere, a symbolic link out of the folder), and a file that does not
+    start like a ruleset (a ``rulebook:`` line) is not read as one, so that
+    none of its lines is ever quoted. Raises FileNotFoundError saying why."""
+    found = locate_id(name)
+    if found is not None:
+        return found
+    base = folder.resolve()
+    path = (base / name).resolve()
+    if not path.is_relative_to(base):
+        raise FileNotFoundError(f"{what} '{_shown(name)}' is neither a ruleset id on the search path nor a file "
+                                f"inside {folder}")
+    if not path.is_file():
+        raise FileNotFoundError(f"{what} '{_shown(name)}': no such ruleset (neither a ruleset id on the search "
+                                f"path nor a file inside {folder})")
+    if path.suffix.lower() not in (".yaml", ".yml") or _declared_version(path) is None:
+        raise FileNotFoundError(f"{what} '{_shown(name)}' is not a ruleset (a YAML file with a 'rulebook:' line)")
+    return path
+
+
+def _shown(name: str) -> str:
+    from validator.files import escape
+
+    return escape(name)[:200]
+
+
+def _head(path: Path) -> str:
+    from validator.files import UnsafeFile, read_head
+
+    try:
+        return read_head(path, 4000)
+    except UnsafeFile:
+        return ""
+
+
+def _declared_version(path: Path) -> str | None:
+    m = re.search(r"^rulebook:\s*(\S+)", _head(path), re.M)
+    return m.group(1) if m else None
 
 
 def _folder_without_ruleset(folder: Path) -> str:
@@ -66,10 +127,7 @@ def _folder_without_ruleset(folder: Path) -> str:
 
 
 def _declared_id(path: Path):
-    import re
-
-    head = path.read_text(encoding="utf-8", errors="replace")[:4000]
-    m = re.search(r"^id:\s*['\"]?([A-Za-z0-9_-]+)", head, re.M)
+    m = re.search(r"^id:\s*['\"]?([A-Za-z0-9_-]+)", _head(path), re.M)
     return m.group(1) if m else None
 
 

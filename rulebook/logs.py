@@ -14,8 +14,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from interpreter.errors import RulebookError, SaveFileError
+from rulebook.locate import ID, named_ruleset
+from rulebook.saves import MAX_DECISIONS, MAX_PLAYERS, SEED
+from validator import files
+from validator.files import NULL, Field, integer, list_of, mapping, one_of, shape_errors, text
 
 LOG_FORMAT = 1
+
+
+def header_path(log_path: str | Path, ruleset_path: str | Path) -> str:
+    """The ruleset's path as a log's header gives it: relative to the log's
+    folder when the ruleset is inside it (where ``replay`` looks), else
+    absolute (for the reader: ``replay`` finds such a ruleset by its id)."""
+    ruleset, folder = Path(ruleset_path).resolve(), Path(log_path).resolve().parent
+    return str(ruleset.relative_to(folder) if ruleset.is_relative_to(folder) else ruleset)
 
 
 class LogWriter:
@@ -26,7 +38,7 @@ class LogWriter:
             {
                 "rulebook_log": LOG_FORMAT,
                 "ruleset": prog.id,
-                "path": str(ruleset_path),
+                "path": header_path(path, ruleset_path),
                 "version": prog.version,
                 "digest": prog.digest,
                 "variants": list(prog.variants),
@@ -67,66 +79,172 @@ class Log:
     header: dict
     decisions: list = field(default_factory=list)
     winners: list | None = None
+    end: dict | None = None  # the record giving the winners
+    path: str = ""
+    lines: dict = field(default_factory=dict)  # id(record) -> (file line, its text): to place errors
+
+    def error(self, message: str, code: str = "R020", record=None, where: tuple = ()) -> SaveFileError:
+        """A SaveFileError at ``record``'s line (the header's by default)."""
+        record = self.header if record is None else record
+        line, text = self.lines.get(id(record), (1, ""))
+        column = files.locate(text, where)[1] if text else 1
+        return SaveFileError(f"{self.path}:{line}:{column}: error[{code}]: {message}", code)
+
+
+MAX_LOG_BYTES = 64_000_000
+NAME = text(200, "a name of at most 200 characters")
+HEADER: dict[str, Field] = {
+    "rulebook_log": integer(0, 10**6, "a log format number"),
+    "ruleset": text(100, "a ruleset id (letters, digits, '-' and '_')", lambda v: ID.fullmatch(v) is not None),
+    "path": text(4096, "a file name"),
+    "version": one_of(text(200), NULL),
+    "digest": text(128, "a digest of at most 128 characters"),
+    "variants": list_of(NAME, 64, "a list of at most 64 variant names"),
+    "players": integer(1, MAX_PLAYERS),
+    "seed": SEED,
+    "params": mapping(256, NAME, "a mapping of at most 256 parameters"),
+}
+STEP = {
+    "step": integer(1, MAX_DECISIONS, f"a step number from 1 to {MAX_DECISIONS}"),
+    "player": integer(0, MAX_PLAYERS - 1, f"a seat from 0 to {MAX_PLAYERS - 1}"),
+    "label": one_of(text(100_000), NULL),
+    "time_out": Field("true", lambda v: v is True),
+}
+END = {"end": list_of(integer(0, MAX_PLAYERS - 1), MAX_PLAYERS, "a list of winning seats (from 0)")}
 
 
 def read(path: str | Path) -> Log:
-    """Read and check a log; a damaged or foreign file is a SaveFileError."""
+    """Read and check a log: a regular file of at most MAX_LOG_BYTES, one
+    JSON object a line (with the limits of ``validator.files``), the header's
+    fields and each decision's checked before use. A damaged or foreign file
+    is a SaveFileError at the line (and column) of the problem."""
+    path = str(path)
+    log = Log({}, path=path)
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
-        raise SaveFileError(f"cannot read log {path}: {err}") from None
-    if not lines:
-        raise SaveFileError(f"{path} is empty, not a Rulebook log")
-    try:
-        records = [json.loads(line) for line in lines if line.strip()]
-    except json.JSONDecodeError as err:
-        raise SaveFileError(f"{path}: line {err.lineno if hasattr(err, 'lineno') else '?'} is not JSON") from None
-    header = records[0]
-    if not isinstance(header, dict) or header.get("rulebook_log") != LOG_FORMAT:
-        raise SaveFileError(f"{path} is not a Rulebook log (or of a format this version cannot read)")
-    for key, kind in (("ruleset", str), ("players", int), ("seed", int), ("variants", list), ("params", dict)):
-        if not isinstance(header.get(key), kind):
-            raise SaveFileError(f"{path}: the header's '{key}' is missing or damaged")
-    log = Log(header)
-    for i, rec in enumerate(records[1:], start=2):
-        if not isinstance(rec, dict):
-            raise SaveFileError(f"{path}: line {i} is damaged")
-        if "step" in rec:
-            if not isinstance(rec.get("player"), int):
-                raise SaveFileError(f"{path}: line {i} has no player")
-            log.decisions.append(rec)
-        elif "end" in rec:
-            log.winners = rec["end"]
+        for number, line in files.read_lines(path, MAX_LOG_BYTES, "the log"):
+            if not line.strip():
+                continue
+            record = files.parse_json(line, number)
+            if not isinstance(record, dict):
+                raise files.UnsafeFile("a log line is a JSON object", number, 1)
+            log.lines[id(record)] = (number, line)
+            if not log.header:
+                _check_header(log, record)
+            else:
+                _add(log, record)
+    except files.UnsafeFile as err:
+        raise SaveFileError(f"{path}:{err.line}:{err.column}: error[R020]: {err.message}", "R020") from None
+    if not log.header:
+        raise SaveFileError(f"{path}:1:1: error[R020]: the file is empty, not a Rulebook log", "R020")
     return log
 
 
-def replay(game, log: Log) -> list:
-    """Play the log's decisions again; returns the states after each
-    decision (index 0: the start). Raises SaveFileError where the ruleset
-    no longer reproduces the log."""
+def _check_header(log: Log, header: dict) -> None:
+    log.header = header
+    if header.get("rulebook_log") != LOG_FORMAT:
+        raise log.error("not a Rulebook log (or of a format this version cannot read)")
+    problems = shape_errors(header, HEADER, ("ruleset", "players", "seed", "variants", "params"))
+    if problems:
+        where, message = problems[0]
+        raise log.error(f"the header's {message}", where=where)
+
+
+def _add(log: Log, record: dict) -> None:
+    if "step" in record:
+        problems = shape_errors(record, STEP, ("step", "player"))
+        if problems:
+            where, message = problems[0]
+            raise log.error(message, record=record, where=where)
+        if record["step"] != len(log.decisions) + 1:
+            raise log.error(f"step {record['step']} follows step {len(log.decisions)}", record=record,
+                            where=("step",))
+        if len(log.decisions) >= MAX_DECISIONS:
+            raise log.error(f"more than {MAX_DECISIONS} decisions", record=record)
+        log.decisions.append(record)
+    elif "end" in record:
+        problems = shape_errors(record, END)
+        if problems:
+            raise log.error(problems[0][1], record=record, where=problems[0][0])
+        log.winners, log.end = record["end"], record
+
+
+class Replayed(list):
+    """A log played again: the states before each decision and after the
+    last (``[0]`` is the start), and ``labels``, each decision's label as the
+    ruleset labels it now (never the label written in the log)."""
+
+    def __init__(self, states: list, labels: list):
+        super().__init__(states)
+        self.labels = labels
+
+    @property
+    def states(self) -> list:
+        return self
+
+
+def ruleset_of(log: Log) -> Path:
+    """The ruleset a log names, found as ``locate.named_ruleset`` finds one:
+    its id on the search path, or its header's path if that is a ruleset
+    inside the log's folder. Raises FileNotFoundError saying what to do."""
+    folder = Path(log.path).parent
+    try:
+        return named_ruleset(log.header["ruleset"], folder, "the log's ruleset")
+    except FileNotFoundError:
+        pass
+    written = log.header.get("path")
+    if written:
+        try:
+            return named_ruleset(written, folder, "the log's ruleset file")
+        except FileNotFoundError:
+            pass
+    raise FileNotFoundError(
+        f"this log is of ruleset '{log.header['ruleset']}', which is not a ruleset id on the search path nor a "
+        f"ruleset file inside {folder} (a log's header cannot make Rulebook open a file elsewhere): "
+        "give the ruleset with --game FILE")
+
+
+def replay(game, log: Log) -> Replayed:
+    """Play the log's decisions again. Raises SaveFileError, at the line of
+    the decision, where the ruleset no longer reproduces the log."""
     prog = game.program
     h = log.header
     if h["ruleset"] != prog.id:
-        raise SaveFileError(f"this log is of ruleset '{h['ruleset']}', not '{prog.id}'", "R021")
+        raise log.error(f"this log is of ruleset '{h['ruleset']}', not '{prog.id}'", "R021", where=("ruleset",))
+    if h.get("variants") != list(prog.variants):
+        raise log.error(f"this log was written with variants {h['variants']}, not {list(prog.variants)}", "R021",
+                        where=("variants",))
     if h.get("digest") != prog.digest:
-        raise SaveFileError(
-            f"the ruleset changed since the log was written (digest {h.get('digest')} != "
-            f"{prog.digest}); use --force to try anyway",
-            "R022",
-        )
-    st = game.new(players=h["players"], seed=h["seed"], params=h["params"])
-    states = [st.clone()]
+        raise log.error(f"the ruleset changed since the log was written (digest {h.get('digest')}, now "
+                        f"{prog.digest}); replay it with the version of the ruleset it was written with",
+                        "R022", where=("digest",))
+    try:
+        st = game.new(players=h["players"], seed=h["seed"], params=h["params"])
+    except RulebookError as err:
+        raise log.error(f"the game of this log cannot start: {err}", "R024", where=("params",)) from None
+    states, labels = [st.clone()], []
     for rec in log.decisions:
         if st.over:
-            raise SaveFileError(f"step {rec['step']}: the game was already over", "R024")
+            raise log.error(f"step {rec['step']}: the game was already over", "R024", record=rec)
         try:
             if rec.get("time_out") is True:
+                labels.append("time ran out")
                 game.time_out(st, rec["player"])
             else:
+                labels.append(_label(game, st, rec["player"], rec.get("value")))
                 game.apply_value(st, rec["player"], rec.get("value"))
         except RulebookError as err:
-            raise SaveFileError(f"step {rec['step']}: {err}", "R024") from None
+            raise log.error(f"step {rec['step']}: {err}", "R024", record=rec) from None
         states.append(st.clone())
     if log.winners is not None and st.over and sorted(st.winners) != sorted(log.winners):
-        raise SaveFileError(f"the replay ends with winners {st.winners}, the log says {log.winners}", "R024")
-    return states
+        raise log.error(f"the replay ends with winners {st.winners}, the log says {log.winners}", "R024",
+                        log.end)
+    return Replayed(states, labels)
+
+
+def _label(game, st, player: int, value) -> str | None:
+    """The label the ruleset gives the option whose value is ``value`` now."""
+    try:
+        values = game.legal_values(st, player)
+        return game.legal(st, player)[values.index(value)].label
+    except ValueError:
+        return None  # not an option: apply_value says so, with its own error

@@ -49,18 +49,19 @@ def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_p
     """The ``play`` command's body (see ``rulebook.cli.play`` for the options)."""
     from rulebook.cli import _load, _params, _players
     from rulebook.logs import LogWriter
+    from rulebook.saves import read_save
 
     saved = None
-    if resume_path:
+    if resume_path:  # checked field by field before use (rulebook.saves)
         saved = read_save(resume_path)
-        variants = tuple(saved.get("variants") or ())
-        humans = tuple(saved.get("humans") or humans)
+        variants = tuple(saved.data["variants"])
+        humans = tuple(saved.data.get("humans") or humans)
         if bots is None:
-            bots = _saved_bots(saved.get("bots"))
+            bots = saved.bots
     loaded, path = _load(game_arg, variants)
     if saved is not None:
-        st = loaded.load(saved)
-        n, seed = st.n, saved.get("seed", 0)
+        st = saved.load(loaded)
+        n, seed = st.n, saved.data.get("seed", 0)
     else:
         n = _players(loaded, players)
         if seed is None:
@@ -167,42 +168,6 @@ def _bots(text: str, n: int, seed: int) -> dict:
     except ValueError as err:
         raise click.UsageError(f"--bots: {err}") from None
     return {p: as_agent(make_agent(spec, seed * 100 + p)) for p, spec in enumerate(specs)}
-
-
-BUILT_IN_BOTS = ("random", "greedy", "mcts")
-
-
-def _saved_bots(value) -> str:
-    """The bots a save names, if they are built in. A save is input like any
-    other file: a spec such as ``package.module:Name`` would import (run)
-    code named by whoever wrote the file, so only the command line may ask
-    for a user's agent."""
-    from interpreter.errors import SaveFileError
-    from rulebook.simulate import split_agents
-
-    if value is None:
-        return "random"
-    if not isinstance(value, str):
-        raise SaveFileError("the save's bots are not a text like 'greedy,random'", "R023")
-    for spec in split_agents(value):
-        if spec.partition(":")[0] not in BUILT_IN_BOTS:
-            raise SaveFileError(f"the save names a bot that is not built in ({spec!r}); resume with --bots to "
-                                "choose the bots yourself", "R023")
-    return value
-
-
-def read_save(path) -> dict:
-    """A save file's data; a file that is not a save is a SaveFileError
-    (one line on stderr, exit 1), never a traceback."""
-    from interpreter.errors import SaveFileError
-
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise SaveFileError(f"{path} is not a saved game: {err}") from None
-    if not isinstance(data, dict):
-        raise SaveFileError(f"{path} is not a saved game")
-    return data
 
 
 def _log_history(game, st, seed, log) -> None:

@@ -27,8 +27,11 @@ from pathlib import Path
 from interpreter.errors import RulebookError
 from interpreter.game import Game
 from interpreter.labels import literal, player_name
+from rulebook.locate import named_ruleset
+from rulebook.saves import MAX_DECISIONS, MAX_PLAYERS
 from rulebook.scenario_explain import explain
 from validator.diagnostics import Diagnostic, did_you_mean
+from validator.files import Field, shape_errors
 from validator.loader import Document, load_file
 
 STEP_KEYS = {"player", "option", "index", "expect", "options", "note", "error", "value", "time_out", "says", "run",
@@ -62,13 +65,40 @@ class Outcome:
 
 
 def find_ruleset(scenario_path: Path, declared) -> Path:
+    """The ruleset a scenario runs: the one its ``ruleset:`` names, which is
+    input like the rest of the file, so only a ruleset id on the search path
+    or a ruleset file inside the scenario's folder (``locate.named_ruleset``;
+    FileNotFoundError otherwise); without ``ruleset:``, the nearest
+    ``ruleset.yaml`` in its folder or a parent."""
     if declared:
-        return (scenario_path.parent / declared).resolve()
+        return named_ruleset(str(declared), scenario_path.parent, "the scenario's ruleset")
     for folder in [scenario_path.parent, *scenario_path.parents]:
         candidate = folder / "ruleset.yaml"
-        if candidate.exists():
+        if candidate.is_file():
             return candidate
     return scenario_path.parent / "ruleset.yaml"
+
+
+# limits on the fields a scenario gives the game (their types are checked with the other fields)
+LIMITS = {
+    "seed": Field("a whole number from -2**63 to 2**64-1",
+                  lambda v: v is not None and (type(v) is not int or -(2**63) <= v < 2**64)),
+    "players": Field(f"a whole number from 1 to {MAX_PLAYERS}", lambda v: type(v) is not int or 1 <= v <= MAX_PLAYERS),
+    "variants": Field("a variant name or a list of at most 64 of them",
+                      lambda v: not isinstance(v, list) or len(v) <= 64 and all(isinstance(x, str) for x in v)),
+    "params": Field("at most 256 parameters", lambda v: not isinstance(v, dict) or len(v) <= 256),
+    "steps": Field(f"at most {MAX_DECISIONS} steps", lambda v: not isinstance(v, list) or len(v) <= MAX_DECISIONS),
+}
+
+
+def read_scenario(path: Path) -> tuple[Document, list[Diagnostic]]:
+    """A scenario file read like any YAML file nobody vouches for (a regular
+    file, the loader's size, nesting, alias and text limits: see
+    ``validator.files`` and ``validator.loader``), then the limits above."""
+    doc, diags = load_file(path)
+    if not diags and isinstance(doc.data, dict):
+        diags = [doc.diag("E070", message, where) for where, message in shape_errors(doc.data, LIMITS)]
+    return doc, diags
 
 
 _programs: dict = {}
@@ -94,7 +124,7 @@ def run_file(path: str | Path) -> Outcome:
 
 
 def _run_file(path: Path) -> Outcome:
-    doc, diags = load_file(path)
+    doc, diags = read_scenario(path)
     name = path.stem
     if diags:
         return Outcome(str(path), name, False, diags)
@@ -143,7 +173,12 @@ def _run_file(path: Path) -> Outcome:
                 )
     if problems:
         return Outcome(str(path), name, False, problems)
-    ruleset = find_ruleset(path, data.get("ruleset"))
+    try:
+        ruleset = find_ruleset(path, data.get("ruleset"))
+    except FileNotFoundError as err:
+        return Outcome(str(path), name, False, [doc.diag(
+            "E004", str(err), ("ruleset",),
+            hint="name a ruleset by its id (rulebook list shows them) or by a path inside the scenario's folder")])
     compiled = _program(ruleset, tuple(variants))
     if compiled.program is None:
         errs = compiled.report.errors or [doc.diag("E070", f"cannot load ruleset {ruleset}", ("ruleset",))]

@@ -16,12 +16,16 @@ threads (Dask's, a progress bar's) or a half-written file.
 
 from __future__ import annotations
 
+import logging
 import os
+import signal
+from collections import deque
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebook.simulate import Result, game_seed, play_game
+from rulebook.simulate import WORKER, Result, game_seed, play_game
 
 Progress = Callable[[int], None] | None
 
@@ -102,42 +106,191 @@ def chunks(n: int, workers: int) -> Iterator[list[int]]:
 def run_here(game, job: Job, n: int, progress: Progress = None) -> list[Result]:
     """In this process, with the parent's compiled game."""
     out = []
-    for i in range(n):
-        out.append(job.play(game, i))
-        if progress:
-            progress(1)
+    try:
+        for i in range(n):
+            out.append(job.play(game, i))
+            if progress:
+                progress(1)
+    except KeyboardInterrupt:
+        raise Interrupted(out, n) from None
     return out
 
 
 # ------------------------------------------------------------ local processes
 
-_JOB: Job | None = None
+LOST = "the worker process playing it died ({how}), and again when the game was played on its own"
+TOO_MANY = "the worker process playing it died ({how}), after {deaths} others: the run stopped starting new ones"
 
 
-def _init_worker(job: Job) -> None:
-    global _JOB
-    _JOB = job
+class Interrupted(Exception):
+    """Ctrl-C during a run: ``results`` holds the games finished so far (in
+    index order), so the caller can still write them."""
+
+    def __init__(self, results: list[Result], total: int):
+        super().__init__(f"interrupted after {len(results)} of {total} games")
+        self.results, self.total = results, total
 
 
-def _run_indexes(indexes: list[int]) -> list[Result]:
-    assert _JOB is not None, "worker not initialised"
-    return run_chunk(_JOB, indexes)
+@contextmanager
+def _no_sigint():
+    """Start processes with Ctrl-C ignored: a worker inherits the ignored
+    signal (Python then installs no KeyboardInterrupt handler in it), so a
+    Ctrl-C at the terminal, which every process of the foreground group
+    receives, reaches only the parent, which stops the workers itself:
+    no worker prints a traceback."""
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals cannot be changed here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
-def run_processes(job: Job, n: int, workers: int, progress: Progress = None) -> list[Result]:
-    """In ``workers`` processes of this machine (0: one per core)."""
+def _worker_main(conn, job: Job) -> None:
+    """A worker process: play each chunk of indexes it is sent, answer with
+    the results (or the error), stop at ``None`` or when the parent is gone."""
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        try:
+            answer = ("done", run_chunk(job, task))
+        except Exception as err:  # noqa: BLE001 - reported to the parent, which raises it
+            answer = ("error", f"{type(err).__name__}: {err}")
+        try:
+            conn.send(answer)
+        except (BrokenPipeError, OSError):
+            return
+
+
+class _Worker:
+    """One worker process, its end of the pipe and the chunk it is playing."""
+
+    def __init__(self, ctx, job: Job):
+        here, there = ctx.Pipe()
+        self.process = ctx.Process(target=_worker_main, args=(there, job), daemon=True)
+        with _no_sigint():
+            self.process.start()
+        there.close()
+        self.conn, self.task = here, None
+
+    def give(self, task: list[int]) -> None:
+        self.task = task
+        try:
+            self.conn.send(task)
+        except OSError:  # it died meanwhile: its sentinel says so, and the task is played again
+            pass
+
+    def stop(self) -> None:
+        """Stop the process at once (its chunk, if any, is somebody else's now)."""
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(5)
+        self.conn.close()
+
+    def how(self) -> str:
+        self.process.join(1)
+        code = self.process.exitcode
+        if code is not None and code < 0:
+            try:
+                return f"signal {signal.Signals(-code).name}"
+            except ValueError:
+                return f"signal {-code}"
+        return f"exit code {code}"
+
+
+def run_processes(job: Job, n: int, workers: int, progress: Progress = None,
+                  notice: Callable[[str], None] | None = None) -> list[Result]:
+    """In ``workers`` processes of this machine (0: one per core).
+
+    The parent gives each worker a chunk at a time and watches both its pipe
+    and its process. A worker that dies (killed, out of memory, a crash) is
+    replaced; the games of its chunk are played again, one per task, and a
+    game whose worker dies a second time is reported as failed (``worker``).
+    Ctrl-C stops the workers and raises ``Interrupted`` with the games done.
+    ``notice`` is told, in a sentence, of each worker lost."""
     import multiprocessing
+    from multiprocessing.connection import wait
 
     workers = workers or os.cpu_count() or 1
     workers = max(1, min(workers, n))
     ctx = multiprocessing.get_context("spawn")
-    results: list[Result] = []
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(job,)) as pool:
-        for part in pool.imap_unordered(_run_indexes, chunks(n, workers)):
-            results.extend(part)
-            if progress:
-                progress(len(part))
-    return sorted(results, key=lambda r: r.index)
+    todo = deque(chunks(n, workers))
+    done: dict[int, Result] = {}
+    lost_once: set[int] = set()
+    deaths = 0
+    pool: list[_Worker] = []
+    try:
+        while todo or pool:
+            for w in [w for w in pool if w.task is None and not w.process.is_alive()]:
+                w.stop()  # died after its last answer: it owes nothing
+                pool.remove(w)
+            while todo and len(pool) < workers and len(pool) < len(todo) + sum(1 for w in pool if w.task):
+                pool.append(_Worker(ctx, job))
+            for w in pool:
+                if w.task is None and todo:
+                    w.give(todo.popleft())
+            busy = [w for w in pool if w.task]
+            if not busy:
+                break
+            ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
+            for w in busy:
+                if w.conn not in ready and w.process.sentinel not in ready:
+                    continue
+                answer = _answer(w)
+                if answer is None:  # the worker died: its games again, one per task, or failed
+                    deaths += 1
+                    how = w.how()
+                    for i in w.task:
+                        if i in lost_once:
+                            done[i] = _lost(job, i, LOST.format(how=how))
+                        elif deaths > 2 * workers + 8:  # something kills every worker: stop trying
+                            done[i] = _lost(job, i, TOO_MANY.format(how=how, deaths=deaths - 1))
+                        else:
+                            lost_once.add(i)
+                            todo.append([i])
+                    failed = [i for i in w.task if i in done]
+                    if notice:
+                        notice(f"a worker process died ({how}) while playing {len(w.task)} game(s): "
+                               + (f"{len(failed)} of them counted as failed, " if failed else "")
+                               + f"{len(w.task) - len(failed)} will be played again")
+                    if progress:
+                        progress(len(failed))
+                    w.stop()
+                    pool.remove(w)
+                    continue
+                kind, value = answer
+                if kind == "error":
+                    raise RuntimeError(value)
+                for r in value:
+                    done[r.index] = r
+                if progress:
+                    progress(len(value))
+                w.task = None
+    except KeyboardInterrupt:
+        raise Interrupted(sorted(done.values(), key=lambda r: r.index), n) from None
+    finally:
+        for w in pool:
+            w.stop()
+    return sorted(done.values(), key=lambda r: r.index)
+
+
+def _answer(w: _Worker):
+    """What worker ``w`` sent, or None when it died without an answer."""
+    try:
+        return w.conn.recv() if w.conn.poll() else None
+    except (EOFError, OSError):
+        return None
+
+
+def _lost(job: Job, index: int, why: str) -> Result:
+    return Result(index, game_seed(job.run_seed, index), [], 0, why, list(job.specs), kind=WORKER)
 
 
 # ------------------------------------------------------------ Dask
@@ -161,21 +314,39 @@ def run_dask(job: Job, n: int, workers: int | None = None, scheduler: str | None
     from dask.distributed import Client, LocalCluster, as_completed
 
     cluster = None
-    if scheduler is None:
-        cluster = LocalCluster(n_workers=max(1, min(workers or os.cpu_count() or 1, n)), threads_per_worker=1,
-                               processes=True, dashboard_address=None)
+    results: list[Result] = []
     try:
+        if scheduler is None:
+            with _no_sigint():  # its processes ignore Ctrl-C: the parent stops them (see _no_sigint)
+                cluster = LocalCluster(n_workers=max(1, min(workers or os.cpu_count() or 1, n)),
+                                       threads_per_worker=1, processes=True, dashboard_address=None,
+                                       silence_logs=logging.ERROR)
         with Client(scheduler or cluster) as client:
             size = len(client.scheduler_info().get("workers", {})) or 1
             shared = client.scatter(job, broadcast=True)
             futures = [client.submit(run_chunk, shared, part, pure=False) for part in chunks(n, size)]
-            results: list[Result] = []
             for future in as_completed(futures):
                 part = future.result()
                 results.extend(part)
                 if progress:
                     progress(len(part))
+    except KeyboardInterrupt:
+        raise Interrupted(sorted(results, key=lambda r: r.index), n) from None
     finally:
         if cluster is not None:
-            cluster.close()
+            _quietly(cluster.close)
     return sorted(results, key=lambda r: r.index)
+
+
+def _quietly(close) -> None:
+    """Close a local cluster without the log lines Dask prints while its
+    workers are stopped (after Ctrl-C, tasks still running are cancelled)."""
+    loggers = [logging.getLogger(name) for name in ("distributed", "tornado", "asyncio")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        close()
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)

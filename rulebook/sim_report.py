@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebook.simulate import AGENT, CAP, RULE, Result
+from rulebook.simulate import AGENT, CAP, RULE, WORKER, Result
 
 Z95 = 1.959963984540054
 
@@ -139,10 +139,11 @@ def summary(game, players: int, results: list[Result], seconds: float | None = N
         outs = sum(r.time_outs for r in results)
         lines.append(f"time-outs (--time-outs): {outs} of {timed} timed decisions ({outs / timed:.1%})")
     errors = [r for r in results if r.error]
-    kinds = {k: sum(1 for r in errors if r.kind == k) for k in (RULE, CAP, AGENT)}
+    kinds = {k: sum(1 for r in errors if r.kind == k) for k in (RULE, CAP, AGENT, WORKER)}
     lines.append(
         f"errors: {len(errors)}"
-        + (f" (ruleset {kinds[RULE]}, decision cap {kinds[CAP]}, agent {kinds[AGENT]})" if errors else "")
+        + (f" (ruleset {kinds[RULE]}, decision cap {kinds[CAP]}, agent {kinds[AGENT]}"
+           + (f", worker process lost {kinds[WORKER]}" if kinds[WORKER] else "") + ")" if errors else "")
     )
     for r in errors[:5]:
         lines.append(f"  game {r.index} (seed {r.seed}): {r.error}")
@@ -278,7 +279,7 @@ def save_failures(directory: str | Path, game, ruleset_path: str, players: int, 
     them, which also checks that the failure reproduces. Returns, by game
     index, the log's path and whether the failure reproduced."""
     out: dict[int, tuple[str, bool]] = {}
-    failed = [r for r in results if r.error]
+    failed = [r for r in results if r.error and r.kind != WORKER]  # a lost worker left no decisions to replay
     if not failed:
         return out
     directory = Path(directory)
@@ -292,7 +293,7 @@ def save_failures(directory: str | Path, game, ruleset_path: str, players: int, 
 def write_failure(path: Path, game, ruleset_path: str, players: int, params: dict, run_seed: int,
                   r: Result) -> bool:
     from interpreter.errors import RulebookError
-    from rulebook.logs import LOG_FORMAT, LogWriter
+    from rulebook.logs import LOG_FORMAT, LogWriter, header_path
 
     prog = game.program
     extra = {"simulate": {"game": r.index, "run_seed": run_seed, "agents": list(r.agents)}}
@@ -300,7 +301,7 @@ def write_failure(path: Path, game, ruleset_path: str, players: int, params: dic
     try:
         st = game.new(players=players, seed=r.seed, params=params, record=False)
     except RulebookError as err:  # the setup itself failed: a header is the whole log
-        header = {"rulebook_log": LOG_FORMAT, "ruleset": prog.id, "path": str(ruleset_path),
+        header = {"rulebook_log": LOG_FORMAT, "ruleset": prog.id, "path": header_path(path, ruleset_path),
                   "version": prog.version, "digest": prog.digest, "variants": list(prog.variants),
                   "players": players, "seed": r.seed, "params": dict(params)}
         path.write_text("\n".join(json.dumps(x, default=str) for x in (header, extra, end)) + "\n", encoding="utf-8")

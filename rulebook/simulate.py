@@ -38,8 +38,8 @@ from interpreter.errors import RulebookError
 
 DEFAULT_MAX_DECISIONS = 100_000
 
-# error kinds of a game that did not finish
-RULE, CAP, AGENT = "rule", "cap", "agent"
+# error kinds of a game that did not finish (WORKER: its worker process died, twice)
+RULE, CAP, AGENT, WORKER = "rule", "cap", "agent", "worker"
 
 
 @dataclass
@@ -327,6 +327,7 @@ def run_many(
     keep_history: bool = False,
     time_outs: float = 0.0,
     cut_off_says: str | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> list[Result]:
     """Play games ``0 .. n-1`` of a run and return their results in index
     order. ``workers`` > 1 plays them in that many processes; ``backend``
@@ -334,7 +335,9 @@ def run_many(
     results are the same whatever the backend (see the module's docstring).
     ``progress``: True for a bar on stderr, or a function told how many more
     games are done. ``time_outs``: the rate at which timed decisions run out
-    of time (see the module's docstring)."""
+    of time (see the module's docstring). ``notice`` is told of worker
+    processes lost (their games are played again). Ctrl-C raises
+    ``sim_backends.Interrupted``, which holds the games finished."""
     from rulebook import sim_backends
 
     if not 0.0 <= time_outs <= 1.0:
@@ -359,7 +362,7 @@ def run_many(
         if backend != "local":
             raise ValueError(f"unknown backend '{backend}': local or dask")
         if workers is not None and workers != 1:
-            return sim_backends.run_processes(job, n, workers, advance)
+            return sim_backends.run_processes(job, n, workers, advance, notice)
         return sim_backends.run_here(game, job, n, advance)
     finally:
         if bar is not None:

@@ -71,3 +71,15 @@ def position_with_choice(game, players: int, seed: int, options: int):
         game.apply(st, p, 0)
         p = game.to_move(st)[0]
     return st, p
+
+
+def agent_package(tmp_path, monkeypatch, name: str, source: str) -> str:
+    """A package ``name`` in ``tmp_path/pkg`` holding ``agents.py`` with
+    ``source``, importable here and by worker processes (spawn passes
+    ``sys.path`` on); returns the module's name, ``name.agents``."""
+    package = tmp_path / "pkg" / name
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "agents.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path / "pkg"))
+    return f"{name}.agents"

@@ -271,13 +271,18 @@ RULE_SNIPPETS = ["end game", "move top(deck) to hand[current]", "count(deck) > 0
                  "range(1, 11)", "{0.__class__}", "__import__('os')", "say \"{x.__globals__}\"",
                  "while true:\n    pass\n", "players", "top(deck)", "1000000000", "-1", "none", ""]
 
+# texts without control characters, which the loader refuses at once (E007): most texts are printable
+# so that the fuzzer gets past the loader, and a short one of any characters keeps E007 itself fuzzed
+printable = hst.characters(blacklist_categories=("Cs", "Cc"))
 scalars = hst.one_of(
     hst.none(), hst.booleans(),
     hst.integers(), hst.integers(-3, 12),
     hst.floats(allow_nan=True, allow_infinity=True),
-    hst.text(max_size=20), hst.sampled_from(RULE_SNIPPETS), hst.sampled_from(RULESET_KEYS),
+    hst.text(printable, max_size=20), hst.text(max_size=3), hst.sampled_from(RULE_SNIPPETS),
+    hst.sampled_from(RULESET_KEYS),
 )
-keys = hst.one_of(hst.sampled_from(RULESET_KEYS), hst.text(max_size=10), hst.integers(-2, 5), hst.booleans())
+keys = hst.one_of(hst.sampled_from(RULESET_KEYS), hst.text(printable, max_size=10), hst.integers(-2, 5),
+                  hst.booleans())
 yaml_values = hst.recursive(
     scalars,
     lambda kids: hst.one_of(hst.lists(kids, max_size=5), hst.dictionaries(keys, kids, max_size=5)),
@@ -1046,6 +1051,205 @@ def test_found_by_fuzzing_a_dedent_to_an_unknown_column_is_E020():
     assert result.report.errors[0].line >= 7
 
 
+# ================================================================= f. save, log and scenario files (issue 22)
+# What a user may be handed: a save, a log or a scenario file, damaged in
+# its data (the mutations above) or in its text (characters inserted,
+# deleted, cut, brackets or digits piled up). Each is read from a file as
+# the command line reads it; the answer is a located R02x error (a save, a
+# log) or failures of that scenario, never another exception, a hang or an
+# answer that is not placed in the file.
+LOCATED = re.compile(r"^\S+:\d+:\d+: error\[R02\d\]: ")
+TEXT_DAMAGE = ["[" * 200, "{" * 200, "9" * 200, "NaN", "\\u001b", "\\ud800", "\x00", "\n", "", "]",
+               '"', ":", ",", "null", "true", "-1", "1e999", "\xff"]
+
+
+@dataclass(frozen=True)
+class FileInput:
+    ruleset: str
+    decisions: int
+    seed: int
+    mutations: tuple  # of the data, like a ruleset's
+    damage: tuple  # of the text: (position, characters to delete, text to insert)
+
+
+text_damage = hst.tuples(hst.integers(0, 2 ** 20), hst.integers(0, 8),
+                         hst.one_of(hst.sampled_from(TEXT_DAMAGE), hst.text(max_size=6)))
+file_inputs = hst.builds(FileInput, hst.sampled_from(RULESET_IDS) if RULESET_IDS else hst.nothing(),
+                         hst.integers(0, 60), hst.integers(0, 2 ** 32 - 1),
+                         hst.lists(mutations, max_size=2).map(tuple), hst.lists(text_damage, max_size=3).map(tuple))
+
+
+def _damaged(text: str, damage: tuple) -> str:
+    for at, cut, insert in damage:
+        at %= len(text) + 1
+        text = text[:at] + insert + text[at + cut:]
+    return text
+
+
+def _played(inp: FileInput):
+    """A game of the input's ruleset, played a little with random decisions."""
+    program = ruleset_program(inp.ruleset)
+    game = Game(program)
+    rnd = random.Random(inp.seed)
+    st = game.new(players=rnd.randint(program.min_players, program.max_players), seed=inp.seed)
+    for _ in range(inp.decisions):
+        if game.is_over(st):
+            break
+        p = rnd.choice(game.to_move(st))
+        game.apply(st, p, rnd.randrange(len(game.legal(st, p))))
+    return game, st, rnd
+
+
+def _located(err, what: str) -> str:
+    assert LOCATED.match(str(err)), f"{what}: an error without its place: {err}"
+    no_repr(str(err), what)
+    assert "\x1b" not in str(err)
+    return err.code
+
+
+def fuzz_save_file(inp: FileInput) -> list[str]:
+    """A save file as ``rulebook play --resume`` reads it (rulebook.saves):
+    refused with a located R02x error, or loaded and played on cleanly."""
+    import tempfile
+
+    from interpreter.errors import SaveFileError
+    from rulebook.saves import read_save
+    if ruleset_program(inp.ruleset) is None:
+        return ["save_file:ruleset-does-not-compile"]
+    game, st, rnd = _played(inp)
+    data = json.loads(json.dumps(game.save(st)))
+    data.update(seed=inp.seed, humans=[1], bots="random")
+    done = [m.apply(data) for m in inp.mutations]
+    text = _damaged(json.dumps(data), inp.damage)
+    _note(f"edits: {done}; text: {text[:3000]!r}")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "save.json"
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        try:
+            with capped():
+                save = read_save(path)
+                loaded = save.load(game)
+                assert save.bots
+        except SaveFileError as err:
+            return [f"save_file:{_located(err, 'a save error')}"]
+        except Exception as err:  # noqa: BLE001
+            raise crash("read_save/Save.load", err) from err
+    try:
+        with capped():
+            for _ in range(20):
+                if game.is_over(loaded):
+                    break
+                p = rnd.choice(game.to_move(loaded))
+                game.apply(loaded, p, rnd.randrange(len(game.legal(loaded, p))))
+    except RulebookError as err:
+        return ["save_file:accepted", f"game:{getattr(err, 'code', 'R000')}"]
+    return ["save_file:accepted"]
+
+
+def fuzz_log_file(inp: FileInput) -> list[str]:
+    """A log as ``rulebook replay`` reads it (rulebook.logs): refused with a
+    located R02x error, or replayed."""
+    import tempfile
+
+    from interpreter.errors import SaveFileError
+    from rulebook.logs import LogWriter, read, replay
+    if ruleset_program(inp.ruleset) is None:
+        return ["log_file:ruleset-does-not-compile"]
+    game, st, _ = _played(inp)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "game.jsonl"
+        again = game.new(players=st.n, seed=inp.seed)
+        log = LogWriter(path, game, again, inp.seed, RULESETS[RULESET_IDS.index(inp.ruleset)])
+        for entry in st.history:
+            options = game.legal(again, entry[0])
+            value = entry[1]
+            log.decision(entry[0], value, options[game.legal_values(again, entry[0]).index(value)].label)
+            game.apply_value(again, entry[0], value)
+        log.close()
+        records = [json.loads(line) for line in path.read_text().splitlines()]
+        done = [m.apply(records) for m in inp.mutations]
+        lines = [json.dumps(r) if not isinstance(r, str) else r for r in records]
+        text = _damaged("\n".join(lines) + "\n", inp.damage)
+        _note(f"edits: {done}; text: {text[:3000]!r}")
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        try:
+            with capped():
+                replayed = replay(game, read(path))
+        except SaveFileError as err:
+            return [f"log_file:{_located(err, 'a log error')}"]
+        except Exception as err:  # noqa: BLE001
+            raise crash("logs.read/replay", err) from err
+    assert len(replayed.labels) == len(replayed) - 1
+    return ["log_file:replayed"]
+
+
+def _scenario_texts() -> list[tuple[Path, str]]:
+    return [(f, f.read_text(encoding="utf-8")) for r in RULESETS
+            for f in sorted((r.parent / "scenarios").glob("*.yaml"))]
+
+
+SCENARIOS = _scenario_texts()
+
+
+@dataclass(frozen=True)
+class ScenarioInput:
+    scenario: int
+    mutations: tuple
+    damage: tuple
+
+
+scenario_inputs = hst.builds(ScenarioInput, hst.integers(0, max(0, len(SCENARIOS) - 1)),
+                             hst.lists(mutations, max_size=2).map(tuple), hst.lists(text_damage, max_size=3).map(tuple))
+
+
+def fuzz_scenario_file(inp: ScenarioInput) -> list[str]:
+    """A scenario file beside its ruleset, damaged: it passes or fails with
+    diagnostics, and never fails by an exception the runner had to catch
+    ('the scenario could not run: ...')."""
+    import shutil
+    import tempfile
+
+    from rulebook.scenario import run_file
+    original, text = SCENARIOS[inp.scenario]
+    data = yaml.safe_load(text)
+    done = [m.apply(data) for m in inp.mutations] if isinstance(data, dict) else []
+    if done:
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    text = _damaged(text, inp.damage)
+    _note(f"{original.name}; edits: {done}; text: {text[:3000]!r}")
+    with tempfile.TemporaryDirectory() as folder:
+        game = Path(folder) / "game"
+        (game / "scenarios").mkdir(parents=True)
+        shutil.copy(original.parent.parent / "ruleset.yaml", game / "ruleset.yaml")
+        path = game / "scenarios" / original.name
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        with capped():
+            outcome = run_file(path)
+    for d in outcome.failures:
+        assert "could not run" not in d.message, f"the scenario runner caught an exception: {d.message}"
+        assert d.code in CODES or d.code.startswith("R"), d.code
+        no_repr(d.render(), "a scenario failure")
+    return ["scenario:passed" if outcome.passed else f"scenario:failed:{outcome.failures[0].code}"]
+
+
+@settings(FAST, max_examples=30, deadline=None, derandomize=True)
+@given(inp=file_inputs)
+def test_damaged_save_files_are_refused_at_their_place_or_play_on(inp):
+    fuzz_save_file(inp)
+
+
+@settings(FAST, max_examples=30, deadline=None, derandomize=True)
+@given(inp=file_inputs)
+def test_damaged_logs_are_refused_at_their_place_or_replay(inp):
+    fuzz_log_file(inp)
+
+
+@settings(FAST, max_examples=30, deadline=None, derandomize=True)
+@given(inp=scenario_inputs)
+def test_damaged_scenario_files_fail_with_diagnostics(inp):
+    fuzz_scenario_file(inp)
+
+
 # ================================================================= the fuzzers, for tools/fuzz_long.py
 # name -> (strategy, body); a ruleset's mutants are one fuzzer each.
 def fuzzers() -> dict:
@@ -1054,6 +1258,9 @@ def fuzzers() -> dict:
         "rule_text": (rule_texts, fuzz_rule_text),
         "rule_program": (program_inputs, fuzz_rule_program),
         "save": (save_inputs, fuzz_save),
+        "save_file": (file_inputs, fuzz_save_file),
+        "log_file": (file_inputs, fuzz_log_file),
+        "scenario_file": (scenario_inputs, fuzz_scenario_file),
     }
     for name in RULESET_IDS:
         out[f"mutant:{name}"] = (mutant_inputs(name), fuzz_mutant)

@@ -28,7 +28,7 @@ from rulebook.simulate import (
     run_many,
     split_agents,
 )
-from tests.helpers import run_main
+from tests.helpers import agent_package, run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -111,12 +111,7 @@ def load(path) -> Game:
 
 @pytest.fixture
 def user_agents(tmp_path, monkeypatch):
-    package = tmp_path / "pkg" / "rbsim_agents"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    (package / "agents.py").write_text(AGENTS)
-    monkeypatch.syspath_prepend(str(tmp_path / "pkg"))
-    return "rbsim_agents.agents"
+    return agent_package(tmp_path, monkeypatch, "rbsim_agents", AGENTS)
 
 
 @pytest.fixture
@@ -316,8 +311,9 @@ def test_a_failing_game_is_saved_and_replays_to_the_same_error(flaky, tmp_path, 
     assert sorted(Path(r["log"]).name for r in failed) == sorted(p.name for p in failures.iterdir())
     for r in failed:
         assert r["error_kind"] == RULE and "error[R104]: index 8 is outside a list of 5" in r["error"]
-        assert f"rulebook replay {r['log']}" in text or "more failed games" in text
-        code, _, err = run_main(capsys, "replay", r["log"])
+        # the ruleset is not on the search path: the printed command names it (a log's header cannot)
+        assert f"rulebook replay {r['log']} --game {flaky}" in text or "more failed games" in text
+        code, _, err = run_main(capsys, "replay", r["log"], "--game", flaky)
         assert code == 1 and f"step {r['decisions']}: " in err
         assert err.strip().endswith(r["error"].split(": ", 1)[1]), err  # the same rule, line and message
         assert "did not fail the same way" not in text

@@ -167,8 +167,9 @@ def test_cli_time_outs_are_logged_and_every_log_replays(tmp_path, capsys):
     assert code == 0 and "errors: 0" in out
     assert re.search(r"time-outs \(--time-outs\): \d+ of \d+ timed decisions", out)
     seen = 0
+    assert f"replay one with: rulebook replay FILE --game {RULESET}" in out  # not on the search path
     for f in sorted(logs.iterdir()):
-        code, shown, _ = run_main(capsys, "replay", f)
+        code, shown, _ = run_main(capsys, "replay", f, "--game", RULESET)
         assert code == 0 and "replay reproduces the log" in shown
         seen += shown.count("time ran out")
     assert seen > 0

@@ -12,12 +12,17 @@ import difflib
 import json
 from dataclasses import asdict, dataclass, field
 
+from validator.files import escape
+
 # code -> (severity, short title). Codes are stable: tests and tools rely on them.
 CODES: dict[str, tuple[str, str]] = {
     "E001": ("error", "YAML syntax error"),
     "E002": ("error", "duplicate key"),
     "E003": ("error", "document too large or too deeply nested"),
     "E004": ("error", "file cannot be read"),
+    "E005": ("error", "YAML tag not allowed"),
+    "E006": ("error", "yes, no, on or off read as true or false"),
+    "E007": ("error", "control character in a text"),
     "E010": ("error", "wrong type of value"),
     "E011": ("error", "missing required field"),
     "E012": ("error", "unknown field"),
@@ -66,6 +71,9 @@ CODES: dict[str, tuple[str, str]] = {
 }
 
 
+SHOWN = 1000  # characters of a source line shown under a diagnostic (a window around a longer one)
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     code: str
@@ -97,12 +105,17 @@ class Diagnostic:
             src_lines = source.splitlines()
             if 1 <= self.line <= len(src_lines):
                 text = src_lines[self.line - 1].replace("\t", " ")
+                column = max(self.column - 1, 0)
+                if len(text) > SHOWN:  # a window around the column: a line may be megabytes long
+                    start = max(0, min(column - SHOWN // 3, len(text) - SHOWN))
+                    text = ("..." if start else "") + text[start:start + SHOWN] + "..."
+                    column += (3 if start else 0) - start
                 gutter = f"{self.line:>4} | "
                 lines.append(gutter + text)
-                lines.append(" " * (len(gutter) + max(self.column - 1, 0)) + "^" * max(1, min(self.length, 60)))
+                lines.append(" " * (len(gutter) + column) + "^" * max(1, min(self.length, 60)))
         if self.hint:
             lines.append(f"  = hint: {self.hint}")
-        return "\n".join(lines)
+        return escape("\n".join(lines))  # a file's own bytes never reach the terminal as commands
 
 
 @dataclass

@@ -10,11 +10,15 @@ documents nested too deeply are diagnostics, not crashes.
 
 from __future__ import annotations
 
+import bisect
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
+from dsl.parser import CONTROL
+from validator import files
 from validator.diagnostics import Diagnostic
 
 try:  # the C loader is much faster when PyYAML was built with it
@@ -23,8 +27,18 @@ except ImportError:  # pragma: no cover
     from yaml import SafeLoader as _Loader
 
 MAX_NODES = 200_000  # values after alias expansion
+MAX_EXPANDED = 10_000_000  # characters of keys and texts after alias expansion (twice MAX_BYTES)
 MAX_DEPTH = 64  # nested mappings and sequences
 MAX_BYTES = 5_000_000
+MAX_INT_DIGITS = files.MAX_INT_DIGITS  # digits of an integer
+
+# the tags of plain data: anything else (!!python/name:os.system, !custom, !!set) is E005
+_CORE = "tag:yaml.org,2002:"
+DATA_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp",
+                                          "binary", "merge"))
+# plain values YAML 1.1 reads as true or false, where YAML 1.2 (and a reader's eye) sees a word: E006.
+# A key is always read as the word it is (``on:`` is a trigger's field; a zone may be called ``on``).
+_YAML11_BOOLS = frozenset(w for word in ("yes", "no", "on", "off") for w in (word, word.title(), word.upper()))
 
 Path_ = tuple  # a path into the document: keys and indexes
 
@@ -112,13 +126,13 @@ class _Builder:
     def __init__(self, doc: Document):
         self.doc = doc
         self.count = 0
+        self.size = 0  # characters of keys and texts, aliases expanded
+        self.spans: dict[int, TextSpan] = {}  # by node: an aliased text is mapped once
         self.diags: list[Diagnostic] = []
         # YAML's marks do not count a byte order mark: neither do the columns of line 1
         self.bom = 1 if doc.source.startswith("\ufeff") else 0
-        self.line_starts = [self.bom]
-        for i, ch in enumerate(doc.source):
-            if ch == "\n":
-                self.line_starts.append(i + 1)
+        self.line_starts = [self.bom] + [m.end() for m in re.finditer("\n", doc.source)]
+        self.lines = doc.source.splitlines()
 
     def build(self, node, path: Path_, depth: int):
         self.count += 1
@@ -136,6 +150,10 @@ class _Builder:
             )
         mark = node.start_mark
         self.doc.positions[path] = (mark.line + 1, mark.column + 1)
+        if node.tag not in DATA_TAGS:
+            self._diag("E005", f"the YAML tag '{_short_tag(node.tag)}' is not allowed", node, path,
+                       "a ruleset is plain data: remove the tag (quote the text if it is meant as text)")
+            node = _untagged(node)
         if isinstance(node, yaml.MappingNode):
             out = {}
             for key_node, value_node in node.value:
@@ -150,9 +168,14 @@ class _Builder:
                         )
                     )
                     continue
+                self._count_text(key_node)
+                if key_node.tag not in DATA_TAGS:
+                    self._diag("E005", f"the YAML tag '{_short_tag(key_node.tag)}' is not allowed", key_node, path,
+                               "a key is a plain name: remove the tag")
                 key = _scalar(key_node)
                 if not isinstance(key, (str, int)) or isinstance(key, bool):
                     key = str(key_node.value)
+                self._check_text(key_node, key_node.value, path)
                 kpos = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
                 if key in out:
                     first = self.doc.key_positions.get(path + (key,), kpos)
@@ -174,10 +197,62 @@ class _Builder:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
+        self._count_text(node)
+        if node.tag == _CORE + "int" and len(node.value.lstrip("+-0_")) > MAX_INT_DIGITS:
+            self._diag("E003", f"a number of {len(node.value)} digits; the limit is {MAX_INT_DIGITS}", node, path,
+                       "no game needs such a number: did a value get pasted twice?")
+            return 0
+        if node.tag == _CORE + "bool" and not node.style and node.value in _YAML11_BOOLS:
+            meaning = node.value.lower() in ("yes", "on")
+            self._diag("E006", f"YAML 1.1 reads '{node.value}' as {str(meaning).lower()}, not as the word",
+                       node, path, f"write {str(meaning).lower()} for a yes/no value, or '{node.value}' in quotes "
+                       "for the word", len(node.value))
         value = _scalar(node)
         if isinstance(value, str):
-            self.doc.spans[path] = _span(node, self.doc.source, value, self.line_starts, self.bom)
+            self._check_text(node, value, path)
+            span = self.spans.get(id(node))
+            if span is None:
+                span = self.spans[id(node)] = _span(node, self.doc.source, value, self.line_starts, self.bom,
+                                                       self.lines)
+            self.doc.spans[path] = span
         return value
+
+    def _count_text(self, node) -> None:
+        """Count a text against MAX_EXPANDED; past it, the error is at the
+        text that crossed it (with aliases, the anchored text)."""
+        self.size += len(node.value)
+        if self.size > MAX_EXPANDED:
+            raise _TooLarge(
+                f"the document expands to more than {MAX_EXPANDED} characters of text (an alias bomb?)",
+                node.start_mark,
+                "an alias (*name) of a long text repeats the whole text each time it is used",
+            )
+
+    def _check_text(self, node, value: str, path: Path_) -> None:
+        """Texts are shown on terminals: a control character (an escape
+        sequence, a bell, a carriage return) could drive the terminal."""
+        bad = CONTROL.search(value)
+        if bad is None:
+            return
+        self._diag("E007", f"a control character (U+{ord(bad.group()):04X}) in a text", node, path,
+                   "texts are shown on terminals, which act on control characters: remove it "
+                   "(\\t and line breaks are fine)")
+
+    def _diag(self, code: str, message: str, node, path: Path_, hint: str, length: int = 1) -> None:
+        mark = node.start_mark
+        self.diags.append(Diagnostic(code, message, self.doc.file, mark.line + 1, mark.column + 1, hint,
+                                     path_str(path), length))
+
+
+def _short_tag(tag: str) -> str:
+    return files.escape("!!" + tag[len(_CORE):] if tag.startswith(_CORE) else tag)[:80]
+
+
+def _untagged(node):
+    """The node as plain data, its tag dropped (it has been reported)."""
+    kind = {yaml.MappingNode: "map", yaml.SequenceNode: "seq"}.get(type(node), "str")
+    return type(node)(_CORE + kind, node.value, node.start_mark, node.end_mark,
+                      **({"style": node.style} if isinstance(node, yaml.ScalarNode) else {}))
 
 
 def _scalar(node):
@@ -199,13 +274,16 @@ def _scalar(node):
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
 
-def _span(node, source: str, text: str = "", line_starts=None, bom: int = 0) -> TextSpan:
+MAX_MAPPED = 100_000  # characters of a text whose every character gets its file position
+
+
+def _span(node, source: str, text: str = "", line_starts=None, bom: int = 0, lines=None) -> TextSpan:
     mark = node.start_mark
     style = node.style
-    if style not in ("|",) and line_starts and getattr(mark, "index", None) is not None:
+    if style not in ("|",) and line_starts and getattr(mark, "index", None) is not None and len(text) <= MAX_MAPPED:
         return _aligned(node, source, text, line_starts, bom)
     if style in ("|", ">"):
-        lines = source.splitlines()
+        lines = source.splitlines() if lines is None else lines
         indent = _block_indent(lines, mark.line + 1, text)
         return TextSpan(mark.line + 2, indent + 1, True, indent + 1, style=style)
     shift = 1 if style in ("'", '"') else 0
@@ -233,11 +311,13 @@ def _aligned(node, source: str, text: str, line_starts, bom: int = 0) -> TextSpa
     folded line breaks); for the others, and if that read disagrees with
     YAML, the value and its source text are walked side by side: folded line
     breaks, indentation and doubled quotes are skipped in the source."""
-    import bisect
-
     mark = node.start_mark
     j = mark.index + bom
     end = node.end_mark.index + bom if node.end_mark is not None else len(source)
+    at = _verbatim(node, source, text, j, end)
+    if at is not None:  # one line, as written: each character is where the first one is, plus its offset
+        line = max(1, bisect.bisect_right(line_starts, at))
+        return TextSpan(line, at - line_starts[line - 1] + 1, False, 0, style=node.style or "")
     indexes = None
     if node.style in ("'", '"'):
         try:
@@ -255,6 +335,21 @@ def _aligned(node, source: str, text: str, line_starts, bom: int = 0) -> TextSpa
     text_lines = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
     first = chars[0] if chars else (mark.line + 1, mark.column + 1)
     return TextSpan(first[0], first[1], False, 0, tuple(chars), tuple(text_lines), node.style or "")
+
+
+def _verbatim(node, source: str, text: str, j: int, end: int) -> int | None:
+    """Where a one-line value starts in the source, when the source holds it
+    exactly as it is (no escape, no doubled quote): most values, whose
+    positions then need no table of their own."""
+    if not text or "\n" in text or node.style not in (None, "", "'", '"'):
+        return None
+    k = source.find(text, j, end)
+    if k < 0 or source[j:k].strip(" ") not in ("", node.style) and not _ANCHOR.fullmatch(source[j:k]):
+        return None
+    return k
+
+
+_ANCHOR = re.compile(r"(?:[&!]\S*[ \t]+)+['\"]?")  # anchors and tags written before a value
 
 
 def _walk(node, source: str, text: str, j: int, end: int) -> list[int]:
@@ -523,6 +618,12 @@ def load_text(source: str, file: str = "<ruleset>") -> tuple[Document, list[Diag
         node = yaml.compose(source, Loader=_Loader)
     except yaml.MarkedYAMLError as err:
         return doc, [_yaml_error(err, source, file)]
+    except yaml.reader.ReaderError as err:  # a character YAML does not allow anywhere, comments included
+        line = source.count("\n", 0, err.position) + 1
+        column = err.position - (source.rfind("\n", 0, err.position) + 1) + 1
+        code = "E007" if CONTROL.match(chr(err.character)) else "E001"
+        return doc, [Diagnostic(code, f"a control character (U+{err.character:04X}) in the file", file, line, column,
+                                "YAML allows no control character but tab and line breaks, even in a comment")]
     except yaml.YAMLError as err:
         return doc, [Diagnostic("E001", str(err).splitlines()[0], file, 1, 1)]
     except RecursionError:
@@ -542,9 +643,12 @@ def load_text(source: str, file: str = "<ruleset>") -> tuple[Document, list[Diag
 
 
 def load_file(path: str | Path) -> tuple[Document, list[Diagnostic]]:
+    """Read a YAML file (only a regular file, at most MAX_BYTES: see
+    ``validator.files``) and load it."""
     path = Path(path)
     try:
-        source = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        return Document(file=str(path), source=""), [Diagnostic("E004", f"cannot read file: {err}", str(path), 1, 1)]
+        source = files.read_text(path, MAX_BYTES, "the file")
+    except files.UnsafeFile as err:
+        code = err.code or "E004"
+        return Document(file=str(path), source=""), [Diagnostic(code, err.message, str(path), err.line, err.column)]
     return load_text(source, str(path))

@@ -1,0 +1,168 @@
+"""Saved games read from a file (``rulebook play --resume``).
+
+A save is input like any other file, so it is read through
+``validator.files`` (a regular file, at most ``MAX_SAVE_BYTES``, JSON with
+limits) and every field ``rulebook play`` uses is checked against
+``FIELDS`` before any is used: types, ranges, lengths, and the bots it names
+(built-in ones only, with bounded options). ``Game.load`` then checks that
+the save belongs to the ruleset and replays it. Every problem is a
+``SaveFileError`` placed in the file: ``save.json:1:245: error[R023]: ...``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from interpreter.errors import SaveFileError
+from validator import files
+from validator.files import Field, integer, list_of, mapping, text
+
+MAX_SAVE_BYTES = 16_000_000
+MAX_PLAYERS = 64  # the ruleset schema's largest players.max
+MAX_DECISIONS = 1_000_000  # decisions in a save's history or in a log
+SEED = integer(-(2**63), 2**64 - 1, "a whole number from -2**63 to 2**64-1")
+NAME = text(200, "a name of at most 200 characters")
+PARAMS = mapping(256, NAME, "a mapping of at most 256 parameters")
+VARIANTS = list_of(NAME, 64, "a list of at most 64 variant names")
+
+FIELDS: dict[str, Field] = {
+    "format": integer(0, 10**6, "a format number"),
+    "ruleset": NAME,
+    "version": files.one_of(text(200), files.NULL),
+    "digest": text(128, "a digest of at most 128 characters"),
+    "variants": VARIANTS,
+    "players": integer(1, MAX_PLAYERS),
+    "params": PARAMS,
+    "state": mapping(10_000, text(100), "a mapping (the game's state)"),
+    "seed": SEED,
+    "humans": list_of(integer(1, MAX_PLAYERS), MAX_PLAYERS, f"a list of seats (whole numbers from 1 to {MAX_PLAYERS})"),
+    "bots": text(1_000, "a text like 'greedy,random' of at most 1000 characters"),
+}
+REQUIRED = ("format", "ruleset", "digest", "variants", "players", "state")
+DECISION = Field("[seat, value] or [seat, null, \"time_out\"] (seat from 0)",
+                 lambda v: isinstance(v, list) and len(v) in (2, 3) and type(v[0]) is int and 0 <= v[0] < MAX_PLAYERS
+                 and (len(v) == 2 or v[2] == "time_out"))
+STATE_FIELDS = {"seed": SEED, "history": list_of(DECISION, MAX_DECISIONS, f"a list of at most {MAX_DECISIONS} "
+                                                 "decisions, each [seat, value] or [seat, null, \"time_out\"]")}
+
+# the bots a save may name, with the options each takes and their bounds (a save may not ask for
+# a billion MCTS iterations at every decision); the command line's --bots has no such bounds
+BOT_OPTIONS: dict[str, dict[str, Field]] = {
+    "random": {},
+    "greedy": {"samples": integer(1, 100)},
+    "mcts": {
+        "iterations": integer(1, 100_000),
+        "seconds": Field("a number of seconds from 0 to 60",
+                         lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 60),
+        "c": Field("a number from 0 to 100", lambda v: isinstance(v, (int, float)) and 0 <= v <= 100),
+        "max_rollout_decisions": integer(1, 10_000),
+        "rollout": Field("'random'", lambda v: v == "random"),
+        "cutoff": Field("'score' or 'heuristic'", lambda v: v in ("score", "heuristic")),
+    },
+}
+
+
+@dataclass
+class Save:
+    """A save's data, checked, and the text it came from (to place errors)."""
+
+    path: str
+    text: str
+    data: dict
+
+    def error(self, message: str, code: str, where: tuple = ()) -> SaveFileError:
+        line, column = files.locate(self.text, where)
+        return SaveFileError(f"{self.path}:{line}:{column}: error[{code}]: {message}", code)
+
+    def load(self, game):
+        """The saved game's state, replayed by ``Game.load``; its errors are
+        placed at the field they are about."""
+        try:
+            return game.load(self.data)
+        except SaveFileError as err:
+            raise self.error(str(err), err.code, _field_of(err)) from None
+
+    @property
+    def bots(self) -> str:
+        """The bots the save names, when the command line names none: built-in
+        ones only, with bounded options (``bot_problem``)."""
+        problem = bot_problem(self.data.get("bots"))
+        if problem:
+            raise self.error(problem, "R023", ("bots",))
+        return self.data.get("bots") or "random"
+
+
+def _field_of(err: SaveFileError) -> tuple:
+    """The field an error of ``Game.load`` is about."""
+    message = str(err)
+    if err.code == "R021":
+        return ("variants",) if "variants" in message else ("ruleset",)
+    if err.code == "R022":
+        return ("digest",)
+    if err.code == "R023":
+        import re
+
+        step = re.search(r"decision (\d+)", message)
+        return ("state", "history", int(step.group(1)) - 1) if step else ("state",)
+    return ("format",)
+
+
+def read_save(path: str | Path) -> Save:
+    """Read and check a save file (see the module's docstring)."""
+    path = str(path)
+    try:
+        source = files.read_text(path, MAX_SAVE_BYTES, "the save")
+        data = files.parse_json(source)
+    except files.UnsafeFile as err:
+        raise SaveFileError(f"{path}:{err.line}:{err.column}: error[R020]: {err.message}", "R020") from None
+    if not isinstance(data, dict):
+        raise SaveFileError(f"{path}:1:1: error[R020]: not a saved game (a save is a JSON object)", "R020")
+    save = Save(path, source, data)
+    problems = files.shape_errors(data, FIELDS, REQUIRED)
+    if not problems and isinstance(data["state"], dict):
+        problems = files.shape_errors(data["state"], STATE_FIELDS, ("seed", "history"), ("state",))
+    if problems:
+        where, message = problems[0]
+        raise save.error(message, "R020", where)  # not a save this version can use as it is
+    for i, seat in enumerate(data.get("humans") or []):
+        if seat > data["players"]:
+            raise save.error(f"human seat {seat} is not a seat of this {data['players']}-player game", "R023",
+                             ("humans", i))
+    return save
+
+
+def bot_problem(value) -> str | None:
+    """What is wrong with the bots a save names, or None. A spec such as
+    ``package.module:Name`` would import (run) code named by whoever wrote
+    the file, so only built-in bots are taken from a save, with bounded
+    options; the command line's ``--bots`` may ask for anything."""
+    from rulebook.simulate import split_agents
+
+    if value is None:
+        return None
+    for spec in split_agents(value):
+        name, _, options = spec.partition(":")
+        if name not in BOT_OPTIONS:
+            return (f"the save names a bot that is not built in ({files.escape(spec)[:80]!r}); resume with --bots "
+                    "to choose the bots yourself")
+        for option in filter(None, (o.strip() for o in options.split(","))):
+            key, _, raw = option.partition("=")
+            field = BOT_OPTIONS[name].get(key)
+            if field is None:
+                return f"bot '{name}' has no option '{files.escape(key)[:40]}'"
+            value = _number(raw)
+            if not field.test(value):
+                return f"bot '{name}': {key} must be {field.says} in a save, not {files.describe(value)}"
+    return None
+
+
+def _number(raw: str):
+    if len(raw) > 40:
+        return raw
+    for kind in (int, float):
+        try:
+            return kind(raw)
+        except ValueError:
+            pass
+    return raw
