@@ -47,7 +47,7 @@ PROMPT = "choice (number, ? for help, s to save, q to quit)"
 def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path,
         bots: str | None = None) -> None:
     """The ``play`` command's body (see ``rulebook.cli.play`` for the options)."""
-    from rulebook.cli import _load, _params, _players
+    from rulebook.loading import _load, _params, _players
     from rulebook.logs import LogWriter
     from rulebook.saves import read_save
 

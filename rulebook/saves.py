@@ -137,7 +137,7 @@ def bot_problem(value) -> str | None:
     ``package.module:Name`` would import (run) code named by whoever wrote
     the file, so only built-in bots are taken from a save, with bounded
     options; the command line's ``--bots`` may ask for anything."""
-    from rulebook.simulate import split_agents
+    from rulebook.sim_games import split_agents
 
     if value is None:
         return None

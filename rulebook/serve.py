@@ -377,7 +377,7 @@ def run(game_arg, variants, players, seed, humans, params, author, bots, host_na
     """The ``serve`` command's body (see ``rulebook.cli.serve``)."""
     import uvicorn
 
-    from rulebook.cli import _load, _params, _players
+    from rulebook.loading import _load, _params, _players
     from rulebook.play import _bots
 
     loaded, _path = _load(game_arg, variants)

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebook.simulate import WORKER, Result, game_seed, play_game
+from rulebook.sim_games import WORKER, Result, game_seed, play_game
 
 Progress = Callable[[int], None] | None
 

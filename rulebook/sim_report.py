@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebook.simulate import AGENT, CAP, RULE, WORKER, Result
+from rulebook.sim_games import AGENT, CAP, RULE, WORKER, Result
 
 Z95 = 1.959963984540054
 

@@ -1,314 +1,37 @@
-"""Many games between agents: the per-game loop, results and benchmarks.
+"""Many games between agents: a run, on one process, several or a Dask
+cluster, and its summary.
 
-A run is a list of games. Game ``i`` is fully determined by the ruleset (with
-its variants and parameters), the player count, the agent line-up and
-``game_seed(run_seed, i)``; seat ``p`` of that game gets an agent built by
-``make_agent(spec, agent_seed(game seed, p))``, fresh for every game, except
-that the random seats of a game draw from one generator (``random_seats``),
-in the order they decide. Nothing else (which process plays it, in what
-order games finish) enters a game, so every backend (one process,
-``--workers N``, a Dask cluster) gives the same results, and any game of a
-run can be played again on its own.
-
-When every seat is ``random`` a faster loop plays the game, inside the
-engine (``interpreter.playout``): the same draws from the same generator,
-over the pending options instead of the labelled ``Game.legal``, so it makes
-the same choices as the general loop (a test checks this on every seed it
-plays). Since the compiler that emits Python (December 2026) the random
-seats share one generator per game, so random runs differ from those of
-earlier versions.
-
-Agents answer at once, so a turn's ``time_limit`` never runs out for them.
-``time_outs`` (``--time-outs RATE``) lets each timed decision run out of time
-with that probability instead, as for a player who dawdles: the turn's
-``on_time_out`` runs, recorded in the history like a decision. Whether a
-decision times out is drawn from a generator of its own, seeded by the game's
-seed, so a rate of 0 plays exactly the games of a run without it.
+One game of a run (its seed, its agents, the loops that play it) is
+``rulebook.sim_games``; where the games of a run are played is
+``rulebook.sim_backends``; the summary table is ``rulebook.sim_report``.
+Everything a caller needs is importable from here.
 """
 
 from __future__ import annotations
 
-import operator
-import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
-from interpreter.errors import RulebookError
-
-DEFAULT_MAX_DECISIONS = 100_000
-
-# error kinds of a game that did not finish (WORKER: its worker process died, twice)
-RULE, CAP, AGENT, WORKER = "rule", "cap", "agent", "worker"
-
-
-@dataclass
-class Result:
-    """One game of a run. ``history`` (the decisions as ``[player, value]``)
-    is kept only for games that failed, to write their replayable log."""
-
-    index: int
-    seed: int
-    winners: list
-    decisions: int
-    error: str | None = None
-    agents: list = field(default_factory=list)
-    scores: list | None = None
-    turns: int | None = None
-    kind: str | None = None
-    history: list | None = None
-    timed: int = 0  # decisions with a time limit (counted with --time-outs only)
-    time_outs: int = 0  # of those, how many ran out of time
-    cut_off: bool = False  # the narration said the run's --cut-off-says text: the rules cut the game short
-
-
-def game_seed(run_seed: int, index: int) -> int:
-    """Each game's seed from the run's seed and the game's index, so that
-    any game of a run can be replayed on its own."""
-    return (run_seed * 1_000_003 + index * 7919) % (2**31)
-
-
-def agent_seed(seed: int, seat: int) -> int:
-    """The seed of the agent at ``seat`` (0-based) in the game seeded ``seed``
-    (the formula of the random bots before agents could be chosen, so random
-    runs keep their results)."""
-    return seed * 31 + seat
-
-
-def play_one(game, players: int, seed: int, params=None, record=False) -> tuple[list, int]:
-    """One game between random bots, as fast as the engine allows (``bench``
-    and ``benchmarks/side_by_side.py`` time exactly this loop)."""
-    from interpreter.playout import playout
-
-    st = game.new(players=players, seed=seed, params=params, record=record)
-    draw = random_seats(seed).random
-    decisions = playout(st, lambda p, n: int(draw() * n))
-    return st.winners, decisions
-
-
-def random_seats(seed: int) -> random.Random:
-    """The generator the random seats of game ``seed`` draw from: one per
-    game, shared by its random seats in the order they decide (seeding a
-    generator per seat cost more than the rest of a short game's draws)."""
-    return random.Random(agent_seed(seed, 0))
-
-
-class SharedRandom:
-    """A random seat drawing from its game's shared generator (``random_seats``)."""
-
-    def __init__(self, rng: random.Random):
-        self.rng = rng
-
-    def choose(self, view, options) -> int:
-        return int(self.rng.random() * len(options))
-
-    def decide(self, decision) -> int:
-        return int(self.rng.random() * decision.count)
-
-
-class GameStopped(Exception):
-    """A game stopped by the decision cap or by its agent (not the ruleset)."""
-
-    def __init__(self, kind: str, message: str):
-        super().__init__(message)
-        self.kind = kind
-
-
-def play_game(
-    game,
-    players: int,
-    index: int,
-    seed: int,
-    specs: Sequence[str],
-    params: dict | None = None,
-    max_decisions: int = DEFAULT_MAX_DECISIONS,
-    fast: bool | None = None,
-    keep_history: bool = False,
-    time_outs: float = 0.0,
-    cut_off_says: str | None = None,
-) -> Result:
-    """Play game ``index`` of a run (seeded ``seed``) with one agent spec per
-    seat. A ``RulebookError`` of the ruleset, the decision cap and a failing
-    agent end the game with an error instead of ending the run; any other
-    exception is a bug in Rulebook and propagates. ``fast=None`` uses the
-    random loop whenever every seat is ``random``."""
-    specs = list(specs)
-    st = None
-    timer = _TimeOuts(game, seed, time_outs) if time_outs else None
-    try:
-        st = game.new(players=players, seed=seed, params=params, record=bool(cut_off_says))
-        decisions = play_state(game, st, seed, specs, max_decisions, fast, timer=timer)
-    except RulebookError as err:
-        return _failed(index, seed, specs, st, str(err), RULE)
-    except GameStopped as stop:
-        return _failed(index, seed, specs, st, str(stop), stop.kind)
-    try:
-        scores = game.scores(st) if game.program.score else None
-    except RulebookError as err:
-        return _failed(index, seed, specs, st, str(err), RULE)
-    history = [list(h) for h in st.history] if keep_history else None
-    cut_off = bool(cut_off_says) and any(e[0] == "say" and cut_off_says in e[1] for e in st.events)
-    return Result(index, seed, list(st.winners), decisions, None, specs, scores, st.turn or None, history=history,
-                  timed=timer.timed if timer else 0, time_outs=timer.outs if timer else 0, cut_off=cut_off)
-
-
-def play_state(game, st, seed: int, specs: Sequence[str], max_decisions: int = DEFAULT_MAX_DECISIONS,
-               fast: bool | None = None, time_outs: float = 0.0, timer: _TimeOuts | None = None) -> int:
-    """Play the new game ``st`` (seeded ``seed``) to its end with one agent
-    spec per seat; returns the number of decisions. Raises ``RulebookError``
-    when the rules fail and ``GameStopped`` at the cap or when an agent fails.
-    ``timer`` (a ``_TimeOuts``, which counts what it did) or ``time_outs``
-    (a rate) lets timed decisions run out of time."""
-    if fast is None:
-        fast = all(s == "random" for s in specs)
-    if timer is None and time_outs:
-        timer = _TimeOuts(game, seed, time_outs)
-    if fast:
-        return _random_loop(game, st, seed, max_decisions, timer)
-    return _agent_loop(game, st, seed, list(specs), max_decisions, timer)
-
-
-class _TimeOuts:
-    """Which timed decisions run out of time, at ``rate``, from a generator
-    seeded by the game's seed alone."""
-
-    def __init__(self, game, seed: int, rate: float):
-        if not 0.0 <= rate <= 1.0:
-            raise ValueError(f"a time-out rate is between 0 and 1, not {rate}")
-        self.game, self.rate, self.rng = game, rate, random.Random(f"time-outs {seed}")
-        self.timed = self.outs = 0
-
-    def run_out(self, st, player: int) -> bool:
-        """True (and the time-out applied) when this decision runs out of time."""
-        if self.game.time_limit(st, player) is None:
-            return False
-        self.timed += 1
-        if self.rng.random() >= self.rate:
-            return False
-        self.outs += 1
-        self.game.time_out(st, player)
-        return True
-
-
-def _failed(index, seed, specs, st, message, kind) -> Result:
-    history = [list(h) for h in st.history] if st is not None else []
-    return Result(index, seed, [], len(history), message, specs, None, None, kind, history)
-
-
-def _random_loop(game, st, seed: int, cap: int, timer: _TimeOuts | None = None) -> int:
-    draw = random_seats(seed).random
-    if timer is None:  # the engine's own loop: the same draws, without labelling every option
-        from interpreter.playout import playout
-
-        decisions = playout(st, lambda p, n: int(draw() * n), cap)
-        if decisions >= cap and not st.over:
-            raise GameStopped(CAP, f"no end after {cap} decisions (--max-decisions)")
-        return decisions
-    decisions = 0
-    while not st.over:
-        for p in game.to_move(st):
-            if timer is None or not timer.run_out(st, p):
-                game.apply(st, p, int(draw() * len(game.legal_values(st, p))))
-            decisions += 1
-            if decisions >= cap and not st.over:
-                raise GameStopped(CAP, f"no end after {cap} decisions (--max-decisions)")
-    return decisions
-
-
-def _agent_loop(game, st, seed: int, specs: list, cap: int, timer: _TimeOuts | None = None) -> int:
-    from agents.base import as_agent, make_agent
-
-    shared = random_seats(seed)
-    agents = [as_agent(SharedRandom(shared) if spec == "random" else make_agent(spec, agent_seed(seed, p)))
-              for p, spec in enumerate(specs)]
-    decisions = 0
-    while not st.over:
-        for p in game.to_move(st):
-            if timer is None or not timer.run_out(st, p):
-                game.apply(st, p, _ask(game, st, p, agents[p], specs[p]))
-            decisions += 1
-            if decisions >= cap and not st.over:
-                raise GameStopped(CAP, f"no end after {cap} decisions (--max-decisions)")
-    return decisions
-
-
-def _ask(game, st, p: int, agent, spec: str) -> int:
-    """Seat ``p``'s agent's choice, checked to be one of its options."""
-    from agents.base import decide
-    from interpreter.game import Option
-
-    try:
-        index = decide(game, st, p, agent)
-    except RulebookError as err:
-        # the ruleset failed while the agent looked ahead (in a copy of the game)
-        raise RulebookError(f"while seat {p + 1} ({spec}) was deciding: {err}") from None
-    except Exception as err:  # noqa: BLE001 - a user's agent may fail in any way; the run goes on
-        raise GameStopped(AGENT, f"agent '{spec}' at seat {p + 1} failed: {type(err).__name__}: {err}") from None
-    if isinstance(index, Option):
-        index = index.index
-    count = len(game.legal_values(st, p))
-    chosen = index
-    try:  # any integer type (a NumPy agent's int64 too), but not a bool
-        index = operator.index(index)
-    except TypeError:
-        pass
-    if isinstance(chosen, bool) or not isinstance(index, int) or not 0 <= index < count:
-        raise GameStopped(AGENT, f"agent '{spec}' at seat {p + 1} chose {chosen!r}, not one of {count} options")
-    return index
-
-
-# ------------------------------------------------------------ line-ups
-
-
-def split_agents(text: str) -> list[str]:
-    """``--agents`` text as specs: commas separate seats, except that a part
-    like ``c=1.4`` (an option, with '=' before any ':') continues the spec
-    before it, so ``mcts:iterations=200,c=1.4,random`` is two specs."""
-    specs: list[str] = []
-    for part in (p.strip() for p in text.split(",")):
-        if not part:
-            continue
-        is_option = "=" in part and ("=" in part.split(":", 1)[0])
-        if is_option and specs:
-            specs[-1] += "," + part
-        else:
-            specs.append(part)
-    return specs
-
-
-def lineup(players: int, agents: Sequence[str] = ("random",), seats: dict[int, str] | None = None) -> list[str]:
-    """One agent spec per seat: ``agents`` in seat order (the last one
-    repeats for the seats left), then ``seats`` (0-based) override."""
-    agents = list(agents) or ["random"]
-    if len(agents) > players:
-        raise ValueError(f"{len(agents)} agents for {players} seats")
-    specs = agents + [agents[-1]] * (players - len(agents))
-    for seat, spec in (seats or {}).items():
-        if not 0 <= seat < players:
-            raise ValueError(f"seat {seat + 1}: seats are 1 to {players}")
-        specs[seat] = spec
-    return specs
-
-
-def check_agents(specs: Sequence[str]) -> None:
-    """Build each distinct agent once, so that an unknown name or a bad
-    option is a usage error before the run instead of an error per game."""
-    import importlib.util
-
-    from agents.base import make_agent
-
-    for spec in dict.fromkeys(specs):
-        if spec == "random":
-            continue
-        if spec.partition(":")[0] == "mcts" and importlib.util.find_spec("agents.mcts") is None:
-            raise ValueError(f"agent '{spec}': the MCTS agent (agents/mcts.py) is not part of this installation")
-        try:
-            make_agent(spec, 0)
-        except (ValueError, TypeError, ImportError, AttributeError) as err:
-            raise ValueError(f"agent '{spec}': {err}") from None
-
-
-# ------------------------------------------------------------ runs
+from rulebook import sim_backends
+from rulebook.sim_games import (  # noqa: F401 - the names callers import from here
+    AGENT,
+    CAP,
+    DEFAULT_MAX_DECISIONS,
+    RULE,
+    WORKER,
+    GameStopped,
+    Result,
+    SharedRandom,
+    agent_seed,
+    check_agents,
+    game_seed,
+    lineup,
+    play_game,
+    play_one,
+    play_state,
+    random_seats,
+    split_agents,
+)
 
 
 def run_many(
@@ -338,8 +61,6 @@ def run_many(
     of time (see the module's docstring). ``notice`` is told of worker
     processes lost (their games are played again). Ctrl-C raises
     ``sim_backends.Interrupted``, which holds the games finished."""
-    from rulebook import sim_backends
-
     if not 0.0 <= time_outs <= 1.0:
         raise ValueError(f"a time-out rate is between 0 and 1, not {time_outs}")
     specs = list(specs) if specs is not None else ["random"] * players
