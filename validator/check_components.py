@@ -106,3 +106,19 @@ class ComponentChecker:
         except CheckError:
             return None
         return Template(pieces, public, slots, scope.unit.nlocals, scope.unit.names)
+
+    def check_rows(self):
+        """Every row of a type's ``items`` has each fixed property the rules
+        read of that type: a row without one would stop the game when read."""
+        for name, spec in (self.data.get("components") or {}).items():
+            items = spec.get("items") or [] if isinstance(spec, dict) else []
+            made = set(spec.get("for_each") or {}) | set(spec.get("props") or {})
+            read = sorted({prop for kind, prop in self.read_props if kind in (name, None) and prop not in made})
+            for i, row in enumerate(items):
+                if not isinstance(row, dict):
+                    continue
+                for prop in read:
+                    if prop not in row and prop in self.comp_types[name].static:
+                        self.report("E032", f"row {i + 1} of '{name}' has no '{prop}', which the rules read",
+                                    ("components", name, "items", i),
+                                    hint=f"give every row '{prop}' (none where it does not apply)")

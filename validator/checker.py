@@ -178,6 +178,7 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
         self.check_end()
         self.check_player_label()
         self.check_uncalled_functions()
+        self.check_rows()
         self.warn_unused()
         self.out.meta = self.meta()
         return self.out
