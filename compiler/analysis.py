@@ -29,6 +29,7 @@ class Analysis:
     static_zone_base: dict = field(default_factory=dict)  # shared family -> its zone number, when fixed
     moved_fires: bool = False  # some trigger listens to 'moved'
     top_piles: bool = False  # some zone is a face-up pile (only its top face up)
+    listened: set = field(default_factory=set)  # events some trigger listens to
     calls: dict = field(default_factory=dict)
     fires: dict = field(default_factory=dict)
 
@@ -115,6 +116,7 @@ def analyse(checked) -> Analysis:
     for t in checked.triggers:
         triggers.setdefault(t.event, []).append(t.unit)
     an.moved_fires = "moved" in triggers
+    an.listened = set(triggers)
     an.top_piles = any(f["visibility"] == "top" for f in checked.meta["families"].values())
     an.calls = {n: f["calls"] for n, f in facts.items()}
     an.fires = {n: f["fires"] for n, f in facts.items()}

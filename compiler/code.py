@@ -105,7 +105,7 @@ HEADER = [
     "import itertools",
     "",
     "from interpreter.lib import *  # noqa: F401,F403 - the runtime library of compiled rulesets",
-    "from interpreter.run import finish, enter_phase, no_action, no_transition",
+    "from interpreter.run import finish, phases_loop, no_action, no_transition",
     "from interpreter.program import Action, Trigger, _frame, _value",
     "from interpreter.ops import fire, move, shuffle, seat_order",
     "from interpreter.labels import describe, describe_fields, literal, comp_name, HIDDEN, HiddenInText",
@@ -124,7 +124,7 @@ def _reserved() -> set:
     from interpreter import lib
 
     names = set(dir(lib)) | set(dir(builtins))
-    names |= {"flow", "check_end", "st", "fr", "L", "pc", "player", "itertools", "finish", "enter_phase", "no_action",
+    names |= {"flow", "check_end", "st", "fr", "L", "pc", "player", "itertools", "finish", "phases_loop", "no_action",
               "no_transition", "Action", "Trigger", "Type", "RuleError", "fire", "move", "shuffle", "zone_owner",
               "seat_order", "describe", "describe_fields", "literal", "comp_name", "HIDDEN", "HiddenInText",
               "SUSPEND", "STOP", "NONE1", "UNITS", "ACTIONS", "TRIGGERS", "META"}
@@ -273,10 +273,19 @@ class Code(ExprEmitter, StmtEmitter):
     def lines_from(self, sub) -> None:
         """Functions a sub-writer split off (deep expressions) already went to the module."""
 
-    def keyed(self, helper: str, xs: X, slot: int, key: X, extra: str) -> str:
+    def keyed(self, helper: str, xs: X, slot: int, key: X, extra: str, by_key: bool = False) -> str:
         name = self.local(slot, bind=True)
         body = self.ex(key)
+        if by_key:  # sorted(items, key=...): each key once, in order; a stable sort
+            return f"{helper}(charged(st, {self.ex(xs)}), key=lambda {name}: {body})"
         return f"{helper}(charged(st, {self.ex(xs)}), lambda {name}: {body}{extra})"
+
+    def count_of(self, xs: X, x: X) -> str:
+        """``count_of(xs, x)``: charged to the work budget when the list is long."""
+        if xs.op in ("local", "var", "param", "const"):
+            c = self.ex(xs)
+            return f"({c}.count({self.ex(x)}) if len({c}) <= 64 else count_in(st, {c}, {self.ex(x)}))"
+        return f"count_in(st, {self.ex(xs)}, {self.ex(x)})"
 
     def within(self, s: X, k: X, slot, pred) -> str:
         if pred is None:

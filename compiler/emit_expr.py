@@ -19,8 +19,20 @@ from validator.ir import X
 MAX_DEPTH = 30  # nesting kept in one Python expression; deeper parts become functions of their own
 
 
+# operations whose value is a new list nobody else holds: copying it again is waste
+FRESH = frozenset({"list", "filter", "map", "sorted", "sort_by", "reverse", "distinct", "distinct_lists", "distinct_by",
+                   "range", "subsets", "components", "copy", "list_plus", "list_plus_one", "list_minus",
+                   "list_minus_one", "players", "live_players", "top_n", "bottom_n", "seat_order", "opponents",
+                   "within"})
+
+
 class ExprEmitter:
     """Mixed into ``compiler.code.Code``: ``ex(x) -> str``."""
+
+    def snapshot(self, x: X) -> str:
+        """A list of its own of ``x``'s items (a loop or a question's options
+        must not change when a zone does)."""
+        return self.ex(x) if x.op in FRESH else f"list({self.ex(x)})"
 
     level = 0  # nesting of the expression being written
 
@@ -111,7 +123,7 @@ EMIT = {
     "bool": lambda e, x: f"bool({e.ex(x)})",
     "zone_items": lambda e, z: f"st.zones[{e.ex(z)}]",
     "anylist": lambda e, x: f"anylist({e.ex(x)})",
-    "copy": lambda e, x: f"list({e.ex(x)})",
+    "copy": lambda e, x: e.snapshot(x),
     "as_list": lambda e, x: f"anylist({e.ex(x)})",
     "face_up": lambda e, x, depth: f"face_up(st, {e.ex(x)}, {depth})",
     "guarded": lambda e, guards, call: "(" + "".join(e.ex(g) + ", " for g in guards) + e.ex(call) + ")[-1]",
@@ -131,7 +143,7 @@ EMIT = {
                                                           f"default={empty!r})"),
     "best_by": lambda e, less, xs, slot, key: e.keyed("best_by", xs, slot, key, f", {less == '<'}"),
     "sorted": lambda e, xs: f"sorted({e.ex(xs)})",
-    "sort_by": lambda e, xs, slot, key: e.keyed("sort_by", xs, slot, key, ""),
+    "sort_by": lambda e, xs, slot, key: e.keyed("sorted", xs, slot, key, "", by_key=True),
     "reverse": lambda e, xs: f"{e.ex(xs)}[::-1]",
     "filter": lambda e, xs, slot, pred: e.lam(slot, pred, xs, "[{t} for {t} in {items} if {body}]"),
     "map": lambda e, xs, slot, f: e.lam(slot, f, xs, "[{body} for {t} in {items}]"),
@@ -156,7 +168,7 @@ EMIT = {
     "random": lambda e, xs: f"pick(st, {e.ex(xs)})",
     "roll": lambda e, k, w: f"roll(st, {e.ex(k)}, {e.const(w)})",
     "index_of": lambda e, xs, x: f"index_in(st, {e.ex(xs)}, {e.ex(x)})",
-    "count_of": lambda e, xs, x: f"count_in(st, {e.ex(xs)}, {e.ex(x)})",
+    "count_of": lambda e, xs, x: e.count_of(xs, x),
     "zone_of": lambda e, c: (f"(st.loc[{e.ex(c)}] if st.loc[{e.ex(c)}] >= 0 else None)" if c.op == "local"
                              else f"zone_of(st, {e.ex(c)})"),
     "zone_owner": lambda e, z: f"zone_owner(st, {e.ex(z)})",

@@ -51,6 +51,8 @@ class FlowWriter(UnitWriter):
 
     def fire_phase(self, event: str, phase: str) -> None:
         c = self.c
+        if event not in self.an.listened:  # no trigger listens: nothing to fire
+            return
         c.line(f"if {event!r} in st.prog.triggers:")
         with c.block():
             c.line(f"fire(st, {event!r}, {{'phase': {phase!r}}})")
@@ -65,7 +67,12 @@ class FlowWriter(UnitWriter):
         with c.at(p.where):
             hint = (f"phase '{p.name}' has turns but nobody to play them (its turn's 'first' gives none, or every "
                     "player is eliminated)") if p.has_turns else None
-            c.line(f"enter_phase(st, {p.name!r}, {c.const(p.where_loop)}, {c.const(hint)})")
+            c.line(f"st.phase = {p.name!r}")
+            c.line("st.end_phase = st.end_turn = False")
+            c.line("st.since_decision += 1")
+            c.line(f"if st.since_decision > {c.limit('max_phase_entries')}: phases_loop(st, {p.name!r}, "
+                   f"{c.const(p.where_loop)}, {c.const(hint)})")
+            c.line(f"if st.record: st.events.append(('phase', {p.name!r}))")
             self.fire_phase("phase_begin", p.name)
         self.hook(p.on_begin, p.where_on_begin)
         end = Label()
@@ -191,6 +198,9 @@ class FlowWriter(UnitWriter):
                 c.line(f"if {test}:")
                 with c.block():
                     framed = "phase_end" in self.an.framed_events
+                    if "phase_end" not in self.an.listened:  # no trigger listens: nothing to fire
+                        c.line(f"pc = {self.ref(self.entry[target])}; continue")
+                        continue
                     c.line("if 'phase_end' in st.prog.triggers:")
                     with c.block():
                         if framed:

@@ -133,10 +133,18 @@ class StmtEmitter:
         if mover is not None:  # the destination's kind is known: a move written for it
             fam = self.m.meta["families"][family]
             up = (face or fam["face"]) == "up"
-            if what.op == "as_list":
-                c = self.temp("c")
+            if what.op == "as_list":  # one component: the move written out
+                c, src = self.temp("c"), self.temp("src")
                 self.line(f"{c} = {self.ex(what.a[0])}")
-                self.line(f"if {c} is not None: {mover}(st, {c}, {z}, {up})")
+                self.line(f"if {c} is not None:")
+                with self.block():
+                    self.line(f"{src} = st.loc[{c}]")
+                    self.line(f"if {src} != -1: st.zones[{src}].remove({c})")
+                    self.line({"move_top": f"st.zones[{z}].insert(0, {c})", "move_bottom": f"st.zones[{z}].append({c})",
+                               "move_sorted": f"insort(st.zones[{z}], {c})"}[mover])
+                    self.line(f"st.loc[{c}] = {z}")
+                    self.line(f"st.face[{c}] = {up}")
+                    self.line(f"if st.known or st.record: after_move(st, {c}, {src}, {z})")
             else:
                 self.line(f"move_all(st, {self.ex(what)}, {mover}, {z}, {up})")
         elif what.op == "as_list":  # one component: no list to build
@@ -173,6 +181,15 @@ class StmtEmitter:
         self.line(f"shuffle(st, {self.ex(z)})")
 
     def s_reveal(self, what, to):
+        if to is None and what.op == "as_list" and not self.m.an.top_piles:  # one component, no face-up piles
+            c = self.temp("c")
+            self.line(f"{c} = {self.ex(what.a[0])}")
+            self.line(f"if {c} is not None:")
+            with self.block():
+                self.line(f"if st.record and not st.face[{c}]: st.events.append(('reveal', {c}, None, "
+                          f"comp_name(st, {c})))")
+                self.line(f"st.face[{c}] = True")
+            return
         if to is None:
             self.line(f"reveal(st, {self.ex(what)})")
             return
@@ -214,7 +231,7 @@ class StmtEmitter:
 
     def s_for(self, var, items, body, list_slot, idx):
         values = self.temp("items")
-        self.line(f"{values} = list({self.ex(items)})")  # a snapshot: the loop is not disturbed by moves
+        self.line(f"{values} = {self.snapshot(items)}")  # a snapshot: the loop is not disturbed by moves
         self.loop_charge(body, f"len({values})")
         self.line(f"for {self.local(var)} in {values}:")
         self.body(body)

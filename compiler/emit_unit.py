@@ -155,7 +155,7 @@ class UnitWriter:
 
     def u_for(self, var, items, body, list_slot, idx):
         c = self.c
-        c.line(f"L[{list_slot}] = list({c.ex(items)})")  # a snapshot: the loop is not disturbed by moves
+        c.line(f"L[{list_slot}] = {c.snapshot(items)}")  # a snapshot: the loop is not disturbed by moves
         c.loop_charge(body, f"len(L[{list_slot}])")
         c.line(f"L[{idx}] = 0")
         head, end = self.loop_head(), self.label()
@@ -214,7 +214,7 @@ class UnitWriter:
         c = self.c
         answer = self.ask()
         w = c.const(c.where)
-        c.line(f"options = list({c.ex(opts)})")
+        c.line(f"options = {c.snapshot(opts)}")
         if optional:
             c.line("options.append(None)")
         c.line("if not options:")
@@ -222,7 +222,8 @@ class UnitWriter:
             c.line("if check_end(st): return STOP")
             c.line(f"raise no_options({name!r}, {w})")
         who = c.ex(chooser) if chooser is not None else "L[0]"
-        c.line(f"who = deciding_player(st, {who}, {name!r}, {w})")
+        c.line(f"who = {who}")
+        c.line(f"if who.__class__ is not int or not 0 <= who < st.n: deciding_player(st, who, {name!r}, {w})")
         text = c.render(prompt_tpl) if prompt_tpl is not None else repr(prompt)
         c.line(f"pend = {{'kind': 'choose', 'players': [who], 'options': [options], 'answers': [None], "
                f"'done': [False], 'slot': {slot}, 'prompt': {text}, 'type': {tag!r}}}")
@@ -239,14 +240,14 @@ class UnitWriter:
         c = self.c
         answer = self.ask()
         w = c.const(c.where)
-        c.line(f"values = list({c.ex(items)})")
+        c.line(f"values = {c.snapshot(items)}")
         c.line(f"L[{list_slot}] = values")
         c.line(f"L[{idx}] = 0")
         c.line("players, options, labels, prompts, limits = [], [], [], [], []")
         c.line("for v in values:")
         with c.block():
             c.line(f"L[{var}] = v")
-            c.line(f"o = list({c.ex(opts)})")
+            c.line(f"o = {c.snapshot(opts)}")
             if within is not None:
                 c.line(f"limits.append({c.ex(within)} or None)")
             if prompt_tpl is not None:
@@ -258,7 +259,9 @@ class UnitWriter:
                 c.line("if check_end(st): return STOP")
                 c.line(f"raise no_options({name!r}, {w})")
             who = c.ex(chooser) if chooser is not None else "L[0]"
-            c.line(f"players.append(deciding_player(st, {who}, {name!r}, {w}))")
+            c.line(f"who = {who}")
+            c.line(f"if who.__class__ is not int or not 0 <= who < st.n: deciding_player(st, who, {name!r}, {w})")
+            c.line("players.append(who)")
             c.line("options.append(o)")
             if label is not None:
                 c.line(f"labels.append({self.labels_of(label, choice, 'o')})")

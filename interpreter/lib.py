@@ -511,7 +511,7 @@ def option_labels(options: list, render) -> list[str]:
 # Used where the compiler knows the destination's kind (its zone family) and
 # that the ruleset has no face-up piles and no trigger on 'moved': then a move
 # is only taking the component out of its zone and putting it into another.
-def _moved(st, c, src, dest) -> None:
+def after_move(st, c, src, dest) -> None:
     if c in st.known:
         del st.known[c]
     if st.record:  # a face-up component is named now: what it shows may change once it is hidden
@@ -526,7 +526,7 @@ def move_top(st, c, dest: int, up: bool) -> None:
     st.loc[c] = dest
     st.face[c] = up
     if st.known or st.record:
-        _moved(st, c, src, dest)
+        after_move(st, c, src, dest)
 
 
 def move_bottom(st, c, dest: int, up: bool) -> None:
@@ -537,7 +537,7 @@ def move_bottom(st, c, dest: int, up: bool) -> None:
     st.loc[c] = dest
     st.face[c] = up
     if st.known or st.record:
-        _moved(st, c, src, dest)
+        after_move(st, c, src, dest)
 
 
 def move_sorted(st, c, dest: int, up: bool) -> None:
@@ -549,7 +549,7 @@ def move_sorted(st, c, dest: int, up: bool) -> None:
     st.loc[c] = dest
     st.face[c] = up
     if st.known or st.record:
-        _moved(st, c, src, dest)
+        after_move(st, c, src, dest)
 
 
 def move_all(st, items, mover, dest: int, up: bool) -> None:

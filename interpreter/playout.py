@@ -18,10 +18,15 @@ from collections.abc import Callable
 from interpreter.run import run
 
 
-def playout(st, choose: Callable[[int, int], int], cap: int | None = None) -> int:
+def playout(st, choose: Callable[[int, int], int] | None = None, cap: int | None = None,
+            draw: Callable[[], float] | None = None) -> int:
     """Play ``st`` to its end; ``choose(player, count)`` gives the index of
-    the option ``player`` takes among ``count``. Returns the number of
-    decisions made; stops (without error) after ``cap`` of them."""
+    the option ``player`` takes among ``count`` (or, for uniform choices,
+    ``draw()`` a number in [0, 1): the option at ``int(draw() * count)``).
+    Returns the number of decisions made; stops (without error) after
+    ``cap`` of them."""
+    if draw is not None:
+        choose = lambda p, n: int(draw() * n)  # noqa: E731 - the same draws, where the loop needs a call
     if st.record:  # narration wants each answer's label: the public interface gives it
         return _public(st, choose, cap)
     history = st.history
@@ -29,39 +34,14 @@ def playout(st, choose: Callable[[int, int], int], cap: int | None = None) -> in
     while not st.over:
         pend = st.pending
         players = pend["players"]
-        if len(players) == 1:
-            p = players[0]
+        if len(players) != 1:
+            decisions += _answer_all(st, pend, choose)
+        else:  # the common case, written without a call per decision for uniform draws
             options = pend["options"][0]
-            value = options[choose(p, len(options))]
-            history.append([p, value])
+            value = options[int(draw() * len(options)) if draw is not None else choose(players[0], len(options))]
+            history.append([players[0], value])
             st.stack[-1][2][pend["slot"]] = [value] if pend["kind"] == "simul" else value
             decisions += 1
-        elif len(set(players)) == len(players):  # everybody answers one question: one round, in seat order
-            options = pend["options"]
-            answers = []
-            for p, o in zip(players, options):
-                value = o[choose(p, len(o))]
-                answers.append(value)
-                history.append([p, value])
-            decisions += len(players)
-            st.stack[-1][2][pend["slot"]] = answers
-        else:
-            answers = list(pend["answers"])
-            done = list(pend["done"])
-            while False in done:  # rounds of to_move: each player's first open question, in order
-                seen, answered = set(), []
-                for i, (p, d) in enumerate(zip(players, done)):
-                    if d or p in seen:
-                        continue
-                    seen.add(p)
-                    answered.append(i)
-                    options = pend["options"][i]
-                    answers[i] = value = options[choose(p, len(options))]
-                    history.append([p, value])
-                    decisions += 1
-                for i in answered:
-                    done[i] = True
-            st.stack[-1][2][pend["slot"]] = answers
         st.pending = None
         st.since_decision = 0
         st.work = 0
@@ -69,6 +49,39 @@ def playout(st, choose: Callable[[int, int], int], cap: int | None = None) -> in
         if cap is not None and decisions >= cap:
             break
     return decisions
+
+
+def _answer_all(st, pend, choose) -> int:
+    """Every answer to a question put to several seats, as the public loop
+    gives them: rounds of ``to_move`` (each player's first open question, in
+    order); returns how many."""
+    players, history = pend["players"], st.history
+    if len(set(players)) == len(players):  # one round, in seat order
+        answers = []
+        for p, o in zip(players, pend["options"]):
+            value = o[choose(p, len(o))]
+            answers.append(value)
+            history.append([p, value])
+        st.stack[-1][2][pend["slot"]] = answers
+        return len(players)
+    answers = list(pend["answers"])
+    done = list(pend["done"])
+    made = 0
+    while False in done:
+        seen, answered = set(), []
+        for i, (p, d) in enumerate(zip(players, done)):
+            if d or p in seen:
+                continue
+            seen.add(p)
+            answered.append(i)
+            options = pend["options"][i]
+            answers[i] = value = options[choose(p, len(options))]
+            history.append([p, value])
+            made += 1
+        for i in answered:
+            done[i] = True
+    st.stack[-1][2][pend["slot"]] = answers
+    return made
 
 
 def _public(st, choose, cap) -> int:

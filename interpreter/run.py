@@ -130,21 +130,15 @@ def finish(st, winners=None) -> None:
         st.events.append(("end", list(st.winners)))
 
 
-def enter_phase(st, name: str, where: str, hint: str | None) -> None:
-    st.phase = name
-    st.end_phase = False
-    st.end_turn = False
-    st.since_decision += 1
+def phases_loop(st, name: str, where: str, hint: str | None) -> None:
+    """Too many phases entered without a decision (the flow counts them)."""
     limit = st.prog.limits["max_phase_entries"]
-    if st.since_decision > limit:
-        raise RuleError(
-            PHASE_LOOP,
-            f"{limit} phases entered without any decision: the phases loop (last: '{name}')",
-            where,
-            hint if hint and st.current is None else "a transition condition never changes",
-        )
-    if st.record:
-        st.events.append(("phase", name))
+    raise RuleError(
+        PHASE_LOOP,
+        f"{limit} phases entered without any decision: the phases loop (last: '{name}')",
+        where,
+        hint if hint and st.current is None else "a transition condition never changes",
+    )
 
 
 def no_transition(name: str, where: str) -> RuleError:

@@ -80,8 +80,7 @@ def play_one(game, players: int, seed: int, params=None, record=False) -> tuple[
     from interpreter.playout import playout
 
     st = game.new(players=players, seed=seed, params=params, record=record)
-    draw = random_seats(seed).random
-    decisions = playout(st, lambda p, n: int(draw() * n))
+    decisions = playout(st, draw=random_seats(seed).random)
     return st.winners, decisions
 
 
@@ -199,7 +198,7 @@ def _random_loop(game, st, seed: int, cap: int, timer: _TimeOuts | None = None) 
     if timer is None:  # the engine's own loop: the same draws, without labelling every option
         from interpreter.playout import playout
 
-        decisions = playout(st, lambda p, n: int(draw() * n), cap)
+        decisions = playout(st, cap=cap, draw=draw)
         if decisions >= cap and not st.over:
             raise GameStopped(CAP, f"no end after {cap} decisions (--max-decisions)")
         return decisions
