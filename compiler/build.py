@@ -15,27 +15,28 @@ from pathlib import Path
 
 from compiler import cache
 from compiler.load import load_module, program_from
-from compiler.module import compile_module
-from validator import variants
 from validator.diagnostics import Diagnostic, Report
-from validator.loader import Document, load_file, load_text
-from validator.pipeline import _in_variant, check_document, unique
+
+# The checker, the schema, YAML with positions and the phase graph are imported
+# where they are used: a ruleset loaded from the cache needs none of them.
 
 
 @dataclass
 class Compiled:
     program: object | None
     report: Report
-    doc: Document | None = None
+    doc: object | None = None  # validator.loader.Document
     graph: object | None = None
     sources: dict = field(default_factory=dict)
     checker: object | None = None
 
 
-def compile_document(doc: Document, load_diags, selected: tuple[str, ...] = (), limits=None,
+def compile_document(doc, load_diags, selected: tuple[str, ...] = (), limits=None,
                      text: str | None = None) -> Compiled:
     """Check ``doc`` with the variants ``selected``, compile it, and make its
     components once at the smallest and largest player count (the dry run)."""
+    from validator.pipeline import check_document, unique
+
     result = check_document(doc, load_diags, selected, limits)
     if result.checked is None:
         return Compiled(None, result.report, result.doc, result.graph, checker=result.checker)
@@ -50,8 +51,10 @@ def compile_document(doc: Document, load_diags, selected: tuple[str, ...] = (), 
     return Compiled(program, report, result.doc, result.graph, checker=result.checker)
 
 
-def build_program(checked, merged: Document | None = None):
+def build_program(checked, merged=None):
     """The program of a checked ruleset: its module written and loaded."""
+    from compiler.module import compile_module
+
     info: dict = {}
     source, lines = compile_module(checked, info)
     meta = checked.meta
@@ -72,12 +75,23 @@ def load_program(path: str | Path, selected: tuple[str, ...] = (), limits=None) 
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return compile_path(path, selected, limits)
-    return _cached(text, str(path), tuple(selected), limits, lambda: load_file(path))
+
+    def load():
+        from validator.loader import load_file
+
+        return load_file(path)
+
+    return _cached(text, str(path), tuple(selected), limits, load)
 
 
 def load_text_program(text: str, file: str, selected: tuple[str, ...] = (), limits=None) -> Compiled:
     """As ``load_program``, for a ruleset given as text (a worker's copy)."""
-    return _cached(text, file, tuple(selected), limits, lambda: load_text(text, file))
+    def load():
+        from validator.loader import load_text
+
+        return load_text(text, file)
+
+    return _cached(text, file, tuple(selected), limits, load)
 
 
 def _cached(text: str, file: str, selected: tuple, limits, loader) -> Compiled:
@@ -86,14 +100,19 @@ def _cached(text: str, file: str, selected: tuple, limits, loader) -> Compiled:
     if hit is not None:
         source, lines = hit
         meta_name = f"<rulebook cached {entry}>"
+        code = cache.read_code(entry, meta_name)
         try:
-            program = program_from(load_module(source, lines, meta_name))
+            program = program_from(load_module(source, lines, meta_name, code))
         except Exception:  # noqa: BLE001 - an entry that does not load is rebuilt below
             program = None
+        if program is not None and code is None:
+            cache.write_code(entry, program.module["__code__"])
         if program is not None:
             program.source = source
 
             def document():
+                from validator import variants
+
                 doc, _ = loader()
                 return variants.apply(doc, selected, [])
 
@@ -107,16 +126,20 @@ def _cached(text: str, file: str, selected: tuple, limits, loader) -> Compiled:
 
 
 def compile_path(path: str | Path, selected: tuple[str, ...] = (), limits=None) -> Compiled:
+    from validator.loader import load_file
+
     doc, diags = load_file(path)
     return compile_document(doc, diags, tuple(selected), limits)
 
 
 def compile_text(text: str, file: str = "<ruleset>", selected: tuple[str, ...] = (), limits=None) -> Compiled:
+    from validator.loader import load_text
+
     doc, diags = load_text(text, file)
     return compile_document(doc, diags, tuple(selected), limits)
 
 
-def dry_run(program, doc: Document) -> list[Diagnostic]:
+def dry_run(program, doc) -> list[Diagnostic]:
     """Make the components and zones of a game at the smallest and largest
     player count with default parameters, so that absurd numbers are found
     at load, not when somebody starts a game."""
@@ -158,6 +181,10 @@ def validate_path(path: str | Path) -> Report:
     """Validate the base ruleset and each variant on its own, with the
     variants it requires, directly or through others; all diagnostics of
     the file in one report, each once."""
+    from validator import variants
+    from validator.loader import load_file
+    from validator.pipeline import _in_variant, unique
+
     doc, diags = load_file(path)
     result = compile_document(doc, diags, ())
     report = result.report
@@ -180,4 +207,4 @@ def validate_path(path: str | Path) -> Report:
     return unique(report)
 
 
-__all__ = ["Compiled", "compile_document", "compile_path", "compile_text", "validate_path", "cache"]
+__all__ = ["Compiled", "compile_document", "compile_path", "compile_text", "validate_path", "load_program", "cache"]

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import os
 import stat
+import sys
 import tempfile
 from pathlib import Path
 
@@ -48,7 +50,8 @@ def engine_digest() -> str:
 
 
 def key(text: str, file: str, variants, limits) -> str:
-    parts = [engine_digest(), file, text, json.dumps(list(variants)), json.dumps(limits or {}, sort_keys=True)]
+    parts = [engine_digest(), sys.version, file, text, json.dumps(list(variants)),
+             json.dumps(limits or {}, sort_keys=True)]
     return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
@@ -105,19 +108,57 @@ def read(entry: str) -> tuple[str, list] | None:
     return source, lines
 
 
+def read_code(entry: str, name: str):
+    """The module's code object, compiled once and kept beside its source
+    (as Python keeps .pyc files), or None. It is checked against the digest
+    of its own bytes, like the source."""
+    where = folder()
+    if where is None:
+        return None
+    path = where / f"{entry}.code"
+    try:
+        if not path.is_file() or path.is_symlink():
+            return None
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    head, _, body = raw.partition(b"\n")
+    if head != hashlib.sha256(body).hexdigest().encode():
+        _remove(path)
+        return None
+    try:
+        code = marshal.loads(body)
+    except (ValueError, EOFError, TypeError):
+        _remove(path)
+        return None
+    return code if getattr(code, "co_filename", None) == name else None
+
+
+def write_code(entry: str, code) -> None:
+    where = folder()
+    if where is None:
+        return
+    body = marshal.dumps(code)
+    _write(where / f"{entry}.code", hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+
+
+def _write(path: Path, content: bytes) -> None:
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(content)
+        os.replace(tmp, path)
+    except OSError:
+        return  # a cache that cannot be written is only slower
+
+
 def write(entry: str, source: str, lines: list) -> None:
     where = folder()
     if where is None:
         return
     body = source + "\n# line map: " + json.dumps(lines)
     content = HEAD + hashlib.sha256(body.encode("utf-8")).hexdigest() + "\n" + body
-    try:
-        fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-", suffix=".py")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(content)
-        os.replace(tmp, where / f"{entry}.py")
-    except OSError:
-        return  # a cache that cannot be written is only slower
+    _write(where / f"{entry}.py", content.encode("utf-8"))
 
 
 def _remove(path: Path) -> None:

@@ -11,9 +11,12 @@ from __future__ import annotations
 from interpreter.program import ActionDef, ComponentType, Program, ZoneFamily
 
 
-def load_module(source: str, line_map: list, name: str) -> dict:
+def load_module(source: str, line_map: list, name: str, code=None) -> dict:
+    """Run a compiled module (``code``: its code object, when already made)."""
     namespace: dict = {"__name__": f"rulebook_compiled_{abs(hash(name))}"}
-    code = compile(source, name, "exec")
+    if code is None:
+        code = compile(source, name, "exec")
+    namespace["__code__"] = code
     exec(code, namespace)  # noqa: S102 - the compiler's own output (see compiler/cache.py for what is trusted)
     namespace["__line_map__"] = dict(line_map)
     namespace["__file_name__"] = name

@@ -121,9 +121,7 @@ def _pos(meta_or_token) -> A.Pos:
     return (getattr(meta_or_token, "line", 1) or 1, getattr(meta_or_token, "column", 1) or 1)
 
 
-# characters a terminal acts on (escape sequences, bells, carriage returns): C0 controls
-# but tab and line feed, DEL and C1 controls; texts are printed, so rule text may not hold them
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+from dsl.chars import CONTROL  # noqa: E402 - the characters rule text may not hold
 
 
 def _unquote(token: Token) -> str:

@@ -248,6 +248,19 @@ def test_a_damaged_or_edited_entry_is_rebuilt_never_run(cache_dir, damage):
     assert cache.read(entry.stem) is not None  # rebuilt
 
 
+def test_the_code_object_is_kept_too_and_a_damaged_one_is_made_again(cache_dir):
+    text = ruleset("phases:\n  p:\n    on_begin: |\n      end game\n")
+    load_text_program(text, "unit.yaml")
+    load_text_program(text, "unit.yaml")  # the second load keeps the compiled code beside the source
+    (code,) = cache_dir.glob("*.code")
+    raw = code.read_bytes()
+    code.write_bytes(raw[:-10] + b"0123456789")  # damaged: its digest no longer matches
+    again = load_text_program(text, "unit.yaml")
+    assert again.program is not None and again.program.module_file.startswith("<rulebook cached")
+    Game(again.program).new(players=2)
+    assert code.read_bytes() == raw  # made again
+
+
 def test_a_cache_folder_others_may_write_to_is_not_used(cache_dir):
     cache_dir.mkdir()
     os.chmod(cache_dir, 0o777)

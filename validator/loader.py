@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from dsl.parser import CONTROL
+from dsl.chars import CONTROL
 from validator import files
 from validator.diagnostics import Diagnostic
 
