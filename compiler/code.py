@@ -275,7 +275,10 @@ class Code(ExprEmitter, StmtEmitter):
 
     def keyed(self, helper: str, xs: X, slot: int, key: X, extra: str, by_key: bool = False) -> str:
         name = self.local(slot, bind=True)
-        body = self.ex(key)
+        if helper == "distinct_by" and key.op == "list":  # a key only compared: a tuple, hashed as it is
+            body = "(" + "".join(self.ex(i) + ", " for i in key.a[0]) + ")"
+        else:
+            body = self.ex(key)
         if by_key:  # sorted(items, key=...): each key once, in order; a stable sort
             return f"{helper}(charged(st, {self.ex(xs)}), key=lambda {name}: {body})"
         return f"{helper}(charged(st, {self.ex(xs)}), lambda {name}: {body}{extra})"
@@ -316,7 +319,7 @@ class Code(ExprEmitter, StmtEmitter):
         return f"{sub.name}({', '.join(params)})"
 
 
-def _small(x: X, limit: int = 40) -> bool:
+def _small(x: X, limit: int = 80) -> bool:
     """Whether an expression is small enough to write at each call site."""
     from validator.ir import walk
 

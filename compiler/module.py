@@ -163,7 +163,7 @@ class ModuleWriter(Module):
                     code.line(f"if not {code.ex(act.cond)}: return")
                 loops = 0
                 for _pname, slot, dom in act.params:
-                    code.line(f"for {code.local(slot)} in list({code.ex(dom) if dom is not None else '[]'}):")
+                    code.line(f"for {code.local(slot)} in {code.snapshot(dom) if dom is not None else '[]'}:")
                     code.depth += 1
                     loops += 1
                 values = "[" + ", ".join(code.local(s) for _, s, _ in act.params) + "]"

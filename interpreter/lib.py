@@ -209,7 +209,13 @@ def first_of_each(items: list, keys: list) -> list:
 
 def hashable(value):
     """A key as a set can hold it: lists (at any depth) as tuples."""
-    return tuple(hashable(v) for v in value) if isinstance(value, list) else value
+    cls = value.__class__
+    if cls is not list and cls is not tuple:
+        return value
+    for v in value:
+        if v.__class__ is list or v.__class__ is tuple:
+            return tuple(hashable(x) for x in value)
+    return value if cls is tuple else tuple(value)
 
 
 def distinct_lists(st, items):
@@ -247,7 +253,21 @@ def sort_by(items, key):
 
 
 def distinct_by(items, key):
-    return first_of_each(items, [key(x) for x in items])
+    """The first item of each key, in order (keys that are lists compare by what they hold)."""
+    out, seen = [], set()
+    for x in items:
+        k = key(x)
+        if k.__class__ is list:
+            k = hashable(k)
+        try:
+            new = k not in seen
+        except TypeError:  # a tuple holding lists
+            k = hashable(k)
+            new = k not in seen
+        if new:
+            seen.add(k)
+            out.append(x)
+    return out
 
 
 def bottom_n(xs, k):
