@@ -36,6 +36,8 @@ class Module:
         self.plain_names: dict[str, str] = {}  # unit name -> Python function name
         self._names: set[str] = set(RESERVED)
         self.inlined = 0  # function bodies written at call sites so far
+        self.kept = 0  # values kept in and/or chains so far (compiler/cse.py)
+        self._pure: set | None = None
 
     def name(self, base: str) -> str:
         """A fresh Python name made from ``base`` (rule names stay readable)."""
@@ -71,6 +73,23 @@ class Module:
         if hit is None:
             hit = self.consts[key] = (f"K{len(self.consts)}", src)
         return hit[0]
+
+    def pure_functions(self) -> set:
+        """The ruleset's function variants that draw nothing at random, nor call one that does."""
+        if self._pure is None:
+            from validator.ir import walk
+
+            fns = self.checked.functions
+            impure = {k for k, f in fns.items() if any(n.op in ("random", "roll") for n in walk(f.body))}
+            changed = True
+            while changed:
+                changed = False
+                for k, f in fns.items():
+                    if k not in impure and any(n.op == "fn" and n.a[0] in impure for n in walk(f.body)):
+                        impure.add(k)
+                        changed = True
+            self._pure = set(fns) - impure
+        return self._pure
 
     def add(self, code: Code) -> Code:
         self.functions.append(code)
@@ -165,6 +184,9 @@ class Code(ExprEmitter, StmtEmitter):
         self.temps = 0
         self.suffix = ""  # added to local names written inside an inlined function body
         self.hoists: dict[str, str] = {}  # name -> source, read at the function's start
+        self.cse_plan: dict = {}
+        self.cse_bound: dict = {}
+        self.in_iterable = 0
 
     # ------------------------------------------------------------ lines
     def line(self, text: str, where: str | None = None) -> None:
@@ -266,6 +288,7 @@ class Code(ExprEmitter, StmtEmitter):
         sub.where = self.where
         sub.bound = {0: self.ex(player), **{s: self.ex(a) for s, a in zip(rule.params, args)}}
         sub.hoists = self.hoists
+        sub.in_iterable = self.in_iterable
         src = f"({sub.ex(rule.body)})"
         self.lines_from(sub)
         return src

@@ -14,6 +14,7 @@ before the number divided, a zone before what moves into it).
 
 from __future__ import annotations
 
+from compiler.cse import KEEP, ChainMemo, key_of
 from validator.ir import X
 
 MAX_DEPTH = 30  # nesting kept in one Python expression; deeper parts become functions of their own
@@ -26,8 +27,12 @@ FRESH = frozenset({"list", "filter", "map", "sorted", "sort_by", "reverse", "dis
                    "within"})
 
 
-class ExprEmitter:
+class ExprEmitter(ChainMemo):
     """Mixed into ``compiler.code.Code``: ``ex(x) -> str``."""
+
+    cse_plan: dict = {}  # id(node) -> (name, key): values kept where first computed (compiler/cse.py)
+    cse_bound: dict = {}  # key -> name: values kept so far, read again instead of computed
+    in_iterable = 0  # writing a comprehension's iterable, where ':=' is not allowed
 
     def snapshot(self, x: X) -> str:
         """A list of its own of ``x``'s items (a loop or a question's options
@@ -41,11 +46,31 @@ class ExprEmitter:
             _measure(x)
         if self.level >= MAX_DEPTH and x._depth > 1:
             return self.hoist(x)
+        if x.op in KEEP and self.cse_bound:
+            name = self.cse_bound.get(key_of(x))
+            if name is not None:
+                return name
         self.level += 1
         try:
-            return EMIT[x.op](self, *x.a)
+            if x.op in ("and", "or"):
+                return self.chain(x.op, x)
+            src = EMIT[x.op](self, *x.a)
         finally:
             self.level -= 1
+        kept = self.cse_plan.get(id(x)) if self.cse_plan else None
+        if kept is not None and not self.in_iterable:
+            name, key = kept
+            self.cse_bound[key] = name
+            return f"({name} := {src})"
+        return src
+
+    def iterable(self, x: X) -> str:
+        """``x`` written where a comprehension reads its items."""
+        self.in_iterable += 1
+        try:
+            return self.ex(x)
+        finally:
+            self.in_iterable -= 1
 
     def cond(self, x: X) -> str:
         return self.ex(x)
@@ -54,7 +79,7 @@ class ExprEmitter:
         """A comprehension binding ``slot`` to each item of ``items`` (charged
         to the work budget first)."""
         target = self.local(slot, bind=True)
-        return template.format(body=self.ex(body), t=target, items=f"charged(st, {self.ex(items)})")
+        return template.format(body=self.ex(body), t=target, items=f"charged(st, {self.iterable(items)})")
 
 
 def _measure(x: X) -> int:
@@ -69,10 +94,6 @@ def _measure(x: X) -> int:
     for n in reversed(order):
         n._depth = 1 + max((c._depth for c in n.children()), default=0)
     return x._depth
-
-
-def _bin(fmt):
-    return lambda e, a, b: fmt.format(e.ex(a), e.ex(b))
 
 
 EMIT = {
@@ -103,8 +124,6 @@ EMIT = {
     "comp_zone": lambda e, fam, c, w, per: e.comp_zone(fam, c, w, per),
     # ------------------------------------------------------------- operators
     "ifexpr": lambda e, c, a, b: f"({e.ex(a)} if {e.ex(c)} else {e.ex(b)})",
-    "or": _bin("({0} or {1})"),
-    "and": _bin("({0} and {1})"),
     "not": lambda e, a: f"(not {e.ex(a)})",
     "cmp": lambda e, op, a, b: f"({e.ex(a)} {op} {e.ex(b)})",
     "cmp_sized": lambda e, op, a, b: f"same(st, {e.ex(a)}, {e.ex(b)}, {op == '=='})",
@@ -148,9 +167,9 @@ EMIT = {
     "filter": lambda e, xs, slot, pred: e.lam(slot, pred, xs, "[{t} for {t} in {items} if {body}]"),
     "map": lambda e, xs, slot, f: e.lam(slot, f, xs, "[{body} for {t} in {items}]"),
     "all_not_none": lambda e, xs: f"(None not in {e.ex(xs)})",
-    "any_not_none": lambda e, xs: f"any(x is not None for x in {e.ex(xs)})",
-    "all_zones": lambda e, xs: f"all(st.zones[z] for z in {e.ex(xs)})",
-    "any_zones": lambda e, xs: f"any(st.zones[z] for z in {e.ex(xs)})",
+    "any_not_none": lambda e, xs: f"any(x is not None for x in {e.iterable(xs)})",
+    "all_zones": lambda e, xs: f"all(st.zones[z] for z in {e.iterable(xs)})",
+    "any_zones": lambda e, xs: f"any(st.zones[z] for z in {e.iterable(xs)})",
     "all": lambda e, xs: f"all({e.ex(xs)})",
     "any": lambda e, xs: f"any({e.ex(xs)})",
     "all_by": lambda e, xs, slot, pred: e.lam(slot, pred, xs, "all({body} for {t} in {items})"),
