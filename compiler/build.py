@@ -32,14 +32,25 @@ class Compiled:
 
 
 def compile_document(doc, load_diags, selected: tuple[str, ...] = (), limits=None,
-                     text: str | None = None) -> Compiled:
+                     text: str | None = None, check_only: bool = False) -> Compiled:
     """Check ``doc`` with the variants ``selected``, compile it, and make its
-    components once at the smallest and largest player count (the dry run)."""
+    components once at the smallest and largest player count (the dry run).
+    ``check_only``: compile only what the dry run needs (``validate``); the
+    result then has no program."""
     from validator.pipeline import check_document, unique
 
     result = check_document(doc, load_diags, selected, limits)
     if result.checked is None:
         return Compiled(None, result.report, result.doc, result.graph, checker=result.checker)
+    if check_only:
+        from compiler.load import start_program_from
+        from compiler.module import compile_start
+
+        source, lines = compile_start(result.checked)
+        start = start_program_from(load_module(source, lines, f"<rulebook start {result.checked.meta['id']}>"))
+        report = unique(result.report)
+        report.extend(dry_run(start, result.merged))
+        return Compiled(None, unique(report), result.doc, result.graph, checker=result.checker)
     program = build_program(result.checked, result.merged)
     program.checker = result.checker
     program.phase_graph = result.graph
@@ -186,20 +197,20 @@ def validate_path(path: str | Path) -> Report:
     from validator.pipeline import _in_variant, unique
 
     doc, diags = load_file(path)
-    result = compile_document(doc, diags, ())
+    result = compile_document(doc, diags, (), check_only=True)
     report = result.report
     if (
         result.doc is not None
         and isinstance(result.doc.data, dict)
         and report.ok
-        or (result.program is None and not any(d.code.startswith("E0") and d.code < "E020" for d in report.errors))
+        or (not any(d.code.startswith("E0") and d.code < "E020" for d in report.errors))
     ):
         for name in ((doc.data or {}).get("variants") or {}) if isinstance(doc.data, dict) else ():
             spec = doc.data["variants"][name]
             if any(r not in doc.data["variants"] for r in spec.get("requires") or ()):
                 continue  # reported by the base run (E035)
             combo = variants.with_requirements(doc.data["variants"], name)
-            sub = compile_document(doc, [], combo)
+            sub = compile_document(doc, [], combo, check_only=True)
             known = {(x.code, x.line, x.column) for x in report.diagnostics}
             for d in sub.report.diagnostics:
                 if (d.code, d.line, d.column) not in known:

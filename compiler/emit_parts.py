@@ -127,6 +127,18 @@ def write_end(m) -> None:
     m.player_label_fn = m.template_function(ch.player_label, "player_name", "players name")
 
 
+def write_start_tables(m) -> None:
+    """The tables of a module that only makes a game's start (``write_start``)."""
+    t = m.tail
+    comps = []
+    for r in m.checked.components.values():
+        inits = "{" + ", ".join(f"{k!r}: {v}" for k, v in r.init_fns.items()) + "}"
+        comps.append(f"{r.name!r}: ({r.make}, {inits}, {r.label_fn}, {r.status_fn}, {r.back_fn})")
+    t.append("COMPONENTS = {" + ", ".join(comps) + "}")
+    t.append("DEFINES = [" + ", ".join(f"({n!r}, {fn})" for n, fn in m.define_fns) + "]")
+    t.append("META = " + m.const(m.checked.meta))
+
+
 def write_tables(m) -> None:
     ch = m.checked
     t = m.tail

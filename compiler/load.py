@@ -23,6 +23,32 @@ def load_module(source: str, line_map: list, name: str, code=None) -> dict:
     return namespace
 
 
+def start_program_from(ns: dict) -> Program:
+    """A program that can only make a game's start (components, zones): what
+    the loader's dry run uses (``compiler.module.compile_start``)."""
+    meta = ns["META"]
+    prog = Program(id=meta["id"], title=meta["title"], version=meta["version"], digest=meta["digest"],
+                   variants=tuple(meta["variants"]), min_players=meta["min_players"],
+                   max_players=meta["max_players"], source_file=meta["source_file"], limits=meta["limits"])
+    prog.params = dict(meta["params"])
+    prog.defines = list(ns["DEFINES"])
+    _types_and_zones(prog, meta, ns)
+    return prog
+
+
+def _types_and_zones(prog: Program, meta: dict, ns: dict) -> None:
+    for name, spec in meta["comp_types"].items():
+        make, initial, label, status, back = ns["COMPONENTS"][name]
+        prog.comp_types[name] = ComponentType(
+            name, spec["static"], spec["dynamic"], tuple(spec["public"]), make, initial, label, status,
+            spec["board"], spec["glyph"], back,
+        )
+    for name, spec in meta["families"].items():
+        prog.families[name] = ZoneFamily(name, spec["per"], spec["of"], spec["visibility"], spec["face"],
+                                         spec["ordered"])
+    prog.top_piles = any(f.visibility == "top" for f in prog.families.values())
+
+
 def program_from(ns: dict) -> Program:
     meta = ns["META"]
     prog = Program(
@@ -48,16 +74,7 @@ def program_from(ns: dict) -> Program:
     prog.defines = list(ns["DEFINES"])
     prog.vars = dict(ns["VARS"])
     prog.pvars = dict(ns["PVARS"])
-    for name, spec in meta["comp_types"].items():
-        make, initial, label, status, back = ns["COMPONENTS"][name]
-        prog.comp_types[name] = ComponentType(
-            name, spec["static"], spec["dynamic"], tuple(spec["public"]), make, initial, label, status,
-            spec["board"], spec["glyph"], back,
-        )
-    for name, spec in meta["families"].items():
-        prog.families[name] = ZoneFamily(name, spec["per"], spec["of"], spec["visibility"], spec["face"],
-                                         spec["ordered"])
-    prog.top_piles = any(f.visibility == "top" for f in prog.families.values())
+    _types_and_zones(prog, meta, ns)
     prog.run_actions = list(ns["ACTIONS"])
     for act, spec in zip(prog.run_actions, meta["actions"]):
         prog.actions.append(ActionDef(act.name, act.index, spec["params"], spec["param_types"], act.label))

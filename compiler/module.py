@@ -72,6 +72,23 @@ class ModuleWriter(Module):
         self.write_tables()
         return self.source()
 
+    def write_start(self) -> tuple[str, list]:
+        """Only what makes a game's start (functions, definitions, components):
+        the loader's dry run needs no more, and ``rulebook validate`` writes
+        this for each variant instead of the whole module."""
+        ch = self.checked
+        for key in ch.functions:
+            self.function_names[key] = self.name("fn_" + key[0] + ("_public" if key[1] else "")
+                                                 + (f"_{key[2]}" if key[2] else ""))
+        for key, rule in ch.functions.items():
+            self.write_function(key, rule)
+        self.write_components()
+        self.write_values()
+        from compiler.emit_parts import write_start_tables
+
+        write_start_tables(self)
+        return self.source()
+
     def write_function(self, key, rule) -> None:
         code = self.add(Code(self, self.function_names[key], f"function {key[0]}", rule.slot_names))
         params = ["st", "player"] + ([code.local(rule.event_slot)] if rule.event_slot >= 0 else [])
@@ -247,6 +264,11 @@ def _short(unit_name: str) -> str:
 
 def _slots(names: dict, n: int) -> str:
     return ", ".join(f"{s} {names.get(s, 'temp').strip()}" for s in range(n))
+
+
+def compile_start(checked: Checked) -> tuple[str, list]:
+    """The source of a module with only a game's start (see ``write_start``)."""
+    return ModuleWriter(checked).write_start()
 
 
 def compile_module(checked: Checked, info: dict | None = None) -> tuple[str, list]:
