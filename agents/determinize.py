@@ -54,11 +54,13 @@ are not enforced. A ruleset makes those visible by declaring the property
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 
 from interpreter import rng as srng
 from interpreter.ops import BOX, zone_family, zone_owner
+from interpreter.program import RowColumns
 from interpreter.run import reask
 from interpreter.state import State
 
@@ -196,6 +198,10 @@ def _deal_identities(s: State, groups: list[list[int]], rng: random.Random) -> N
             if hidden_props is not None:
                 props[c] = {**props[c], **hidden_props}  # public changing properties stay in place
     s.static = static
+    # compiled rules read fixed properties by column (interpreter.program.Catalog.columns):
+    # the sample's catalogue is the same but for columns read from its own rows
+    cat = s.cat = copy.copy(cat)
+    cat.columns = RowColumns(static)
 
 
 def _face_key(face) -> str:

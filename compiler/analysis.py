@@ -30,6 +30,7 @@ class Analysis:
     moved_fires: bool = False  # some trigger listens to 'moved'
     top_piles: bool = False  # some zone is a face-up pile (only its top face up)
     listened: set = field(default_factory=set)  # events some trigger listens to
+    created: set = field(default_factory=set)  # component types a rule creates in play
     calls: dict = field(default_factory=dict)
     fires: dict = field(default_factory=dict)
 
@@ -67,6 +68,8 @@ def _scan(body, facts: dict) -> None:
             facts["fires"].add(s.a[0])
         elif op in MOVES:
             facts["fires"].add("moved")
+            if op == "create":
+                facts["creates"].setdefault(s.a[0], s.where)
         elif op == "end_game":
             facts["ends"] = True
         if op == "if":
@@ -79,6 +82,13 @@ def _scan(body, facts: dict) -> None:
             _scan(s.a[1], facts)
         elif op == "simultaneous":
             _scan(s.a[-1], facts)
+
+
+def created_types(body) -> dict:
+    """The component types a block creates, each with where it first does."""
+    facts = {"asks": False, "ends": False, "calls": set(), "fires": set(), "creates": {}}
+    _scan(body, facts)
+    return facts["creates"]
 
 
 def start_draws(checked) -> bool:
@@ -109,9 +119,10 @@ def analyse(checked) -> Analysis:
     an = Analysis()
     facts = {}
     for name, unit in checked.units.items():
-        f = {"asks": False, "ends": False, "calls": set(), "fires": set()}
+        f = {"asks": False, "ends": False, "calls": set(), "fires": set(), "creates": {}}
         _scan(unit.body, f)
         facts[name] = f
+        an.created |= set(f["creates"])
     triggers: dict = {}
     for t in checked.triggers:
         triggers.setdefault(t.event, []).append(t.unit)

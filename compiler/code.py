@@ -244,12 +244,27 @@ class Code(ExprEmitter, StmtEmitter):
         return f"player_zone(st, {family!r}, {self.ex(p)}, {self.const(where)})"
 
     def comp_zone(self, family: str, c: X, where: str, per: str) -> str:
-        if c.op == "local":  # the catalogue's table, read once per call of the function
-            table = self.hoisted(f"zoc_{family}", f"st.cat.zone_of_comp[{family!r}]")
+        table = self.hoisted(f"zoc_{family}", f"st.cat.zone_of_comp[{family!r}]")
+        if per not in self.m.an.created:  # every such zone is in the catalogue's table (a miss is the rule's error)
+            return f"{table}[{self.ex(c)}]"
+        if c.op == "local":
             key = self.ex(c)
             return (f"({table}[{key}] if {key} in {table} else comp_zone(st, {family!r}, {key}, "
                     f"{self.const(where)}, {per!r}))")
         return f"comp_zone(st, {family!r}, {self.ex(c)}, {self.const(where)}, {per!r})"
+
+    def static_prop(self, c: X, attr: str, kind: str | None) -> str:
+        """A property that never changes, of a component of type ``kind``
+        (None: of any type, none where it has no such property): read from
+        the catalogue's column when no rule creates such components in play
+        (their properties live only on the state)."""
+        if kind is None and self.m.an.created:
+            return f"st.static[{self.ex(c)}].get({attr!r})"
+        if kind in self.m.an.created:
+            return f"st.static[{self.ex(c)}][{attr!r}]"
+        column = self.hoisted(f"col_{attr}" if _IDENT.match(attr) else f"col_{len(self.hoists)}",
+                              f"st.cat.columns[{attr!r}]")
+        return f"{column}[{self.ex(c)}]"
 
     def contains(self, item: X, coll: X, negated: bool) -> str:
         """``item in coll``: charged to the work budget when the list is long

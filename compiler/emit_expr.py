@@ -116,8 +116,8 @@ EMIT = {
     "type_of": lambda e, c: (f"(st.cat.types[{e.ex(c)}] if {e.ex(c)} < st.cat.n else st.static[{e.ex(c)}]['type'])"
                              if c.op == "local" else f"type_of(st, {e.ex(c)})"),
     "dyn": lambda e, c, attr: f"st.props[{e.ex(c)}][{attr!r}]",
-    "static": lambda e, c, attr: f"st.static[{e.ex(c)}][{attr!r}]",
-    "static_get": lambda e, c, attr: f"st.static[{e.ex(c)}].get({attr!r})",
+    "static": lambda e, c, attr, kind: e.static_prop(c, attr, kind),
+    "static_get": lambda e, c, attr: e.static_prop(c, attr, None),
     "list_item": lambda e, xs, i, w: f"item_of({e.ex(xs)}, {e.ex(i)}, {e.const(w)})",
     "zone_item": lambda e, z, i, w: f"zone_item(st, {e.ex(z)}, {e.ex(i)}, {e.const(w)})",
     "player_zone": lambda e, fam, p, w: e.player_zone(fam, p, w),

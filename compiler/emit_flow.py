@@ -13,6 +13,7 @@ that loop without a decision.
 from __future__ import annotations
 
 from compiler.emit_unit import Label, UnitWriter
+from validator.ir import walk
 
 ANSWER = 1  # the flow frame's slot for the answer to a turn's action menu
 
@@ -47,6 +48,11 @@ class FlowWriter(UnitWriter):
                     c.line("if st.over: return STOP")
 
     def expr_call(self, expr, player: str = "st.current") -> str:
+        """An expression of the flow: written in place when it reads no
+        local (not even the player, so ``player`` does not matter), else a
+        call of its own function."""
+        if not any(n.op == "local" for n in walk(expr.x)):
+            return f"({self.c.ex(expr.x)})"
         return f"{self.c.m.expr_function(expr)}(st, {player})"
 
     def fire_phase(self, event: str, phase: str) -> None:

@@ -230,6 +230,14 @@ class StmtEmitter:
                   f"{self.unit_name!r})")
 
     def s_for(self, var, items, body, list_slot, idx):
+        if body and narration_only(body):  # a loop that only narrates: nothing to do when nobody records
+            self.line("if st.record:")
+            with self.block():
+                self._for(var, items, body)
+            return
+        self._for(var, items, body)
+
+    def _for(self, var, items, body):
         values = self.temp("items")
         self.line(f"{values} = {self.snapshot(items)}")  # a snapshot: the loop is not disturbed by moves
         self.loop_charge(body, f"len({values})")
@@ -317,3 +325,8 @@ class StmtEmitter:
 
 
 __all__ = ["StmtEmitter", "S"]
+
+
+def narration_only(body) -> bool:
+    """Whether a block only tells what happens (``say``, and loops of it)."""
+    return all(s.op == "say" or s.op == "for" and narration_only(s.a[2]) for s in body)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from validator.ir import S, Template
+from validator.ir import S, Template, walk
 
 _REF = re.compile("\x00(\\d+)\x00(\x01?)")
 
@@ -227,8 +227,8 @@ class UnitWriter:
         text = c.render(prompt_tpl) if prompt_tpl is not None else repr(prompt)
         c.line(f"pend = {{'kind': 'choose', 'players': [who], 'options': [options], 'answers': [None], "
                f"'done': [False], 'slot': {slot}, 'prompt': {text}, 'type': {tag!r}}}")
-        if label is not None:
-            c.line(f"pend['labels'] = [{self.labels_of(label, slot, 'options')}]")
+        if label is not None:  # an engine playout reads no labels (st.quiet): not made there
+            c.line(f"if not st.quiet: pend['labels'] = [{self.labels_of(label, slot, 'options')}]")
         if within is not None:
             c.line(f"seconds = {c.ex(within)}")
             c.line("if seconds: pend['time_limit'] = seconds")
@@ -243,12 +243,18 @@ class UnitWriter:
         c.line(f"values = {c.snapshot(items)}")
         c.line(f"L[{list_slot}] = values")
         c.line(f"L[{idx}] = 0")
-        c.line("players, options, labels, prompts, limits = [], [], [], [], []")
+        same_limit = within is not None and not any(n.op == "local" for n in walk(within))
+        lists = ["players", "options"] + (["labels"] if label is not None else []) \
+            + (["prompts"] if prompt_tpl is not None else []) \
+            + (["limits"] if within is not None and not same_limit else [])
+        c.line(f"{', '.join(lists)} = {', '.join('[]' for _ in lists)}")
+        if same_limit:  # one time limit for every seat: computed once
+            c.line(f"limit = {c.ex(within)} or None")
         c.line("for v in values:")
         with c.block():
             c.line(f"L[{var}] = v")
             c.line(f"o = {c.snapshot(opts)}")
-            if within is not None:
+            if within is not None and not same_limit:
                 c.line(f"limits.append({c.ex(within)} or None)")
             if prompt_tpl is not None:
                 c.line(f"prompts.append({c.render(prompt_tpl)})")
@@ -264,16 +270,21 @@ class UnitWriter:
             c.line("players.append(who)")
             c.line("options.append(o)")
             if label is not None:
-                c.line(f"labels.append({self.labels_of(label, choice, 'o')})")
+                c.line(f"if not st.quiet: labels.append({self.labels_of(label, choice, 'o')})")
         c.line("if not values:")
         with c.block():
             c.line(f"L[{answers}] = []")
             c.line(f"pc = {self.ref(answer)}; continue")
         c.line(f"pend = {{'kind': 'simul', 'players': players, 'options': options, 'answers': [None] * len(values), "
                f"'done': [False] * len(values), 'slot': {answers}, 'prompt': {prompt!r}, 'type': {tag!r}}}")
-        c.line("if labels: pend['labels'] = labels")
-        c.line("if prompts: pend['prompts'] = prompts")
-        c.line("if any(limits): pend['time_limits'] = limits")
+        if label is not None:
+            c.line("if labels: pend['labels'] = labels")
+        if prompt_tpl is not None:
+            c.line("pend['prompts'] = prompts")
+        if same_limit:
+            c.line("if limit: pend['time_limits'] = [limit] * len(values)")
+        elif within is not None:
+            c.line("if any(limits): pend['time_limits'] = limits")
         c.line("st.pending = pend")
         self.suspend(answer)
         if not self.an.block_susp(rest):  # the rest of the body runs straight through: a Python loop

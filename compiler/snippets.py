@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from compiler.analysis import created_types
 from compiler.code import Code
 from compiler.emit_unit import UnitWriter
 from compiler.module import ModuleWriter
+from validator.diagnostics import Diagnostic
 from validator.ir import Expr
 
 
@@ -70,6 +72,9 @@ class Snippets:
         unit, diags = checker.snippet(doc, path, "block")
         if unit is None or any(d.is_error for d in diags):
             return None, diags
+        diags = diags + self._new_kinds(unit)
+        if any(d.is_error for d in diags):
+            return None, diags
         w = self._writer()
         uid = len(self.prog.units)
         w.unit_ids[unit.name] = uid
@@ -83,6 +88,20 @@ class Snippets:
         self.prog.unit_ids[unit.name] = uid
         self.prog.unit_locals[unit.name] = unit.nlocals
         return uid, diags
+
+    def _new_kinds(self, unit) -> list:
+        """A scenario may create only components of types the ruleset's own
+        rules create: the compiled rules read the others from the
+        catalogue's fixed tables (compiler/code.py, static_prop)."""
+        out = []
+        for kind, where in created_types(unit.body).items():
+            if kind not in self.prog.compile_info["analysis"].created:
+                file, line, col = where.rsplit(":", 2)
+                out.append(Diagnostic(
+                    "E070", f"this scenario creates a '{kind}', and no rule of the ruleset does", file, int(line),
+                    int(col), "create it with a procedure of the ruleset that the scenario calls, or set the scene "
+                    "with components the ruleset already has"))
+        return out
 
     def expr(self, doc, path):
         """(Probe, diagnostics) of an expression."""

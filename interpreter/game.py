@@ -22,7 +22,7 @@ from interpreter.errors import (
     RuleError,
 )
 from interpreter.labels import back_name, describe, literal, player_name
-from interpreter.program import TIMED_OUT, Catalog, Program, Type
+from interpreter.program import TIMED_OUT, Catalog, Program, Type, ZoneTable
 from interpreter.run import run, scores
 from interpreter.saving import SAVE_FORMAT, Saving  # noqa: F401 - the save format is Game's too
 from interpreter.state import State
@@ -89,6 +89,7 @@ class Game(Saving):
         st.rng = rng.seed_state(seed) if not prog.start_draws else st.rng
         st.seed = seed
         st.record = record
+        st.quiet = False
         st.events = []
         st.history = []
         st.stack = [[0, 0, [None, None]]]  # the flow of phases: its player and the answer to a turn's menu
@@ -123,7 +124,7 @@ class Game(Saving):
             if want.kind == "player" and v is not None and not (type(v) is int and 0 <= v < n):
                 raise RuleError("E063", f"parameter '{k}' is a player: a seat from 0 to {n - 1}, not {literal(v)}")
         st.params = merged
-        st.record = False
+        st.record = st.quiet = False
         st.events = []
         st.rng = rng.seed_state(seed)
         st.script = tuple(chance)
@@ -191,6 +192,7 @@ class Game(Saving):
         prog = self.program
         st = State.__new__(State)
         st.prog, st.n, st.params, st.record, st.events = prog, players, dict(prog.params), False, []
+        st.quiet = False
         st.rng, st.vars, st.eliminated, st.current = rng.seed_state(0), {}, [False] * players, None
         st.work = st.loops = st.depth = 0
         st.script = ()
@@ -463,7 +465,8 @@ def build_catalog(st: State) -> Catalog:
     for name, fam in prog.families.items():
         if fam.per not in (None, "player"):
             base = zone_base[name]
-            cat.zone_of_comp[name] = {c: base + i for i, c in enumerate(by_type.get(fam.per, []))}
+            zones = {c: base + i for i, c in enumerate(by_type.get(fam.per, []))}
+            cat.zone_of_comp[name] = ZoneTable(name, fam.per, zones)
     cat.zone_player = [  # who owns each zone: a seat, none, or OWNED_BY_KEY (the owner of its component)
         None if prog.families[f].per is None else k if prog.families[f].per == "player" else OWNED_BY_KEY
         for f, k in zip(zone_family, zone_key)

@@ -116,12 +116,14 @@ def player_zone(st, family: str, p, where: str) -> int:
 
 def comp_zone(st, family: str, c, where: str, per: str) -> int:
     try:
-        return st.cat.zone_of_comp[family][c]
-    except (KeyError, TypeError):
+        z = st.cat.zone_of_comp[family].get(c)  # not [c]: a miss there is an error without the rule's place
+    except TypeError:  # an unhashable index (a list) is no component
+        z = None
+    if z is None:
         z = ops.comp_zone(st, family, c) if isinstance(c, int) else None  # a component created in play
         if z is None:
             raise RuleError(BAD_VALUE, f"{family}[...]: the index is not a {per}", where) from None
-        return z
+    return z
 
 
 def anylist(v):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from interpreter.run import run
+from interpreter.run import reask, run
 
 
 def playout(st, choose: Callable[[int, int], int] | None = None, cap: int | None = None,
@@ -25,17 +25,28 @@ def playout(st, choose: Callable[[int, int], int] | None = None, cap: int | None
     ``draw()`` a number in [0, 1): the option at ``int(draw() * count)``).
     Returns the number of decisions made; stops (without error) after
     ``cap`` of them."""
-    if draw is not None:
+    if draw is not None and st.record:
         choose = lambda p, n: int(draw() * n)  # noqa: E731 - the same draws, where the loop needs a call
     if st.record:  # narration wants each answer's label: the public interface gives it
         return _public(st, choose, cap)
+    st.quiet = True  # options are picked by number: the questions asked from now on make no labels
+    try:
+        decisions = _quiet(st, choose, draw, cap)
+    finally:
+        st.quiet = False
+    if decisions and not st.over:  # stopped at the cap: the question is asked again, with its labels
+        reask(st)
+    return decisions
+
+
+def _quiet(st, choose, draw, cap) -> int:
     history = st.history
     decisions = 0
     while not st.over:
         pend = st.pending
         players = pend["players"]
         if len(players) != 1:
-            decisions += _answer_all(st, pend, choose)
+            decisions += _answer_all(st, pend, choose, draw)
         else:  # the common case, written without a call per decision for uniform draws
             options = pend["options"][0]
             value = options[int(draw() * len(options)) if draw is not None else choose(players[0], len(options))]
@@ -51,7 +62,7 @@ def playout(st, choose: Callable[[int, int], int] | None = None, cap: int | None
     return decisions
 
 
-def _answer_all(st, pend, choose) -> int:
+def _answer_all(st, pend, choose, draw=None) -> int:
     """Every answer to a question put to several seats, as the public loop
     gives them: rounds of ``to_move`` (each player's first open question, in
     order); returns how many."""
@@ -59,11 +70,13 @@ def _answer_all(st, pend, choose) -> int:
     if len(set(players)) == len(players):  # one round, in seat order
         answers = []
         for p, o in zip(players, pend["options"]):
-            value = o[choose(p, len(o))]
+            value = o[int(draw() * len(o)) if draw is not None else choose(p, len(o))]
             answers.append(value)
             history.append([p, value])
         st.stack[-1][2][pend["slot"]] = answers
         return len(players)
+    if choose is None:
+        choose = lambda p, n: int(draw() * n)  # noqa: E731 - the same draws, where the loop needs a call
     answers = list(pend["answers"])
     done = list(pend["done"])
     made = 0

@@ -110,6 +110,53 @@ class ActionDef:
     label: Callable | None  # (st, player, *args) -> str
 
 
+class Columns(dict):
+    """Static properties by name, each a tuple of its value by component id;
+    a property no component of this game has is a column of none (rules
+    read it only from components that have it)."""
+
+    def __init__(self, n: int, columns: dict):
+        super().__init__(columns)
+        self.n = n
+
+    def __missing__(self, name):
+        column = self[name] = (None,) * self.n
+        return column
+
+
+class RowColumns(dict):
+    """The columns of a state whose fixed rows differ from its catalogue's
+    (a determinized sample deals identities out again): each column built
+    from those rows the first time a rule reads it."""
+
+    def __init__(self, rows: list):
+        super().__init__()
+        self.rows = rows
+
+    def __missing__(self, name):
+        column = self[name] = tuple(row.get(name) for row in self.rows)
+        return column
+
+
+class ZoneTable(dict):
+    """The zones of one family kept per component, by component. Compiled
+    rules index it directly (``hand[r]``); a key that is not a component
+    of the family's type is the rule's error, raised here only on a miss so
+    that a hit costs one dict lookup. The run loop adds the rule's place."""
+
+    def __init__(self, family: str, per: str, zones):
+        super().__init__(zones)
+        self.family, self.per = family, per
+
+    def __missing__(self, key):
+        from interpreter.errors import BAD_VALUE, RuleError
+
+        raise RuleError(BAD_VALUE, f"{self.family}[...]: the index is not a {self.per}")
+
+    def __reduce__(self):  # pickled (workers) as its class, not as a plain dict
+        return (ZoneTable, (self.family, self.per, dict(self)))
+
+
 @dataclass
 class Catalog:
     """Per-game, immutable: components and zone instances."""
@@ -127,6 +174,15 @@ class Catalog:
     zone_of_comp: dict = field(default_factory=dict)  # family kept per component -> {component: zone}
     zone_player: list = field(default_factory=list)  # zone -> its owner: a seat, None, or -2 (its component's)
     adjacent: list = field(default_factory=list)  # component -> its neighbours on its board (None: not a space)
+    columns: dict = field(default_factory=dict)  # static property -> a tuple of its value by component id
+
+    def __post_init__(self):
+        """Each static property as a column, for compiled rules that read it
+        by component number (``value[c]`` instead of ``static[c]["value"]``);
+        a component without it reads none there, which the checker's types
+        rule out for the reads compiled this way."""
+        names = dict.fromkeys(k for row in self.static for k in row)
+        self.columns = Columns(self.n, {k: tuple(row.get(k) for row in self.static) for k in names})
 
 
 @dataclass

@@ -59,6 +59,7 @@ class State:
         "loops",  # loop rounds since the last decision (not saved: the run loop counts them afresh)
         "depth",  # plain calls of triggers and procedures running now (not saved)
         "script",  # chance outcomes a scenario scripted (tests only; not saved)
+        "quiet",  # an engine playout runs it: options get no labels, nobody reads them (not saved)
     )
 
     def clone(self) -> State:
@@ -98,6 +99,7 @@ class State:
         s.loops = 0
         s.depth = 0
         s.script = self.script  # a tuple, replaced and never mutated (interpreter.ops.next_scripted)
+        s.quiet = self.quiet
         return s
 
     # ------------------------------------------------------------ plain data

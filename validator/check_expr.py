@@ -346,7 +346,7 @@ class ExprChecker:
             if attr in ct.static:
                 self.read_props.add((ct.name if t.arg else None, attr))
                 if t.arg:
-                    return X("static", obj, attr), ct.static[attr]
+                    return X("static", obj, attr, t.arg), ct.static[attr]
                 return X("static_get", obj, attr), ct.static[attr]
         known = set()
         for ct in types:
