@@ -253,6 +253,21 @@ class Code(ExprEmitter, StmtEmitter):
                     f"{self.const(where)}, {per!r}))")
         return f"comp_zone(st, {family!r}, {self.ex(c)}, {self.const(where)}, {per!r})"
 
+    def zone_owner(self, z: X) -> str:
+        """The owner of a zone. When every family is shared or kept per
+        player, a zone's owner is fixed by the catalogue (no zone belongs to
+        a component's owner, none is made in play): one read of its table."""
+        src = self.ex(z)
+        if any(f["per"] not in (None, "player") for f in self.m.meta["families"].values()):
+            return f"zone_owner(st, {src})"
+        table = self.hoisted("zone_player", "st.cat.zone_player")
+        if src.isidentifier():
+            return f"({table}[{src}] if {src} is not None else None)"
+        if z.op == "zone_of" and z.a[0].op == "local" and not src.startswith("(_kept"):
+            c = self.ex(z.a[0])
+            return f"({table}[st.loc[{c}]] if st.loc[{c}] >= 0 else None)"
+        return f"zone_owner(st, {src})"
+
     def static_prop(self, c: X, attr: str, kind: str | None) -> str:
         """A property that never changes, of a component of type ``kind``
         (None: of any type, none where it has no such property): read from

@@ -190,7 +190,7 @@ EMIT = {
     "count_of": lambda e, xs, x: e.count_of(xs, x),
     "zone_of": lambda e, c: (f"(st.loc[{e.ex(c)}] if st.loc[{e.ex(c)}] >= 0 else None)" if c.op == "local"
                              else f"zone_of(st, {e.ex(c)})"),
-    "zone_owner": lambda e, z: f"zone_owner(st, {e.ex(z)})",
+    "zone_owner": lambda e, z: e.zone_owner(z),
     "next_player": lambda e, p, k: f"next_player(st, {e.ex(p)}, {e.ex(k)})",
     "seat_order": lambda e, p: f"seat_order(st, {e.ex(p)})",
     "opponents": lambda e, p: f"opponents(st, {e.ex(p)})",
