@@ -60,6 +60,29 @@ def rulebook_game(ruleset: str, players: int):
     return lambda i: play_one(game, players, game_seed(1, i))
 
 
+def rulebook_public_game(ruleset: str, players: int):
+    """The same random games through the public decision interface (who
+    must decide, their legal options with labels, a checked ``apply``), as
+    a human, a bot or PettingZoo plays them."""
+    from compiler.build import compile_path
+    from interpreter.game import Game
+    from rulebook.simulate import game_seed, random_seats
+
+    compiled = compile_path(ROOT / "rulesets" / ruleset / "ruleset.yaml")
+    game = Game(compiled.program)
+
+    def one(i: int) -> None:
+        seed = game_seed(1, i)
+        st = game.new(players=players, seed=seed, record=False)
+        draw = random_seats(seed).random
+        while not st.over:
+            for p in game.to_move(st):
+                options = game.legal(st, p)
+                game.apply(st, p, options[int(draw() * len(options))])
+
+    return one
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=5.0)
@@ -81,14 +104,18 @@ def main(argv=None) -> int:
         if ours is None or base is None:
             lines.append(f"{label}: skipped ({'no ruleset' if ours is None else 'no baseline'})")
             continue
+        public = rulebook_public_game(ruleset, players)
         rng = random.Random(12345)
-        ours_rates, base_rates = [], []
+        ours_rates, base_rates, public_rates = [], [], []
         for _ in range(args.rounds):
             base_rates.append(rate(lambda i: run_hand(base, rng), args.seconds / args.rounds)[0])
             ours_rates.append(rate(ours, args.seconds / args.rounds)[0])
+            public_rates.append(rate(public, args.seconds / args.rounds / 2)[0])
         o, b = sum(ours_rates) / len(ours_rates), sum(base_rates) / len(base_rates)
+        q = sum(public_rates) / len(public_rates)
         lines.append(
-            f"{label} ({players} players): rulebook {o:,.0f} games/s, hand-written {b:,.0f} games/s, ratio {o / b:.3f}"
+            f"{label} ({players} players): rulebook {o:,.0f} games/s, hand-written {b:,.0f} games/s, ratio {o / b:.3f} "
+            f"(the public decision interface: {q:,.0f} games/s, ratio {q / b:.3f})"
         )
     lines.append(svintus_against_uno(args.seconds, args.rounds))
     print("\n".join(lines))

@@ -540,6 +540,18 @@ def after_move(st, c, src, dest) -> None:
         st.events.append(("move", c, src, dest, st.face[c], comp_name(st, c) if st.face[c] else None))
 
 
+def leave_pile(st, c, src: int) -> None:
+    """Take ``c`` out of zone ``src`` where some zones are face-up piles:
+    when it was the top of one, the new top turns face up (as ``ops.move``)."""
+    zone = st.zones[src]
+    if zone[0] == c:
+        del zone[0]
+        if zone and st.prog.families[ops.zone_family(st, src)].visibility == "top":
+            st.face[zone[0]] = True
+    else:
+        zone.remove(c)
+
+
 def move_top(st, c, dest: int, up: bool) -> None:
     src = st.loc[c]
     if src != BOX:
