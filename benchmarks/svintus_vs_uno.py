@@ -3,7 +3,7 @@
     /tmp/rlvenv/bin/python benchmarks/svintus_vs_uno.py --seconds 10 --rounds 3
 
 Plays random games of Young Svintus (the base game, no options, 4 players)
-through Rulebook's decision interface, alternating with random games of
+through Rulebook's playout loop (as simulate plays random agents), alternating with random games of
 rlcard's raw ``UnoGame`` (4 players, ``game.get_legal_actions()`` and
 ``game.step()``, no env) played by ``rlcard_uno_game`` of
 ``../shared/bench/peer_playouts.py`` (imported, not copied), and prints
