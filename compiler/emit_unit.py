@@ -90,12 +90,14 @@ class UnitWriter:
         self.c.line("return None")
         self.start(lab)
 
-    def u_call(self, unit, args):
+    def u_call(self, unit, args, result=None):
         c = self.c
         uid = c.m.unit_ids[unit]
         u = c.m.checked.units[unit]
         c.line(f"if len(st.stack) + st.depth >= {c.limit('max_stack')}: too_deep(st, {c.const(c.where)})")
         new = ["L[0]"] + [c.ex(a) for a in args]
+        if u.ret_slot >= 0:  # it returns a value: the slot it goes to (None: not wanted)
+            new.append(repr(result))
         pad = u.nlocals - len(new)
         c.line(f"st.stack.append([{uid}, 0, [{', '.join(new)}]{f' + [None] * {pad}' if pad > 0 else ''}])")
         self.resume_after()

@@ -350,6 +350,7 @@ class PassStmt:
 @dataclass(frozen=True, slots=True)
 class ReturnStmt:
     pos: Pos
+    value: Expr | None = None  # 'return value': what a procedure with 'returns' gives its caller
 
 
 @dataclass(frozen=True, slots=True)

@@ -354,7 +354,7 @@ class _ToAst(Transformer):
         return A.PassStmt(_pos(meta))
 
     def return_stmt(self, meta, c):
-        return A.ReturnStmt(_pos(meta))
+        return A.ReturnStmt(_pos(meta), c[0] if c else None)
 
     def if_stmt(self, meta, c):
         branches = [(c[0], c[1])]

@@ -104,6 +104,7 @@ class Unit:
     where: str
     params: tuple = ()
     event_slot: int = -1
+    ret_slot: int = -1  # a procedure with 'returns': the local holding the caller's slot for its value
 
 
 @dataclass
