@@ -282,6 +282,7 @@ class ChooseStmt:
     label_pos: Pos = (1, 1)
     prompt_pos: Pos = (1, 1)
     within: Expr | None = None  # seconds to answer; when they run out, the first option is taken
+    public: bool = False  # the answer is told to everybody as soon as it is given
 
 
 @dataclass(frozen=True, slots=True)

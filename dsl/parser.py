@@ -297,7 +297,7 @@ class _ToAst(Transformer):
     def choose_stmt(self, meta, c):
         name, options = str(c[0]), c[1]
         chooser = None
-        optional = False
+        optional = public = False
         prompt = label = None
         label_pos = prompt_pos = (1, 1)
         after_label = after_within = False
@@ -305,6 +305,8 @@ class _ToAst(Transformer):
         for item in c[2:]:
             if isinstance(item, Token) and item.type == "OPTIONAL":
                 optional = True
+            elif isinstance(item, Token) and item.type == "PUBLIC":
+                public = True
             elif isinstance(item, Token) and item.type == "WITHIN":
                 after_within = True
             elif isinstance(item, Token) and item.type == "LABEL":
@@ -318,7 +320,8 @@ class _ToAst(Transformer):
                 within = item
             else:
                 chooser = item
-        return A.ChooseStmt(name, options, chooser, optional, prompt, _pos(meta), label, label_pos, prompt_pos, within)
+        return A.ChooseStmt(name, options, chooser, optional, prompt, _pos(meta), label, label_pos, prompt_pos, within,
+                            public)
 
     def emit_stmt(self, meta, c):
         return A.EmitStmt(str(c[0]), c[1] if len(c) > 1 else (), _pos(meta), _pos(c[0]))

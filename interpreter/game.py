@@ -289,7 +289,8 @@ class Game(Saving):
         st.history.append([player, value])
         if st.record:
             label = pend["labels"][i][index] if pend.get("labels") else self.option_label(st, pend, value)
-            st.events.append(("decision", player, value, pend["kind"], pend.get("type", "any"), label))
+            ev = ("decision", player, value, pend["kind"], pend.get("type", "any"), label)
+            st.events.append(ev + (True,) if pend.get("public") else ev)  # 'choose ... public': told to all
         if pend["kind"] == "simul":
             answers = list(pend["answers"])
             done = list(pend["done"])

@@ -2,7 +2,9 @@
 
 A spectator (viewer None) learns only public things; a player also learns
 what is visible to them. Secret simultaneous choices are narrated as
-"has chosen" until they are revealed by the rules.
+"has chosen" until they are revealed by the rules; the answers of a
+``choose ... public`` are told as they are given (components in them only
+when the viewer can see them).
 
 ``narrate_lines`` keeps what kind of event each sentence tells and which
 player it is about, so the terminal can style and condense them without
@@ -100,11 +102,12 @@ def _shown(st, events, start: int, viewer) -> set[int]:
 
 
 def _decision(st, ev, viewer, shown: set[int]) -> Line | None:
-    _, p, value, dkind, tag, label = ev
+    _, p, value, dkind, tag, label = ev[:6]
+    public = len(ev) > 6 and ev[6]  # 'choose ... public': the answer is told to everybody
     who = player_name(st, p)
     if dkind == "time_out":  # Game.time_out: nothing was chosen, so nothing is secret
         return Line("time_out", p, f"{who} ran out of time.")
-    if p == viewer or _public(st, value, dkind, tag, viewer, shown):
+    if p == viewer or _public(st, value, "choose" if public else dkind, tag, viewer, shown):
         if dkind == "action":
             return Line("decision", p, f"{who}: {label}.")
         return Line("decision", p, f"{who} chose {label if value is not None else 'to pass'}.")

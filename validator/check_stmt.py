@@ -198,7 +198,7 @@ class StmtChecker:
         label, prompt_tpl, within = self._templates(s, cx)
         self.asks.add(cx.scope.unit.name)
         return S("choose", cx.where(s.pos), slot, opts, chooser, s.optional, s.prompt or f"choose {s.name}",
-                 prompt_tpl, label, within, type_tag(et), s.name)
+                 prompt_tpl, label, within, type_tag(et), s.name, s.public)
 
     def _s_SimultaneousStmt(self, s, cx):
         if not s.body or not isinstance(s.body[0], A.ChooseStmt):
@@ -221,7 +221,7 @@ class StmtChecker:
         rest = self.block(s.body[1:], cx)
         return S("simultaneous", cx.where(s.pos), var, items, opts, chooser, choice, first.optional,
                  first.prompt or f"choose {first.name}", prompt_tpl, label, within, type_tag(et), first.name,
-                 list_slot, answers, idx, rest)
+                 first.public, list_slot, answers, idx, rest)
 
     # ------------------------------------------------------------ flow
     def _s_IfStmt(self, s, cx):
