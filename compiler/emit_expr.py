@@ -195,6 +195,7 @@ EMIT = {
     "seat_order": lambda e, p: f"seat_order(st, {e.ex(p)})",
     "opponents": lambda e, p: f"opponents(st, {e.ex(p)})",
     "alive": lambda e, p: f"(not st.eliminated[{e.ex(p)}])",
+    "in_game": lambda e, p: f"(st.eliminated[{e.ex(p)}] is not True)",
     "components": lambda e, name: f"components_of(st, {name!r})",
     "subsets": lambda e, xs, lo, hi, w: (f"subsets({e.ex(xs)}, {'None' if hi is None else e.ex(hi)}, {e.ex(lo)}, "
                                          f"{e.const(w)})"),

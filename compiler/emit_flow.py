@@ -87,6 +87,8 @@ class FlowWriter(UnitWriter):
         self.jump(end)
         self.start(end)
         self.hook(p.on_end, p.where_on_end)
+        if "phase" in self.c.m.meta.get("out_until", ()):  # 'eliminate ... until phase': back in now
+            c.line("back_in(st, 'phase')")
         self.transitions(p)
 
     def turn(self, p, t, end: Label) -> None:

@@ -311,8 +311,13 @@ class StmtEmitter:
         self.line(f"st.pass_to = seat_of(st, {self.ex(p)}, 'pass turn to', {self.const(self.where)}, True)")
         self.line("st.end_turn = True")
 
-    def s_eliminate(self, p):
-        self.line(f"eliminate(st, seat_of(st, {self.ex(p)}, 'eliminate', {self.const(self.where)}, True))")
+    def s_eliminate(self, p, until=None):
+        who = f"seat_of(st, {self.ex(p)}, 'eliminate', {self.const(self.where)}, True)"
+        self.line(f"eliminate(st, {who})" if until is None else f"eliminate(st, {who}, {until!r})")
+
+    def s_restore(self, p):
+        w = self.const(self.where)
+        self.line(f"restore(st, seat_of(st, {self.ex(p)}, 'restore', {w}, True), {w})")
 
     def s_say(self, template: Template):
         self.line("if st.record:")

@@ -319,6 +319,14 @@ class PassTurnStmt:
 class EliminateStmt:
     player: Expr
     pos: Pos
+    until: str | None = None  # out only until this point ('phase', 'cleared'); None: for the game
+    until_pos: Pos = (1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreStmt:
+    player: Expr
+    pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,6 +419,7 @@ Stmt = Union[
     EndPhaseStmt,
     PassTurnStmt,
     EliminateStmt,
+    RestoreStmt,
     SayStmt,
     CallStmt,
     SwapStmt,

@@ -41,12 +41,12 @@ VALUE_WORDS = frozenset("true false none and or not in if elif else".split())
 # words that begin a statement: a procedure named so could never be called
 STATEMENT_WORDS = frozenset(
     "let set move draw deal shuffle reveal hide remove create choose emit end pass eliminate say swap append "
-    "discard if for while repeat simultaneous".split()
+    "discard if for while repeat simultaneous restore".split()
 )
 KEYWORDS = frozenset(
     "let set move to at face draw from deal for shuffle reveal hide remove create with as "
     "choose by optional prompt emit end game winners turn phase pass eliminate say swap "
-    "return if elif else in simultaneous repeat while and or not true false none append discard".split()
+    "return if elif else in simultaneous repeat while and or not true false none append discard until restore".split()
 )
 
 
@@ -339,7 +339,12 @@ class _ToAst(Transformer):
         return A.PassTurnStmt(c[0], _pos(meta))
 
     def eliminate_stmt(self, meta, c):
+        if len(c) > 1:
+            return A.EliminateStmt(c[0], _pos(meta), str(c[1]), _pos(c[1]))
         return A.EliminateStmt(c[0], _pos(meta))
+
+    def restore_stmt(self, meta, c):
+        return A.RestoreStmt(c[0], _pos(meta))
 
     def say_stmt(self, meta, c):
         return A.SayStmt(_unquote(c[0]), _pos(meta), _pos(c[0]))

@@ -342,7 +342,7 @@ def next_player(st, p, steps):
     """The live player ``steps`` seats after ``p`` in the play direction;
     counting goes round the live players, so a huge step costs no more."""
     if type(steps) is int and steps > st.n:
-        live = st.n - sum(st.eliminated)
+        live = st.n - sum(1 for out in st.eliminated if out)
         if live:
             steps = (steps - 1) % live + 1
     return ops.next_player(st, p, steps)
@@ -512,11 +512,34 @@ def swap(st, x, y):
         ops.show_top(st, zy)
 
 
-def eliminate(st, q):
-    if q is not None:
-        st.eliminated[q] = True
+def eliminate(st, q, until=None):
+    """Put ``q`` out: for the game (``st.eliminated[q]`` is True), or until a
+    point (the text 'phase' or 'cleared'); out for the game stays so."""
+    if q is not None and st.eliminated[q] is not True:
+        st.eliminated[q] = True if until is None else until
         if st.record:
-            st.events.append(("eliminate", q))
+            st.events.append(("eliminate", q) if until is None else ("eliminate", q, until))
+
+
+def restore(st, q, where: str):
+    """``restore q``: a player out until a point is back in (one in is left as is)."""
+    if q is None or not st.eliminated[q]:
+        return
+    if st.eliminated[q] is True:
+        raise RuleError(BAD_VALUE, f"restore: P{q + 1} is out of the game, not out until a point", where,
+                        "only 'eliminate ... until phase' or 'until cleared' can be restored")
+    st.eliminated[q] = False
+    if st.record:
+        st.events.append(("restore", q))
+
+
+def back_in(st, point: str) -> None:
+    """The end of a phase: the players out until it are back in."""
+    for q, out in enumerate(st.eliminated):
+        if out == point:
+            st.eliminated[q] = False
+            if st.record:
+                st.events.append(("restore", q))
 
 
 def no_options(name: str, where: str):

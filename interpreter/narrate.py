@@ -70,7 +70,11 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
         elif kind == "shuffle" and verbose:
             out.append(Line("shuffle", None, f"  {zone_name(st, ev[1])} is shuffled."))
         elif kind == "eliminate":
-            out.append(Line("eliminate", ev[1], f"{player_name(st, ev[1])} is out of the game."))
+            until = {"phase": " until the end of the phase", "cleared": ""}.get(ev[2]) if len(ev) > 2 else None
+            out.append(Line("eliminate", ev[1], f"{player_name(st, ev[1])} is out"
+                            + (" of the game." if until is None else f"{until}.")))
+        elif kind == "restore":
+            out.append(Line("eliminate", ev[1], f"{player_name(st, ev[1])} is back in."))
         elif kind == "end":
             names = ", ".join(player_name(st, p) for p in ev[1]) or "nobody"
             out.append(Line("end", None, f"Game over. Winner{'s' if len(ev[1]) != 1 else ''}: {names}."))

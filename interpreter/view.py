@@ -76,7 +76,10 @@ def view(st, p) -> dict:
     pvars = []
     for q in range(st.n):
         visible = {k: v for k, v in st.pvars[q].items() if q == p or k not in st.prog.secret_pvars}
-        pvars.append({"player": q, "name": player_name(st, q), "eliminated": st.eliminated[q], "vars": visible})
+        info = {"player": q, "name": player_name(st, q), "eliminated": st.eliminated[q] is True, "vars": visible}
+        if st.eliminated[q] and st.eliminated[q] is not True:  # out until a point ('phase', 'cleared')
+            info["out"] = st.eliminated[q]
+        pvars.append(info)
     out = {
         "viewer": p,
         "phase": st.phase,

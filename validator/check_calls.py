@@ -208,6 +208,10 @@ def _alive(c, n, cx):
     return X("alive", _player_arg(c, n, cx)), BOOL
 
 
+def _in_game(c, n, cx):
+    return X("in_game", _player_arg(c, n, cx)), BOOL
+
+
 def _components(c, n, cx):
     arg = n.args[0]
     name = getattr(arg, "id", None)
@@ -346,6 +350,7 @@ BUILTINS = {
     "seat_order": (1, 1, _seat_order),
     "opponents": (1, 1, _opponents),
     "alive": (1, 1, _alive),
+    "in_game": (1, 1, _in_game),
     "components": (1, 1, _components),
     "subsets": (1, 3, _subsets),
     "name": (1, 1, _name),

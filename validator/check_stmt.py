@@ -27,6 +27,7 @@ from validator.types import (
 )
 
 NUMERIC = ("int", "any", "error", "player")
+OUT_UNTIL = ("phase", "cleared")  # eliminate ... until: the points a player's time out lasts to
 
 
 class StmtChecker:
@@ -360,7 +361,18 @@ class StmtChecker:
         return S("pass_turn", cx.where(s.pos), self.expect(s.player, cx, PLAYER, "pass turn to"))
 
     def _s_EliminateStmt(self, s, cx):
-        return S("eliminate", cx.where(s.pos), self.expect(s.player, cx, PLAYER, "eliminate"))
+        p = self.expect(s.player, cx, PLAYER, "eliminate")
+        if s.until is not None and s.until not in OUT_UNTIL:
+            cx.error("E013", f"'eliminate ... until {s.until}': a player is out until {' or '.join(OUT_UNTIL)}",
+                     s.until_pos, did_you_mean(s.until, OUT_UNTIL) or "until phase: back in when the phase ends "
+                     "(a round is a phase that comes again); until cleared: back in with 'restore'", len(s.until))
+        if s.until is not None:
+            self.outs.add(s.until)
+            return S("eliminate", cx.where(s.pos), p, s.until)
+        return S("eliminate", cx.where(s.pos), p)
+
+    def _s_RestoreStmt(self, s, cx):
+        return S("restore", cx.where(s.pos), self.expect(s.player, cx, PLAYER, "restore"))
 
     def _s_SayStmt(self, s, cx):
         pieces = self.template_parts(s.template, cx, s.text_pos[0], s.text_pos[1] + 1, "the text of say", public=True)

@@ -65,6 +65,7 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
         self.checking_functions: set = set()
         self.procedures: dict = {}
         self.proc_returns: dict = {}  # procedure name -> the type it returns ('returns:'), or None
+        self.outs: set[str] = set()  # the 'eliminate ... until' points the rules use
         self.events: dict[str, dict[str, Type]] = dict(BUILTIN_EVENTS)
         self.action_index: dict[str, int] = {}
         self.action_meta: list = []
@@ -263,6 +264,7 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
             "used_zones": sorted(self.used_zones),
             "ending_units": sorted(self.unit_ends),
             "unit_calls": {u: sorted(c) for u, c in self.unit_calls.items()},
+            "out_until": sorted(self.outs),
         }
 
     # ------------------------------------------------------------ snippets
