@@ -119,6 +119,10 @@ EMIT = {
     "static": lambda e, c, attr, kind: e.static_prop(c, attr, kind),
     "static_get": lambda e, c, attr: e.static_prop(c, attr, None),
     "list_item": lambda e, xs, i, w: f"item_of({e.ex(xs)}, {e.ex(i)}, {e.const(w)})",
+    "text_item": lambda e, s, i, w: f"text_item({e.ex(s)}, {e.ex(i)}, {e.const(w)})",
+    "slice": lambda e, xs, lo, hi, w: f"sliced({e.ex(xs)}, {'None' if lo is None else e.ex(lo)}, "
+                                     f"{'None' if hi is None else e.ex(hi)}, {e.const(w)})",
+    "format": lambda e, x, spec, w: f"formatted({e.ex(x)}, {e.ex(spec)}, {e.const(w)})",
     "zone_item": lambda e, z, i, w: f"zone_item(st, {e.ex(z)}, {e.ex(i)}, {e.const(w)})",
     "player_zone": lambda e, fam, p, w: e.player_zone(fam, p, w),
     "comp_zone": lambda e, fam, c, w, per: e.comp_zone(fam, c, w, per),

@@ -66,6 +66,16 @@ class Index:
 
 
 @dataclass(frozen=True, slots=True)
+class Slice:
+    """``obj[lo:hi]``: a part of a list or a text; either bound may be left out."""
+
+    obj: Expr
+    lo: Expr | None
+    hi: Expr | None
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
 class Kwarg:
     name: str
     value: Expr
@@ -154,6 +164,7 @@ Expr = Union[
     ListLit,
     Attribute,
     Index,
+    Slice,
     Call,
     LambdaExpr,
     IfExpr,

@@ -176,6 +176,16 @@ class _ToAst(Transformer):
     def index(self, meta, c):
         return A.Index(c[0], c[1], _pos(meta))
 
+    def slice(self, meta, c):
+        parts = dict(c[1:])
+        return A.Slice(c[0], parts.get("lo"), parts.get("hi"), _pos(meta))
+
+    def slice_lo(self, meta, c):
+        return ("lo", c[0])
+
+    def slice_hi(self, meta, c):
+        return ("hi", c[0])
+
     def kwarg(self, meta, c):
         return A.Kwarg(str(c[0]), c[1], _pos(c[0]))
 

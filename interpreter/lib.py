@@ -96,6 +96,44 @@ def item_of(xs, i, where: str):
                         where) from None
 
 
+def text_item(s, i, where: str):
+    if type(i) is not int or not -len(s) <= i < len(s):
+        raise RuleError(BAD_VALUE, f"index {literal(i)} is outside a text of {len(s)} characters", where)
+    return s[i]
+
+
+def sliced(xs, lo, hi, where: str):
+    """``xs[lo:hi]`` of a list or a text: bounds count from the end when
+    negative and stop at its ends, as in Python."""
+    for b in (lo, hi):
+        if b is not None and type(b) is not int:
+            raise RuleError(BAD_VALUE, f"a slice's bound is a number, not {literal(b)}", where)
+    if not isinstance(xs, (list, str)):
+        raise RuleError(BAD_VALUE, f"{literal(xs)} cannot be sliced", where)
+    return xs[lo:hi]
+
+
+_FORMAT_SPEC = None
+
+
+def formatted(x, spec, where: str):
+    """``format(x, spec)``: a number or a text written by a format such as
+    "03", "+", ",", ">5" (Python's, without precision or type)."""
+    global _FORMAT_SPEC
+    if _FORMAT_SPEC is None:
+        import re
+
+        _FORMAT_SPEC = re.compile(r"([^{}]?[<>^])?[+ -]?0?[0-9]{0,2}[,_]?")
+    if not isinstance(spec, str) or not _FORMAT_SPEC.fullmatch(spec):
+        raise RuleError(BAD_VALUE, f"format(): {literal(spec)} is not a format", where)
+    if isinstance(x, bool) or not isinstance(x, (int, str)):
+        raise RuleError(BAD_VALUE, f"format() writes a number or a text, not {literal(x)}", where)
+    try:
+        return format(x, spec)
+    except ValueError as err:  # a sign or ',' for a text
+        raise RuleError(BAD_VALUE, f"format({literal(x)}, {literal(spec)}): {err}", where) from None
+
+
 def zone_item(st, zone, i, where: str):
     z = st.zones[zone]
     if not -len(z) <= i < len(z):

@@ -9,6 +9,8 @@ it is written in Python) and ``interpreter/lib.py`` (the helpers it calls).
 
 from __future__ import annotations
 
+import re
+
 from validator.check_expr import as_list, const
 from validator.diagnostics import did_you_mean
 from validator.ir import X
@@ -19,6 +21,8 @@ def _count(c, n, cx):
     x, t = c.expr(n.args[0], cx)
     if t.kind == "zone":
         return X("zone_len", x), INT
+    if t.kind == "str":  # the characters of a text
+        return X("len", x), INT
     if not is_listy(t):
         cx.error("E041", f"count() needs a list or a zone, not {t}", n.args[0].pos)
     return X("len", x), INT
@@ -256,6 +260,22 @@ def _str(c, n, cx):
     return X("str", x), STR
 
 
+FORMAT_SPEC = re.compile(r"([^{}]?[<>^])?[+ -]?0?[0-9]{0,2}[,_]?")
+
+
+def _format(c, n, cx):
+    x, t = c.expr(n.args[0], cx)
+    if t.kind not in ("int", "str", "any", "error", "player"):
+        cx.error("E041", f"format() writes a number or a text, not {t}", n.args[0].pos)
+    spec, st = c.expr(n.args[1], cx)
+    if st.kind not in ("str", "any", "error"):
+        cx.error("E041", f"format()'s second argument is a text such as \"03\" or \"+\", not {st}", n.args[1].pos)
+    if spec.op == "const" and not FORMAT_SPEC.fullmatch(spec.a[0]):
+        cx.error("E013", f"format(): {spec.a[0]!r} is not a format", n.args[1].pos,
+                 "[fill][<>^][+ -][0][width][,_], e.g. \"03\", \"+\", \",\", \">5\", \"*^9\"")
+    return X("format", x, spec, cx.where(n.pos)), STR
+
+
 def _count_of(c, n, cx):
     xs, _ = c.listy(n.args[0], cx, "count_of()")
     v, _ = c.expr(n.args[1], cx)
@@ -357,6 +377,7 @@ BUILTINS = {
     "sees": (2, 2, _sees),
     "face_up": (1, 1, _face_up),
     "str": (1, 1, _str),
+    "format": (2, 2, _format),
     "seat": (1, 1, _seat),
 }
 

@@ -385,6 +385,10 @@ class ExprChecker:
             if not compatible(INT, kt):
                 cx.error("E041", f"a list index must be a number, not {kt}", n.key.pos)
             return X("list_item", obj, key, cx.where(n.pos)), elem_type(t)
+        if t.kind == "str":
+            if not compatible(INT, kt):
+                cx.error("E041", f"a text's index must be a number, not {kt}", n.key.pos)
+            return X("text_item", obj, key, cx.where(n.pos)), STR
         if t.kind == "zone":
             if kt.kind == "player" and isinstance(n.obj, A.Name) and n.obj.id in self.families:
                 cx.error("E041", f"'{n.obj.id}' is one shared zone: {n.obj.id}[...] is the component at a "
@@ -392,6 +396,23 @@ class ExprChecker:
                          f"drop the index, or declare '{n.obj.id}' with 'per: player' to give each player one")
             return X("zone_item", obj, key, cx.where(n.pos)), COMP(t.arg)
         cx.error("E041", f"a {t} cannot be indexed with [...]", n.pos)
+
+    def _x_Slice(self, n, cx):
+        obj, t = self.expr(n.obj, cx)
+        bounds = []
+        for b in (n.lo, n.hi):
+            if b is None:
+                bounds.append(None)
+                continue
+            x, bt = self.expr(b, cx)
+            if bt.kind not in ("int", "any", "error", "player"):
+                cx.error("E041", f"a slice's bound must be a number, not {bt}", b.pos)
+            bounds.append(x)
+        if t.kind == "str":
+            return X("slice", obj, bounds[0], bounds[1], cx.where(n.pos)), STR
+        if not is_listy(t):
+            cx.error("E041", f"a {t} cannot be sliced with [a:b]: only lists, zones and texts", n.pos)
+        return X("slice", as_list(obj, t), bounds[0], bounds[1], cx.where(n.pos)), LIST(elem_type(t))
 
     def zone_of_family(self, name: str, key_node, n, cx):
         fam = self.families[name]
