@@ -39,7 +39,10 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
     component showed is taken from the event (named when it happened), since
     a component shown and hidden again may since show something else."""
     out: list[Line] = []
+    told = -1  # the last event already told (with a reveal before it, in one sentence)
     for i, ev in enumerate(events):
+        if i <= told:
+            continue
         kind = ev[0]
         if kind == "say":
             out.append(Line("say", None, ev[1]))
@@ -54,11 +57,17 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
             if line is not None:
                 out.append(line)
         elif kind == "reveal":
-            _, c, who, name = ev
+            who = ev[2]
+            names = [ev[3]]
+            j = i + 1
+            while len(ev) > 4 and j < len(events) and _same_reveal(ev, events[j]):  # one statement's
+                names.append(events[j][3])
+                j += 1
+            told = j - 1
             if who is None:
-                out.append(Line("reveal", None, f"Revealed: {name}."))
+                out.append(Line("reveal", None, f"Revealed: {_listed(names)}."))
             elif viewer in who:
-                out.append(Line("private", viewer, f"You see {name}."))
+                out.append(Line("private", viewer, f"You see {_listed(names)}."))
         elif kind == "move" and verbose:
             _, c, src, dest, face_up, name = ev
             what = (
@@ -79,6 +88,16 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
             names = ", ".join(player_name(st, p) for p in ev[1]) or "nobody"
             out.append(Line("end", None, f"Game over. Winner{'s' if len(ev[1]) != 1 else ''}: {names}."))
     return out
+
+
+def _same_reveal(ev, nxt) -> bool:
+    """Whether event ``nxt`` is revealed by the same statement as ``ev``."""
+    return nxt[0] == "reveal" and len(nxt) > 4 and nxt[4] == ev[4] and nxt[2] == ev[2]
+
+
+def _listed(names: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _sees_in(st, z: int, viewer) -> bool:
