@@ -211,4 +211,6 @@ EMIT = {
     "space_at": lambda e, name, k: f"st.cat.boards[{name!r}].by_key.get({e.ex(k)})",
     "space_at2": lambda e, name, a, b: f"st.cat.boards[{name!r}].by_key.get(({e.ex(a)}, {e.ex(b)}))",
     "within": lambda e, s, k, slot, pred: e.within(s, k, slot, pred),
+    "lines": lambda e, name, k, through, w: f"board_lines(st, {name!r}, {e.ex(k)}, "
+                                            f"{'None' if through is None else e.ex(through)}, {e.const(w)})",
 }

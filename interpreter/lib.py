@@ -404,6 +404,19 @@ def neighbours(st, space):
     return list(board_of(st, space).adj.get(space, ()))
 
 
+def board_lines(st, type_name: str, n, through, where: str):
+    """``lines(type, n)``, or with a space only the lines through it."""
+    if type(n) is not int or n < 1:
+        raise RuleError(BAD_VALUE, f"lines(): a line has at least 1 space, not {literal(n)}", where)
+    board = st.cat.boards[type_name]
+    if n > len(board.ids):
+        return []
+    found = board.lines(n)
+    if through is None:
+        return found
+    return [line for line in found if through in line]
+
+
 def distance(st, a, b):
     return board_of(st, a).distance(a, b)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from dsl import ast as A
 from validator.check_expr import as_list, const
 from validator.diagnostics import did_you_mean
 from validator.ir import X
@@ -323,6 +324,25 @@ def _space_at(c, n, cx):
     return X("space_at2", name, keys[0], keys[1]), COMP(name)
 
 
+def _lines(c, n, cx):
+    arg = n.args[0]
+    name = getattr(arg, "id", None)
+    ct = c.comp_types.get(name) if isinstance(arg, A.Name) else None
+    if ct is None or not ct.board:
+        cx.error("E039", f"lines() needs a board type first, e.g. lines(cell, 4); '{name or '?'}' is not one",
+                 arg.pos)
+    if ct.board.get("grid", "graph") not in ("hex", "square"):
+        cx.error("E041", f"lines(): '{name}' is a graph board, whose spaces lie in no directions", arg.pos,
+                 "lines() reads rows, columns and diagonals of a square or hex grid (board: {grid: square})")
+    k = c.expect(n.args[1], cx, INT, "the length of lines()")
+    through = None
+    if len(n.args) == 3:
+        through, t = _space_arg(c, n, cx, 2, "lines()")
+        if t.kind == "comp" and t.arg and t.arg != name:
+            cx.error("E041", f"lines({name}, ...) go through spaces of '{name}', not of '{t.arg}'", n.args[2].pos)
+    return X("lines", name, k, through, cx.where(n.pos)), LIST(LIST(COMP(name)))
+
+
 def _within(c, n, cx):
     s, t = _space_arg(c, n, cx, 0, "within()")
     k = c.expect(n.args[1], cx, INT, "the distance of within()")
@@ -339,6 +359,7 @@ BUILTINS = {
     "distance": (2, 2, _distance),
     "space_at": (2, 3, _space_at),
     "within": (2, 3, _within),
+    "lines": (2, 3, _lines),
     "count": (1, 1, _count),
     "len": (1, 1, _count),
     "is_empty": (1, 1, _is_empty),
