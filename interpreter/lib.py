@@ -597,6 +597,53 @@ def back_in(st, point: str) -> None:
                 st.events.append(("restore", q))
 
 
+# ----------------------------------------------------------------- staged actions
+def _grouped(options, depth: int) -> list:
+    """Options of staged actions cut to their first ``depth`` parameters,
+    each prefix once (in the order of its first option); a prefix that only
+    one option has stays that whole option: nothing is left to ask."""
+    counts: dict = {}
+    for ai, args in options:
+        key = (ai, repr(args[:depth]))
+        counts[key] = counts.get(key, 0) + 1
+    out, seen = [], set()
+    for o in options:
+        ai, args = o
+        key = (ai, repr(args[:depth]))
+        if counts[key] == 1 or len(args) <= depth:
+            out.append(o)
+        elif key not in seen:
+            seen.add(key)
+            out.append([ai, args[:depth]])
+    return out
+
+
+def staged_menu(options, staged: dict) -> list:
+    """A turn's menu with each staged action offered by its first parameter
+    (the menu lists each action's options together, in its place)."""
+    out, run = [], []
+    for o in options + [None]:
+        if run and (o is None or o[0] != run[0][0]):
+            out += _grouped(run, 1) if run[0][0] in staged else run
+            run = []
+        if o is not None:
+            run.append(o)
+    return out
+
+
+def stage_question(st, p, flat, ai, args, staged, slot: int) -> dict:
+    """The next question of a staged action: its options that begin with the
+    parameters chosen so far, cut to one parameter more (whole when it is the
+    last, or when one option is left)."""
+    name, params = staged
+    k = len(args)
+    narrowed = [o for o in flat if o[0] == ai and o[1][:k] == args]
+    options = _grouped(narrowed, k + 1) if k + 1 < len(params) else narrowed
+    chosen = ", ".join(f"{n} {literal(v)}" for n, v in zip(params, args))
+    return {"kind": "action", "players": [p], "options": [options], "answers": [None], "done": [False],
+            "slot": slot, "prompt": f"{name} ({chosen}): {params[k]}?", "type": "action", "flat": flat}
+
+
 def no_options(name: str, where: str):
     return RuleError(NO_OPTIONS, f"nothing to choose from for '{name}'", where,
                      "guard the choice with an if, or add 'optional'")

@@ -130,6 +130,8 @@ def _decision(st, ev, viewer, shown: set[int]) -> Line | None:
     who = player_name(st, p)
     if dkind == "time_out":  # Game.time_out: nothing was chosen, so nothing is secret
         return Line("time_out", p, f"{who} ran out of time.")
+    if dkind == "action" and len(value[1]) < len(st.prog.actions[value[0]].params):
+        return None  # the first parameters of a staged action: told with the whole action
     if p == viewer or _public(st, value, "choose" if public else dkind, tag, viewer, shown):
         if dkind == "action":
             return Line("decision", p, f"{who}: {label}.")

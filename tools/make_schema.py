@@ -334,6 +334,8 @@ schema = {
                         "later ones may use earlier ones.",
                     },
                     "require": dict(EXPR, description="Keeps only the parameter combinations for which this holds."),
+                    "staged": {"type": "boolean", "description": "true: the parameters are asked one after another, "
+                               "each narrowed by the ones before (a bid: its quantity, then its face)."},
                     "effect": BLOCK,
                 },
             },
@@ -663,6 +665,7 @@ FIELD_DOCS: dict[str, dict] = {
     "actions.*.params": {"examples": [{"target": "others(player)"}, {"g": "stall", "h": "filter(stall, x => x.price > g.price)"}]},
     "actions.*.params.*": {"description": "An expression giving the list (or zone) of the parameter's possible values.", "examples": ["others(player)", "stall", "filter(stall, x => x.price > g.price)"]},
     "actions.*.require": {"examples": ["g.price + h.price <= player.coins"]},
+    "actions.*.staged": {"examples": [True]},
     "actions.*.effect": {"description": "The statements run when the action is chosen; player is who chose it, the parameters are locals.", "examples": [_PIG_HOLD, "enter(top(deck))"]},
     "phases": {"examples": [{"play": {"turn": {"repeat": True, "on_begin": "set turn_total = 0", "actions": ["roll", "hold"]}}}]},
     "phases.*": {"description": "A phase: hooks run as it begins and ends, an optional turn structure, and where play goes next.", "examples": [{"on_begin": "set round += 1", "next": "swim"}, {"turn": {"actions": ["draw", "bank"], "repeat": True}}]},

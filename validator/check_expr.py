@@ -290,6 +290,12 @@ class ExprChecker:
             + sorted(BUILTIN_NAMES)
         )
         hint = did_you_mean(name, known)
+        later = getattr(self, "later_params", None)
+        if later is not None and name in later[1]:
+            what = "itself" if name == later[1][0] else "a later parameter"
+            cx.error("E030", f"'{name}' is {what} of action '{later[0]}': its values are not known yet", n.pos,
+                     "parameters are asked in the order they are written: the values of one may use only "
+                     "the parameters above it", len(name))
         if name in (self.data.get("define") or {}):
             hint = f"'{name}' is defined further down; a definition can only use the ones above it"
         elif hint is None and name in self.pvar_types:

@@ -185,6 +185,7 @@ class ActionRule:
     label: Template | None
     unit: str  # the effect's unit name
     nlocals: int
+    staged: bool = False  # 'staged: true': its parameters are asked one after another
 
 
 @dataclass
