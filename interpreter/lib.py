@@ -506,24 +506,26 @@ def deal(st, z, targets, rounds, fire: bool):
 
 
 def reveal(st, items):
-    group = len(st.events) if len(items) > 1 else None  # one statement's reveals: told in one sentence
+    mark = "first" if len(items) > 1 else None  # one statement's reveals: told in one sentence
     for c in items:
         if st.record and not st.face[c]:  # named now: its face may change once hidden again
             ev = ("reveal", c, None, comp_name(st, c))
-            st.events.append(ev if group is None else ev + (group,))
+            st.events.append(ev if mark is None else ev + (mark,))
+            mark = mark and "more"
         st.face[c] = True
         if st.prog.top_piles:  # a face-up pile keeps only its top face up
             ops.show_top(st, st.loc[c])
 
 
 def reveal_to(st, who, items):
-    group = len(st.events) if len(items) > 1 else None
+    mark = "first" if len(items) > 1 else None
     for c in items:
         known = st.known.get(c, [])
         st.known[c] = known + [p for p in who if p not in known]
         if st.record:
             ev = ("reveal", c, list(who), comp_name(st, c))
-            st.events.append(ev if group is None else ev + (group,))
+            st.events.append(ev if mark is None else ev + (mark,))
+            mark = mark and "more"
 
 
 def hide(st, items):

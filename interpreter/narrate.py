@@ -60,7 +60,7 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
             who = ev[2]
             names = [ev[3]]
             j = i + 1
-            while len(ev) > 4 and j < len(events) and _same_reveal(ev, events[j]):  # one statement's
+            while len(ev) > 4 and ev[4] == "first" and j < len(events) and _same_reveal(ev, events[j]):
                 names.append(events[j][3])
                 j += 1
             told = j - 1
@@ -91,8 +91,10 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
 
 
 def _same_reveal(ev, nxt) -> bool:
-    """Whether event ``nxt`` is revealed by the same statement as ``ev``."""
-    return nxt[0] == "reveal" and len(nxt) > 4 and nxt[4] == ev[4] and nxt[2] == ev[2]
+    """Whether event ``nxt`` is revealed by the same statement as ``ev``
+    (the first reveal of a statement showing several is marked "first", the
+    others "more")."""
+    return nxt[0] == "reveal" and len(nxt) > 4 and nxt[4] == "more" and nxt[2] == ev[2]
 
 
 def _listed(names: list[str]) -> str:
