@@ -575,7 +575,7 @@ def eliminate(st, q, until=None):
     if q is not None and st.eliminated[q] is not True:
         st.eliminated[q] = True if until is None else until
         if st.record:
-            st.events.append(("eliminate", q) if until is None else ("eliminate", q, until))
+            st.events.append(("eliminate", q) if until is None else ("eliminate", q, until, st.phase))
 
 
 def restore(st, q, where: str):

@@ -79,7 +79,7 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
         elif kind == "shuffle" and verbose:
             out.append(Line("shuffle", None, f"  {zone_name(st, ev[1])} is shuffled."))
         elif kind == "eliminate":
-            until = {"phase": " until the end of the phase", "cleared": ""}.get(ev[2]) if len(ev) > 2 else None
+            until = (f" until the end of the {ev[3]} phase" if ev[2] == "phase" else "") if len(ev) > 2 else None
             out.append(Line("eliminate", ev[1], f"{player_name(st, ev[1])} is out"
                             + (" of the game." if until is None else f"{until}.")))
         elif kind == "restore":

@@ -66,7 +66,8 @@ def test_turn_order_skips_players_out_for_the_phase_and_they_come_back():
     assert [st.pvars[p]["tokens"] for p in range(3)] == [1, 0, 0]
     assert st.eliminated == [False, False, False]
     told = narrate(st, st.events, None)
-    assert "P2 is out until the end of the phase." in told and "P3's turn." in told and "P2's turn." not in told[:4]
+    assert "P2 is out until the end of the round phase." in told
+    assert "P3's turn." in told and "P2's turn." not in told[:4]
     assert told.count("P2 is back in.") == 1
 
 
