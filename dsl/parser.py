@@ -620,6 +620,9 @@ def _to_parse_error(err: UnexpectedInput, text: str) -> ParseError:
             hint = "is a closing bracket missing?"
         elif tok.type == "_NL" and "COLON" in err.expected:
             hint = "a statement that opens a block ends with ':'"
+        elif tok.type in ("OPTIONAL", "PUBLIC", "WITHIN", "LABEL") and re.match(r"\s*choose\b", before):
+            hint = ("a choose's parts go in this order: choose x from xs [by p] [optional] [public] "
+                    "[within seconds] [prompt \"...\"] [label \"...\"]")
         return ParseError("E020", f"unexpected {shown}; expected {_describe(err.expected)}", tline, tcol, hint)
     return ParseError("E020", str(err).splitlines()[0], line, col)  # pragma: no cover
 
