@@ -170,6 +170,9 @@ class FlowWriter(UnitWriter):
                     menu = c.m.menu_function(p.name, t.actions)
                     c.line(f"st.pending = stage_question(st, st.current, {menu}(st, st.current), ai, args, "
                            f"{staged}[ai], {ANSWER})")
+                    if t.time_limit is not None:  # each stage has the turn's time
+                        c.line(f"seconds = {self.expr_call(t.time_limit, 'st.current')}")
+                        c.line("if seconds is not None and seconds > 0: st.pending['time_limit'] = seconds")
                     c.line(f"fr[1] = {self.ref(answer)}")
                     c.line("return SUSPEND")
             c.line("if st.record: st.events.append(('action', st.current, ACTION_NAMES[ai], args))")

@@ -137,3 +137,14 @@ def test_a_human_goes_back_to_the_first_stage(tmp_path):
     out = result.output
     assert "raise (quantity 2): face?" in out and "raise (quantity 1): face?" in out, out
     assert "P1: raise quantity 1, face 3." in out or "P1: bid 1 x 3." in out, out
+
+
+def test_each_stage_has_the_turns_time_limit():
+    timed = BIDS.replace("      actions: [raise, call]", "      actions: [raise, call]\n      time_limit: 30")
+    game = compile_ok(timed)
+    st = game.new(2, seed=0)
+    assert game.time_limit(st, 0) == 30
+    game.apply(st, 0, 4)
+    assert game.time_limit(st, 0) == 30
+    game.time_out(st, 0)  # the turn ends without an action
+    assert game.to_move(st) == [1] and st.vars["bid"] == [0, 0]
