@@ -34,7 +34,8 @@ What is re-drawn, and how:
   the re-drawn state (stale labels would name the real hidden cards). The
   player's own options, labels and prompts are kept exactly (they are part of
   what it sees). In a simultaneous decision the answers other players have
-  already given are secret: they are re-drawn uniformly from their options.
+  already given are secret: they are re-drawn uniformly from their options
+  (the answers of a ``choose ... public`` are kept: everybody saw them).
 * **The past.** The sample's ``history`` is empty: the real one lists every
   player's answers, secret ones included, and nothing in play reads it.
 * **Secret player variables** (``visibility: owner``) of other players are
@@ -268,7 +269,7 @@ def _redraw_pending(s: State, real: dict, player: int, rng: random.Random) -> No
                 labels[i] = real["labels"][i] if real.get("labels") else _labels(s, real, real["options"][i])
             if prompts is not None and real.get("prompts"):
                 prompts[i] = real["prompts"][i]
-        elif real["done"][i]:
+        elif real["done"][i] and not real.get("public"):  # a public answer is known to all: kept
             answers[i] = options[i][rng.randrange(len(options[i]))]
     pend = dict(fresh, options=options, answers=answers, done=list(real["done"]))
     if labels is not None:

@@ -119,6 +119,10 @@ EMIT = {
     "static": lambda e, c, attr, kind: e.static_prop(c, attr, kind),
     "static_get": lambda e, c, attr: e.static_prop(c, attr, None),
     "list_item": lambda e, xs, i, w: f"item_of({e.ex(xs)}, {e.ex(i)}, {e.const(w)})",
+    "text_item": lambda e, s, i, w: f"text_item({e.ex(s)}, {e.ex(i)}, {e.const(w)})",
+    "slice": lambda e, xs, lo, hi, w: f"sliced({e.ex(xs)}, {'None' if lo is None else e.ex(lo)}, "
+                                     f"{'None' if hi is None else e.ex(hi)}, {e.const(w)})",
+    "format": lambda e, x, spec, w: f"formatted({e.ex(x)}, {e.ex(spec)}, {e.const(w)})",
     "zone_item": lambda e, z, i, w: f"zone_item(st, {e.ex(z)}, {e.ex(i)}, {e.const(w)})",
     "player_zone": lambda e, fam, p, w: e.player_zone(fam, p, w),
     "comp_zone": lambda e, fam, c, w, per: e.comp_zone(fam, c, w, per),
@@ -195,6 +199,7 @@ EMIT = {
     "seat_order": lambda e, p: f"seat_order(st, {e.ex(p)})",
     "opponents": lambda e, p: f"opponents(st, {e.ex(p)})",
     "alive": lambda e, p: f"(not st.eliminated[{e.ex(p)}])",
+    "in_game": lambda e, p: f"(st.eliminated[{e.ex(p)}] is not True)",
     "components": lambda e, name: f"components_of(st, {name!r})",
     "subsets": lambda e, xs, lo, hi, w: (f"subsets({e.ex(xs)}, {'None' if hi is None else e.ex(hi)}, {e.ex(lo)}, "
                                          f"{e.const(w)})"),
@@ -206,4 +211,6 @@ EMIT = {
     "space_at": lambda e, name, k: f"st.cat.boards[{name!r}].by_key.get({e.ex(k)})",
     "space_at2": lambda e, name, a, b: f"st.cat.boards[{name!r}].by_key.get(({e.ex(a)}, {e.ex(b)}))",
     "within": lambda e, s, k, slot, pred: e.within(s, k, slot, pred),
+    "lines": lambda e, name, k, through, w: f"board_lines(st, {name!r}, {e.ex(k)}, "
+                                            f"{'None' if through is None else e.ex(through)}, {e.const(w)})",
 }

@@ -87,6 +87,8 @@ class FlowWriter(UnitWriter):
         self.jump(end)
         self.start(end)
         self.hook(p.on_end, p.where_on_end)
+        if "phase" in self.c.m.meta.get("out_until", ()):  # 'eliminate ... until phase': back in now
+            c.line("back_in(st, 'phase')")
         self.transitions(p)
 
     def turn(self, p, t, end: Label) -> None:
@@ -128,6 +130,10 @@ class FlowWriter(UnitWriter):
                 c.line(f"pc = {self.ref(turn_end)}; continue")
             c.line("p = st.current")
             c.line(f"options = {c.m.menu_function(p.name, t.actions)}(st, p)")
+            staged = self.staged(t.actions)
+            if staged:  # staged actions: the first of their parameters only (the others are asked next)
+                staged = c.const(staged)
+                c.line(f"flat, options = options, staged_menu(options, {staged})")
             c.line("if not options:")
             with c.block():
                 c.line("if check_end(st): return STOP")
@@ -135,6 +141,8 @@ class FlowWriter(UnitWriter):
                        f"{c.const(t.where_actions)})")
             c.line(f"pend = {{'kind': 'action', 'players': [p], 'options': [options], 'answers': [None], "
                    f"'done': [False], 'slot': {ANSWER}, 'prompt': {p.name + ': your move'!r}, 'type': 'action'}}")
+            if staged:
+                c.line("pend['flat'] = flat")
             if t.time_limit is not None:
                 c.line(f"seconds = {self.expr_call(t.time_limit, 'p')}")
                 c.line("if seconds is not None and seconds > 0: pend['time_limit'] = seconds")
@@ -156,6 +164,17 @@ class FlowWriter(UnitWriter):
                 else:
                     c.line(f"pc = {self.ref(after)}; continue")
             c.line(f"ai, args = L[{ANSWER}]")
+            if staged:  # part of a staged action's parameters: its next one is asked, narrowed by them
+                c.line(f"if ai in {staged} and len(args) < len({staged}[ai][1]):")
+                with c.block():
+                    menu = c.m.menu_function(p.name, t.actions)
+                    c.line(f"st.pending = stage_question(st, st.current, {menu}(st, st.current), ai, args, "
+                           f"{staged}[ai], {ANSWER})")
+                    if t.time_limit is not None:  # each stage has the turn's time
+                        c.line(f"seconds = {self.expr_call(t.time_limit, 'st.current')}")
+                        c.line("if seconds is not None and seconds > 0: st.pending['time_limit'] = seconds")
+                    c.line(f"fr[1] = {self.ref(answer)}")
+                    c.line("return SUSPEND")
             c.line("if st.record: st.events.append(('action', st.current, ACTION_NAMES[ai], args))")
             c.line("act = ACTION_RUN[ai]")
             c.line("if act is None:")
@@ -195,6 +214,15 @@ class FlowWriter(UnitWriter):
             c.line("st.pass_to = None")
             c.line("st.end_turn = False")
             c.line(f"pc = {self.ref(head)}; continue")
+
+    def staged(self, actions: list) -> dict:
+        """The staged actions among a turn's: action index -> (name, its parameters' names)."""
+        out = {}
+        for i in actions:
+            act = self.c.m.checked.actions[i]
+            if act.staged:
+                out[i] = (act.name, [name for name, _, _ in act.params])
+        return out
 
     def transitions(self, p) -> None:
         c = self.c

@@ -266,20 +266,31 @@ class StmtEmitter:
             self.loop_charge(body)
             self.stmts(body)
 
-    def s_return(self):
-        self.line("return" if not self.framed else "st.stack.pop(); return None")
+    def s_return(self, value=None):
+        if value is None:
+            self.line("return" if not self.framed else "st.stack.pop(); return None")
+        elif not self.framed:
+            self.line(f"return {self.ex(value)}")
+        else:  # the value goes to the caller's local that its call named (none: a call as a statement)
+            v, to = self.temp("v"), self.temp("to")
+            self.line(f"{v} = {self.ex(value)}")
+            self.line(f"{to} = L[{self.m.checked.units[self.unit_name].ret_slot}]")
+            self.line("st.stack.pop()")
+            self.line(f"if {to} is not None: st.stack[-1][2][{to}] = {v}")
+            self.line("return None")
 
-    def s_call(self, unit, args):
+    def s_call(self, unit, args, result=None):
         fname = self.m.plain_names[unit]
         argv = ", ".join(["st", self.local(0)] + [self.ex(a) for a in args])
+        call = f"{fname}({argv})" if result is None else f"{self.local(result)} = {fname}({argv})"
         if unit in self.m.an.recursive:
             self.line("st.depth += 1")
             self.line(f"if len(st.stack) + st.depth > {self.limit('max_stack')}: too_deep(st, "
                       f"{self.const(self.where)})")
-            self.line(f"{fname}({argv})")
+            self.line(call)
             self.line("st.depth -= 1")
         else:
-            self.line(f"{fname}({argv})")
+            self.line(call)
         if unit in self.m.an.can_end:
             self.ended()
 
@@ -310,8 +321,13 @@ class StmtEmitter:
         self.line(f"st.pass_to = seat_of(st, {self.ex(p)}, 'pass turn to', {self.const(self.where)}, True)")
         self.line("st.end_turn = True")
 
-    def s_eliminate(self, p):
-        self.line(f"eliminate(st, seat_of(st, {self.ex(p)}, 'eliminate', {self.const(self.where)}, True))")
+    def s_eliminate(self, p, until=None):
+        who = f"seat_of(st, {self.ex(p)}, 'eliminate', {self.const(self.where)}, True)"
+        self.line(f"eliminate(st, {who})" if until is None else f"eliminate(st, {who}, {until!r})")
+
+    def s_restore(self, p):
+        w = self.const(self.where)
+        self.line(f"restore(st, seat_of(st, {self.ex(p)}, 'restore', {w}, True), {w})")
 
     def s_say(self, template: Template):
         self.line("if st.record:")

@@ -90,12 +90,14 @@ class UnitWriter:
         self.c.line("return None")
         self.start(lab)
 
-    def u_call(self, unit, args):
+    def u_call(self, unit, args, result=None):
         c = self.c
         uid = c.m.unit_ids[unit]
         u = c.m.checked.units[unit]
         c.line(f"if len(st.stack) + st.depth >= {c.limit('max_stack')}: too_deep(st, {c.const(c.where)})")
         new = ["L[0]"] + [c.ex(a) for a in args]
+        if u.ret_slot >= 0:  # it returns a value: the slot it goes to (None: not wanted)
+            new.append(repr(result))
         pad = u.nlocals - len(new)
         c.line(f"st.stack.append([{uid}, 0, [{', '.join(new)}]{f' + [None] * {pad}' if pad > 0 else ''}])")
         self.resume_after()
@@ -210,7 +212,7 @@ class UnitWriter:
         c = self.c
         return f"option_labels({options}, lambda v: (L.__setitem__({slot}, v), {c.render(label)})[1])"
 
-    def u_choose(self, slot, opts, chooser, optional, prompt, prompt_tpl, label, within, tag, name):
+    def u_choose(self, slot, opts, chooser, optional, prompt, prompt_tpl, label, within, tag, name, public=False):
         c = self.c
         answer = self.ask()
         w = c.const(c.where)
@@ -226,7 +228,7 @@ class UnitWriter:
         c.line(f"if who.__class__ is not int or not 0 <= who < st.n: deciding_player(st, who, {name!r}, {w})")
         text = c.render(prompt_tpl) if prompt_tpl is not None else repr(prompt)
         c.line(f"pend = {{'kind': 'choose', 'players': [who], 'options': [options], 'answers': [None], "
-               f"'done': [False], 'slot': {slot}, 'prompt': {text}, 'type': {tag!r}}}")
+               f"'done': [False], 'slot': {slot}, 'prompt': {text}, 'type': {tag!r}{public_key(public)}}}")
         if label is not None:  # an engine playout reads no labels (st.quiet): not made there
             c.line(f"if not st.quiet: pend['labels'] = [{self.labels_of(label, slot, 'options')}]")
         if within is not None:
@@ -236,7 +238,7 @@ class UnitWriter:
         self.suspend(answer)
 
     def u_simultaneous(self, var, items, opts, chooser, choice, optional, prompt, prompt_tpl, label, within, tag,
-                       name, list_slot, answers, idx, rest):
+                       name, public, list_slot, answers, idx, rest):
         c = self.c
         answer = self.ask()
         w = c.const(c.where)
@@ -276,7 +278,8 @@ class UnitWriter:
             c.line(f"L[{answers}] = []")
             c.line(f"pc = {self.ref(answer)}; continue")
         c.line(f"pend = {{'kind': 'simul', 'players': players, 'options': options, 'answers': [None] * len(values), "
-               f"'done': [False] * len(values), 'slot': {answers}, 'prompt': {prompt!r}, 'type': {tag!r}}}")
+               f"'done': [False] * len(values), 'slot': {answers}, 'prompt': {prompt!r}, 'type': {tag!r}"
+               f"{public_key(public)}}}")
         if label is not None:
             c.line("if labels: pend['labels'] = labels")
         if prompt_tpl is not None:
@@ -364,6 +367,11 @@ class UnitWriter:
             return str(pc)
 
         return _REF.sub(sub, text)
+
+
+def public_key(public: bool) -> str:
+    """The entry of a question's pending dict that makes its answers public (``choose ... public``)."""
+    return ", 'public': True" if public else ""
 
 
 __all__ = ["UnitWriter", "S"]

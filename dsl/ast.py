@@ -66,6 +66,16 @@ class Index:
 
 
 @dataclass(frozen=True, slots=True)
+class Slice:
+    """``obj[lo:hi]``: a part of a list or a text; either bound may be left out."""
+
+    obj: Expr
+    lo: Expr | None
+    hi: Expr | None
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
 class Kwarg:
     name: str
     value: Expr
@@ -154,6 +164,7 @@ Expr = Union[
     ListLit,
     Attribute,
     Index,
+    Slice,
     Call,
     LambdaExpr,
     IfExpr,
@@ -282,6 +293,7 @@ class ChooseStmt:
     label_pos: Pos = (1, 1)
     prompt_pos: Pos = (1, 1)
     within: Expr | None = None  # seconds to answer; when they run out, the first option is taken
+    public: bool = False  # the answer is told to everybody as soon as it is given
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,6 +330,14 @@ class PassTurnStmt:
 class EliminateStmt:
     player: Expr
     pos: Pos
+    until: str | None = None  # out only until this point ('phase', 'cleared'); None: for the game
+    until_pos: Pos = (1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreStmt:
+    player: Expr
+    pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,6 +370,7 @@ class PassStmt:
 @dataclass(frozen=True, slots=True)
 class ReturnStmt:
     pos: Pos
+    value: Expr | None = None  # 'return value': what a procedure with 'returns' gives its caller
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,6 +430,7 @@ Stmt = Union[
     EndPhaseStmt,
     PassTurnStmt,
     EliminateStmt,
+    RestoreStmt,
     SayStmt,
     CallStmt,
     SwapStmt,

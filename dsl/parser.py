@@ -41,12 +41,12 @@ VALUE_WORDS = frozenset("true false none and or not in if elif else".split())
 # words that begin a statement: a procedure named so could never be called
 STATEMENT_WORDS = frozenset(
     "let set move draw deal shuffle reveal hide remove create choose emit end pass eliminate say swap append "
-    "discard if for while repeat simultaneous".split()
+    "discard if for while repeat simultaneous restore".split()
 )
 KEYWORDS = frozenset(
     "let set move to at face draw from deal for shuffle reveal hide remove create with as "
     "choose by optional prompt emit end game winners turn phase pass eliminate say swap "
-    "return if elif else in simultaneous repeat while and or not true false none append discard".split()
+    "return if elif else in simultaneous repeat while and or not true false none append discard until restore".split()
 )
 
 
@@ -176,6 +176,16 @@ class _ToAst(Transformer):
     def index(self, meta, c):
         return A.Index(c[0], c[1], _pos(meta))
 
+    def slice(self, meta, c):
+        parts = dict(c[1:])
+        return A.Slice(c[0], parts.get("lo"), parts.get("hi"), _pos(meta))
+
+    def slice_lo(self, meta, c):
+        return ("lo", c[0])
+
+    def slice_hi(self, meta, c):
+        return ("hi", c[0])
+
     def kwarg(self, meta, c):
         return A.Kwarg(str(c[0]), c[1], _pos(c[0]))
 
@@ -297,7 +307,7 @@ class _ToAst(Transformer):
     def choose_stmt(self, meta, c):
         name, options = str(c[0]), c[1]
         chooser = None
-        optional = False
+        optional = public = False
         prompt = label = None
         label_pos = prompt_pos = (1, 1)
         after_label = after_within = False
@@ -305,6 +315,8 @@ class _ToAst(Transformer):
         for item in c[2:]:
             if isinstance(item, Token) and item.type == "OPTIONAL":
                 optional = True
+            elif isinstance(item, Token) and item.type == "PUBLIC":
+                public = True
             elif isinstance(item, Token) and item.type == "WITHIN":
                 after_within = True
             elif isinstance(item, Token) and item.type == "LABEL":
@@ -318,7 +330,8 @@ class _ToAst(Transformer):
                 within = item
             else:
                 chooser = item
-        return A.ChooseStmt(name, options, chooser, optional, prompt, _pos(meta), label, label_pos, prompt_pos, within)
+        return A.ChooseStmt(name, options, chooser, optional, prompt, _pos(meta), label, label_pos, prompt_pos, within,
+                            public)
 
     def emit_stmt(self, meta, c):
         return A.EmitStmt(str(c[0]), c[1] if len(c) > 1 else (), _pos(meta), _pos(c[0]))
@@ -336,7 +349,12 @@ class _ToAst(Transformer):
         return A.PassTurnStmt(c[0], _pos(meta))
 
     def eliminate_stmt(self, meta, c):
+        if len(c) > 1:
+            return A.EliminateStmt(c[0], _pos(meta), str(c[1]), _pos(c[1]))
         return A.EliminateStmt(c[0], _pos(meta))
+
+    def restore_stmt(self, meta, c):
+        return A.RestoreStmt(c[0], _pos(meta))
 
     def say_stmt(self, meta, c):
         return A.SayStmt(_unquote(c[0]), _pos(meta), _pos(c[0]))
@@ -354,7 +372,7 @@ class _ToAst(Transformer):
         return A.PassStmt(_pos(meta))
 
     def return_stmt(self, meta, c):
-        return A.ReturnStmt(_pos(meta))
+        return A.ReturnStmt(_pos(meta), c[0] if c else None)
 
     def if_stmt(self, meta, c):
         branches = [(c[0], c[1])]
@@ -602,6 +620,9 @@ def _to_parse_error(err: UnexpectedInput, text: str) -> ParseError:
             hint = "is a closing bracket missing?"
         elif tok.type == "_NL" and "COLON" in err.expected:
             hint = "a statement that opens a block ends with ':'"
+        elif tok.type in ("OPTIONAL", "PUBLIC", "WITHIN", "LABEL") and re.match(r"\s*choose\b", before):
+            hint = ("a choose's parts go in this order: choose x from xs [by p] [optional] [public] "
+                    "[within seconds] [prompt \"...\"] [label \"...\"]")
         return ParseError("E020", f"unexpected {shown}; expected {_describe(err.expected)}", tline, tcol, hint)
     return ParseError("E020", str(err).splitlines()[0], line, col)  # pragma: no cover
 

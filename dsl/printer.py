@@ -41,6 +41,10 @@ def _src(node) -> tuple[str, int]:
         return f"{_wrap(node.obj, POSTFIX)}.{node.attr}", POSTFIX
     if isinstance(node, A.Index):
         return f"{_wrap(node.obj, POSTFIX)}[{_wrap(node.key, LAMBDA)}]", POSTFIX
+    if isinstance(node, A.Slice):
+        lo = "" if node.lo is None else _wrap(node.lo, LAMBDA)
+        hi = "" if node.hi is None else _wrap(node.hi, LAMBDA)
+        return f"{_wrap(node.obj, POSTFIX)}[{lo}:{hi}]", POSTFIX
     if isinstance(node, A.Call):
         args = [_wrap(x, LAMBDA) for x in node.args] + [f"{k.name}={_wrap(k.value, LAMBDA)}" for k in node.kwargs]
         return f"{node.func}({', '.join(args)})", POSTFIX

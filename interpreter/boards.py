@@ -31,6 +31,27 @@ class Board:
     coord: dict[int, tuple] = field(default_factory=dict)
     by_key: dict = field(default_factory=dict)  # (col, row) or key -> space
     diagonal: bool = False
+    _lines: dict = field(default_factory=dict)  # length -> its lines, made on first use
+
+    def lines(self, n: int) -> list[list[int]]:
+        """Every run of ``n`` spaces in a straight line, each once: on a
+        square grid rows, columns and both diagonals, on a hex grid its
+        three axes; from each start space (in id order) in that order of
+        directions, each run from its start on."""
+        done = self._lines.get(n)
+        if done is not None:
+            return done
+        at = {pos: c for c, pos in self.coord.items()}
+        dirs = HEX_DIRECTIONS[:3] if self.kind == "hex" else ((1, 0), (0, 1), (1, 1), (1, -1))
+        out = []
+        for c in sorted(self.coord):
+            start = self.coord[c]
+            for d in dirs if n > 1 else dirs[:1]:
+                run = [at.get(tuple(p + k * q for p, q in zip(start, d))) for k in range(n)]
+                if None not in run:
+                    out.append(run)
+        self._lines[n] = out
+        return out
 
     def distance(self, a: int, b: int) -> int | None:
         if a not in self.coord or b not in self.coord:

@@ -289,7 +289,8 @@ class Game(Saving):
         st.history.append([player, value])
         if st.record:
             label = pend["labels"][i][index] if pend.get("labels") else self.option_label(st, pend, value)
-            st.events.append(("decision", player, value, pend["kind"], pend.get("type", "any"), label))
+            ev = ("decision", player, value, pend["kind"], pend.get("type", "any"), label)
+            st.events.append(ev + (True,) if pend.get("public") else ev)  # 'choose ... public': told to all
         if pend["kind"] == "simul":
             answers = list(pend["answers"])
             done = list(pend["done"])
@@ -335,6 +336,39 @@ class Game(Saving):
         st.work = 0
         run(st)
 
+    def legal_flat(self, st: State, player: int) -> list[Option]:
+        """Every whole option of the pending decision at once: for a turn with
+        staged actions (``staged: true``), each combination of their
+        parameters, as if they were not staged (``apply_flat`` applies one);
+        for any other decision the same as ``legal``."""
+        self._slot(st, player)  # the player must be asked now
+        flat = st.pending.get("flat")
+        if flat is None:
+            return self.legal(st, player)
+        return [Option(k, v, self.option_label(st, st.pending, v)) for k, v in enumerate(flat)]
+
+    def apply_flat(self, st: State, player: int, choice) -> None:
+        """Apply a whole option of ``legal_flat`` (an ``Option`` or its index):
+        a staged action's parameters are answered one stage after another."""
+        flat = st.pending.get("flat") if st.pending is not None else None
+        if flat is None:
+            self.apply(st, player, choice)
+            return
+        k = choice.index if isinstance(choice, Option) else choice
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < len(flat):
+            raise IllegalOptionError(f"option {choice!r} is not one of the {len(flat)} whole options")
+        ai, args = flat[k]
+        while True:
+            options = self.legal_values(st, player)
+            step = next((j for j, (a, partial) in enumerate(options) if a == ai and args[:len(partial)] == partial),
+                        None)
+            if step is None:
+                raise IllegalOptionError(f"option {choice!r} is not offered")
+            done = len(options[step][1]) == len(args)
+            self.apply(st, player, step)
+            if done:
+                return
+
     def apply_value(self, st: State, player: int, value) -> None:
         """Apply the option whose plain value is ``value`` (used by replays)."""
         values = self.legal_values(st, player)
@@ -376,6 +410,9 @@ class Game(Saving):
             return describe(st, value, _tag_type(pend.get("type", "any")))
         ai, args = value
         act = st.prog.actions[ai]
+        if len(args) < len(act.params):  # a staged action's first parameters: the rest is asked next
+            return act.name + " " + ", ".join(f"{n} {describe(st, v, t)}" for n, v, t in
+                                              zip(act.params, args, act.param_types)) + " ..."
         if act.label:
             try:
                 return act.label(st, st.current, *args)

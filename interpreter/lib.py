@@ -96,6 +96,44 @@ def item_of(xs, i, where: str):
                         where) from None
 
 
+def text_item(s, i, where: str):
+    if type(i) is not int or not -len(s) <= i < len(s):
+        raise RuleError(BAD_VALUE, f"index {literal(i)} is outside a text of {len(s)} characters", where)
+    return s[i]
+
+
+def sliced(xs, lo, hi, where: str):
+    """``xs[lo:hi]`` of a list or a text: bounds count from the end when
+    negative and stop at its ends, as in Python."""
+    for b in (lo, hi):
+        if b is not None and type(b) is not int:
+            raise RuleError(BAD_VALUE, f"a slice's bound is a number, not {literal(b)}", where)
+    if not isinstance(xs, (list, str)):
+        raise RuleError(BAD_VALUE, f"{literal(xs)} cannot be sliced", where)
+    return xs[lo:hi]
+
+
+_FORMAT_SPEC = None
+
+
+def formatted(x, spec, where: str):
+    """``format(x, spec)``: a number or a text written by a format such as
+    "03", "+", ",", ">5" (Python's, without precision or type)."""
+    global _FORMAT_SPEC
+    if _FORMAT_SPEC is None:
+        import re
+
+        _FORMAT_SPEC = re.compile(r"([^{}]?[<>^])?[+ -]?0?[0-9]{0,2}[,_]?")
+    if not isinstance(spec, str) or not _FORMAT_SPEC.fullmatch(spec):
+        raise RuleError(BAD_VALUE, f"format(): {literal(spec)} is not a format", where)
+    if isinstance(x, bool) or not isinstance(x, (int, str)):
+        raise RuleError(BAD_VALUE, f"format() writes a number or a text, not {literal(x)}", where)
+    try:
+        return format(x, spec)
+    except ValueError as err:  # a sign or ',' for a text
+        raise RuleError(BAD_VALUE, f"format({literal(x)}, {literal(spec)}): {err}", where) from None
+
+
 def zone_item(st, zone, i, where: str):
     z = st.zones[zone]
     if not -len(z) <= i < len(z):
@@ -342,7 +380,7 @@ def next_player(st, p, steps):
     """The live player ``steps`` seats after ``p`` in the play direction;
     counting goes round the live players, so a huge step costs no more."""
     if type(steps) is int and steps > st.n:
-        live = st.n - sum(st.eliminated)
+        live = st.n - sum(1 for out in st.eliminated if out)
         if live:
             steps = (steps - 1) % live + 1
     return ops.next_player(st, p, steps)
@@ -364,6 +402,19 @@ def neighbours(st, space):
     if space.__class__ is int and 0 <= space < len(table) and table[space] is not None:
         return table[space]  # a list nobody changes: rule values are never changed in place
     return list(board_of(st, space).adj.get(space, ()))
+
+
+def board_lines(st, type_name: str, n, through, where: str):
+    """``lines(type, n)``, or with a space only the lines through it."""
+    if type(n) is not int or n < 1:
+        raise RuleError(BAD_VALUE, f"lines(): a line has at least 1 space, not {literal(n)}", where)
+    board = st.cat.boards[type_name]
+    if n > len(board.ids):
+        return []
+    found = board.lines(n)
+    if through is None:
+        return found
+    return [line for line in found if through in line]
 
 
 def distance(st, a, b):
@@ -455,20 +506,26 @@ def deal(st, z, targets, rounds, fire: bool):
 
 
 def reveal(st, items):
+    mark = "first" if len(items) > 1 else None  # one statement's reveals: told in one sentence
     for c in items:
         if st.record and not st.face[c]:  # named now: its face may change once hidden again
-            st.events.append(("reveal", c, None, comp_name(st, c)))
+            ev = ("reveal", c, None, comp_name(st, c))
+            st.events.append(ev if mark is None else ev + (mark,))
+            mark = mark and "more"
         st.face[c] = True
         if st.prog.top_piles:  # a face-up pile keeps only its top face up
             ops.show_top(st, st.loc[c])
 
 
 def reveal_to(st, who, items):
+    mark = "first" if len(items) > 1 else None
     for c in items:
         known = st.known.get(c, [])
         st.known[c] = known + [p for p in who if p not in known]
         if st.record:
-            st.events.append(("reveal", c, list(who), comp_name(st, c)))
+            ev = ("reveal", c, list(who), comp_name(st, c))
+            st.events.append(ev if mark is None else ev + (mark,))
+            mark = mark and "more"
 
 
 def hide(st, items):
@@ -512,11 +569,81 @@ def swap(st, x, y):
         ops.show_top(st, zy)
 
 
-def eliminate(st, q):
-    if q is not None:
-        st.eliminated[q] = True
+def eliminate(st, q, until=None):
+    """Put ``q`` out: for the game (``st.eliminated[q]`` is True), or until a
+    point (the text 'phase' or 'cleared'); out for the game stays so."""
+    if q is not None and st.eliminated[q] is not True:
+        st.eliminated[q] = True if until is None else until
         if st.record:
-            st.events.append(("eliminate", q))
+            st.events.append(("eliminate", q) if until is None else ("eliminate", q, until, st.phase))
+
+
+def restore(st, q, where: str):
+    """``restore q``: a player out until a point is back in (one in is left as is)."""
+    if q is None or not st.eliminated[q]:
+        return
+    if st.eliminated[q] is True:
+        raise RuleError(BAD_VALUE, f"restore: P{q + 1} is out of the game, not out until a point", where,
+                        "only 'eliminate ... until phase' or 'until cleared' can be restored")
+    st.eliminated[q] = False
+    if st.record:
+        st.events.append(("restore", q))
+
+
+def back_in(st, point: str) -> None:
+    """The end of a phase: the players out until it are back in."""
+    for q, out in enumerate(st.eliminated):
+        if out == point:
+            st.eliminated[q] = False
+            if st.record:
+                st.events.append(("restore", q))
+
+
+# ----------------------------------------------------------------- staged actions
+def _grouped(options, depth: int) -> list:
+    """Options of staged actions cut to their first ``depth`` parameters,
+    each prefix once (in the order of its first option); a prefix that only
+    one option has stays that whole option: nothing is left to ask."""
+    counts: dict = {}
+    for ai, args in options:
+        key = (ai, repr(args[:depth]))
+        counts[key] = counts.get(key, 0) + 1
+    out, seen = [], set()
+    for o in options:
+        ai, args = o
+        key = (ai, repr(args[:depth]))
+        if counts[key] == 1 or len(args) <= depth:
+            out.append(o)
+        elif key not in seen:
+            seen.add(key)
+            out.append([ai, args[:depth]])
+    return out
+
+
+def staged_menu(options, staged: dict) -> list:
+    """A turn's menu with each staged action offered by its first parameter
+    (the menu lists each action's options together, in its place)."""
+    out, run = [], []
+    for o in options + [None]:
+        if run and (o is None or o[0] != run[0][0]):
+            out += _grouped(run, 1) if run[0][0] in staged else run
+            run = []
+        if o is not None:
+            run.append(o)
+    return out
+
+
+def stage_question(st, p, flat, ai, args, staged, slot: int) -> dict:
+    """The next question of a staged action: its options that begin with the
+    parameters chosen so far, cut to one parameter more (whole when it is the
+    last, or when one option is left)."""
+    name, params = staged
+    k = len(args)
+    narrowed = [o for o in flat if o[0] == ai and o[1][:k] == args]
+    options = _grouped(narrowed, k + 1) if k + 1 < len(params) else narrowed
+    chosen = ", ".join(f"{n} {literal(v)}" for n, v in zip(params, args))
+    return {"kind": "action", "players": [p], "options": [options], "answers": [None], "done": [False],
+            "slot": slot, "prompt": f"{name} ({chosen}): {params[k]}?", "type": "action", "flat": flat}
 
 
 def no_options(name: str, where: str):

@@ -2,7 +2,9 @@
 
 A spectator (viewer None) learns only public things; a player also learns
 what is visible to them. Secret simultaneous choices are narrated as
-"has chosen" until they are revealed by the rules.
+"has chosen" until they are revealed by the rules; the answers of a
+``choose ... public`` are told as they are given (components in them only
+when the viewer can see them).
 
 ``narrate_lines`` keeps what kind of event each sentence tells and which
 player it is about, so the terminal can style and condense them without
@@ -37,7 +39,10 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
     component showed is taken from the event (named when it happened), since
     a component shown and hidden again may since show something else."""
     out: list[Line] = []
+    told = -1  # the last event already told (with a reveal before it, in one sentence)
     for i, ev in enumerate(events):
+        if i <= told:
+            continue
         kind = ev[0]
         if kind == "say":
             out.append(Line("say", None, ev[1]))
@@ -52,11 +57,17 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
             if line is not None:
                 out.append(line)
         elif kind == "reveal":
-            _, c, who, name = ev
+            who = ev[2]
+            names = [ev[3]]
+            j = i + 1
+            while len(ev) > 4 and ev[4] == "first" and j < len(events) and _same_reveal(ev, events[j]):
+                names.append(events[j][3])
+                j += 1
+            told = j - 1
             if who is None:
-                out.append(Line("reveal", None, f"Revealed: {name}."))
+                out.append(Line("reveal", None, f"Revealed: {_listed(names)}."))
             elif viewer in who:
-                out.append(Line("private", viewer, f"You see {name}."))
+                out.append(Line("private", viewer, f"You see {_listed(names)}."))
         elif kind == "move" and verbose:
             _, c, src, dest, face_up, name = ev
             what = (
@@ -68,11 +79,27 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
         elif kind == "shuffle" and verbose:
             out.append(Line("shuffle", None, f"  {zone_name(st, ev[1])} is shuffled."))
         elif kind == "eliminate":
-            out.append(Line("eliminate", ev[1], f"{player_name(st, ev[1])} is out of the game."))
+            until = (f" until the end of the {ev[3]} phase" if ev[2] == "phase" else "") if len(ev) > 2 else None
+            out.append(Line("eliminate", ev[1], f"{player_name(st, ev[1])} is out"
+                            + (" of the game." if until is None else f"{until}.")))
+        elif kind == "restore":
+            out.append(Line("eliminate", ev[1], f"{player_name(st, ev[1])} is back in."))
         elif kind == "end":
             names = ", ".join(player_name(st, p) for p in ev[1]) or "nobody"
             out.append(Line("end", None, f"Game over. Winner{'s' if len(ev[1]) != 1 else ''}: {names}."))
     return out
+
+
+def _same_reveal(ev, nxt) -> bool:
+    """Whether event ``nxt`` is revealed by the same statement as ``ev``
+    (the first reveal of a statement showing several is marked "first", the
+    others "more")."""
+    return nxt[0] == "reveal" and len(nxt) > 4 and nxt[4] == "more" and nxt[2] == ev[2]
+
+
+def _listed(names: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _sees_in(st, z: int, viewer) -> bool:
@@ -100,11 +127,14 @@ def _shown(st, events, start: int, viewer) -> set[int]:
 
 
 def _decision(st, ev, viewer, shown: set[int]) -> Line | None:
-    _, p, value, dkind, tag, label = ev
+    _, p, value, dkind, tag, label = ev[:6]
+    public = len(ev) > 6 and ev[6]  # 'choose ... public': the answer is told to everybody
     who = player_name(st, p)
     if dkind == "time_out":  # Game.time_out: nothing was chosen, so nothing is secret
         return Line("time_out", p, f"{who} ran out of time.")
-    if p == viewer or _public(st, value, dkind, tag, viewer, shown):
+    if dkind == "action" and len(value[1]) < len(st.prog.actions[value[0]].params):
+        return None  # the first parameters of a staged action: told with the whole action
+    if p == viewer or _public(st, value, "choose" if public else dkind, tag, viewer, shown):
         if dkind == "action":
             return Line("decision", p, f"{who}: {label}.")
         return Line("decision", p, f"{who} chose {label if value is not None else 'to pass'}.")

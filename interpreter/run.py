@@ -111,7 +111,7 @@ def finish(st, winners=None) -> None:
     """End the game; with no winners given, rank by the scoring section."""
     if winners is None:
         prog = st.prog
-        candidates = [p for p in range(st.n) if not st.eliminated[p]] or list(range(st.n))
+        candidates = [p for p in range(st.n) if st.eliminated[p] is not True] or list(range(st.n))
         if prog.score is None:
             winners = candidates
         else:

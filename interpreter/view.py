@@ -51,6 +51,15 @@ def _type(st, c: int) -> str:
     return st.cat.types[c] if c < st.cat.n else st.static[c]["type"]
 
 
+def _told(st, v, kind: str, p):
+    """An answer given in public: a component as ``p`` sees it (lists item by item)."""
+    if isinstance(v, list):
+        return [_told(st, x, kind, p) for x in v]
+    if kind == "comp" and isinstance(v, int) and not isinstance(v, bool):
+        return component_view(st, v, p)
+    return v
+
+
 def view(st, p) -> dict:
     """The game as player ``p`` sees it (``p=None``: a spectator)."""
     zones = {}
@@ -67,7 +76,10 @@ def view(st, p) -> dict:
     pvars = []
     for q in range(st.n):
         visible = {k: v for k, v in st.pvars[q].items() if q == p or k not in st.prog.secret_pvars}
-        pvars.append({"player": q, "name": player_name(st, q), "eliminated": st.eliminated[q], "vars": visible})
+        info = {"player": q, "name": player_name(st, q), "eliminated": st.eliminated[q] is True, "vars": visible}
+        if st.eliminated[q] and st.eliminated[q] is not True:  # out until a point ('phase', 'cleared')
+            info["out"] = st.eliminated[q]
+        pvars.append(info)
     out = {
         "viewer": p,
         "phase": st.phase,
@@ -95,6 +107,10 @@ def view(st, p) -> dict:
                     "options": options,
                 }
                 break
+    if st.pending is not None and st.pending.get("public"):  # 'choose ... public': the answers given so far
+        kind = st.pending.get("type", "any").rsplit(":", 1)[-1]
+        out["answered"] = [[q, _told(st, st.pending["answers"][i], kind, p)]
+                           for i, (q, done) in enumerate(zip(st.pending["players"], st.pending["done"])) if done]
     return out
 
 

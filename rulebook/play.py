@@ -38,7 +38,7 @@ from rulebook.terminal import (
 )
 
 # what a human decision gives besides an option index
-SAVE, QUIT, EOF, TIMED_OUT = "save", "quit", "eof", "timed out"
+SAVE, QUIT, EOF, TIMED_OUT, BACK = "save", "quit", "eof", "timed out", "back"
 HISTORY = 200  # narrated lines kept per human seat for the "Recent events" panel
 WARN_AT = 5.0  # seconds left when a timed player is warned (for limits of 10 s or more)
 PROMPT = "choice (number, ? for help, s to save, q to quit)"
@@ -202,6 +202,15 @@ def _log_history(game, st, seed, log) -> None:
                 again = None
 
 
+def _partial(st, value) -> bool:
+    """Whether an option is the first parameters of a staged action (more are asked next)."""
+    pend = st.pending
+    if pend is None or pend["kind"] != "action" or "flat" not in pend:
+        return False
+    ai, args = value
+    return len(args) < len(st.prog.actions[ai].params)
+
+
 class Session:
     """One game in progress at this terminal."""
 
@@ -223,6 +232,10 @@ class Session:
         from interpreter.ops import zone_family
 
         self.seen = {zone_family(st, z) for z, zone in enumerate(st.zones) if zone}
+        # a staged action being answered by a human: the game before its first stage (b goes back
+        # to it), and the decisions of its stages, logged once the action is whole
+        self.stage_start = None
+        self.stage_log: list = []
 
     # ------------------------------------------------------------ output
     @property
@@ -290,12 +303,25 @@ class Session:
                 if answer in (SAVE, QUIT, EOF):
                     self.stop(answer)
                     return
+                if answer == BACK:  # back to the first stage of a staged action
+                    st = self.st = self.stage_start
+                    self.stage_start, self.stage_log = None, []
+                    continue
                 self.fresh[p] = 0
             else:
                 answer = decide(game, st, p, self.bots[p])
-            if self.log:  # the plain value: an option hidden from its chooser is still replayable
-                self.log.decision(p, game.legal_values(st, p)[answer], options[answer].label)
+            value = game.legal_values(st, p)[answer]
+            partial = p in self.seats and _partial(st, value)
+            if partial and self.stage_start is None:
+                self.stage_start = game.clone(st)
+            # the plain value: an option hidden from its chooser is still replayable
+            self.stage_log.append((p, value, options[answer].label))
             game.apply(st, p, answer)
+            if not partial:
+                if self.log:
+                    for entry in self.stage_log:
+                        self.log.decision(*entry)
+                self.stage_start, self.stage_log = None, []
             self.flush()
         self.finish()
 
@@ -370,6 +396,8 @@ class Session:
             if a in ("?", "h", "help"):
                 self.console.print(help_panel(game, st, p, options, self.save_path, self.game_arg))
                 continue
+            if a in ("b", "back") and self.stage_start is not None:
+                return BACK
             if a in ("r", "redraw"):
                 self.show(p, options, limit, whole=True)
                 continue

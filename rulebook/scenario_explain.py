@@ -35,6 +35,8 @@ def _children(node) -> list:
         return [node.obj]
     if isinstance(node, A.Index):
         return [node.obj, node.key]
+    if isinstance(node, A.Slice):
+        return [x for x in (node.obj, node.lo, node.hi) if x is not None]
     if isinstance(node, (A.Binary, A.Compare)):
         return [node.left, node.right]
     if isinstance(node, A.InOp):

@@ -51,6 +51,7 @@ KEYS = (
     ("a number", "pick that option"),
     ("?", "this help"),
     ("r", "show the whole table again (on a small screen the table is drawn compactly)"),
+    ("b", "in a later stage of a staged action: back to its first stage"),
     ("l", "show the log: everything narrated so far"),
     ("3,4", "on a map: the option that names the space in column 3, row 4"),
     ("s", "save the game and stop (resume it later with --resume)"),

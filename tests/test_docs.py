@@ -37,6 +37,8 @@ Fenced blocks are found by their info string:
   - ``# visible to P: EXPR`` / ``# hidden from P: EXPR`` after the example,
     player P's view shows (does not show) the face of component EXPR.
   - ``# error: CODE`` compiling (E...) or running (R...) fails with CODE.
+  - ``# told to P: TEXT`` / ``# told to all: TEXT`` the narration of the
+    whole example for player P (for a spectator) holds the sentence TEXT.
 
 - ```` ```text ```` is not an example (syntax summaries, output).
 """
@@ -263,7 +265,7 @@ def test_yaml_scenario(block, tmp_path):
 
 # ------------------------------------------------------------------ rule examples
 DIRECTIVE = re.compile(r"^(?P<indent>\s*)# (?P<what>expect|answer|options|prompt|says|winners|error|finally"
-                       r"|visible to \d+|hidden from \d+): ?(?P<arg>.*)$")
+                       r"|visible to \d+|hidden from \d+|told to \d+|told to all): ?(?P<arg>.*)$")
 
 
 @dataclass
@@ -277,6 +279,7 @@ class RuleExample:
     visible: list[tuple[bool, int, str]] = field(default_factory=list)
     final: list[str] = field(default_factory=list)
     error: str | None = None
+    told: list[tuple[int | None, str]] = field(default_factory=list)  # (viewer, a narrated line)
 
 
 def parse_rule_example(text: str) -> RuleExample:
@@ -318,6 +321,9 @@ def parse_rule_example(text: str) -> RuleExample:
             out.error = arg
         elif what == "finally":
             out.final.append(arg)
+        elif what.startswith("told to "):
+            who = what[len("told to "):]
+            out.told.append((None if who == "all" else int(who), arg))
         else:
             word, _, p = what.rpartition(" ")
             out.visible.append((word == "visible to", int(p), arg))
@@ -397,6 +403,12 @@ def test_rule_example(block):
         assert st.winners == ex.winners, f"{block.id}: winners {st.winners}, expected {ex.winners}"
     for expr in ex.final:
         assert evaluate(program, st, expr), f"{block.id}: once the example has run, {expr} does not hold"
+    for viewer, line in ex.told:
+        from interpreter.narrate import narrate
+
+        lines = narrate(st, st.events, viewer)
+        assert line in lines, f"{block.id}: {'a spectator' if viewer is None else f'player {viewer}'} " \
+                              f"was not told {line!r}; told {lines}"
     for visible, p, expr in ex.visible:
         c = evaluate(program, st, expr)
         shown = "hidden" not in component_view(st, c, p)

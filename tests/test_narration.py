@@ -118,3 +118,12 @@ def test_a_list_of_hidden_cards_as_a_parameter_stays_secret():
         assert not any("card" in line for line in lines), lines
     assert any("card" in line for line in first_turn(body, players=3, viewer=0))  # the passer knows
     assert any("card" in line for line in first_turn(body, players=3, viewer=1))  # and so does the taker
+
+
+def test_one_statement_reveals_in_one_sentence():
+    body = DICE.replace("reveal cup[player]\n", "reveal components(die)\n      reveal components(die) to [1]\n")
+    lines = first_turn(body, viewer=1)
+    assert "Revealed: die showing 1 and die showing 1." in lines
+    assert "You see die showing 1 and die showing 1." in lines
+    assert sum(line.startswith("Revealed") for line in lines) == 1
+    assert not any(line.startswith("You see") for line in first_turn(body, viewer=0))

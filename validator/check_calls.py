@@ -9,6 +9,9 @@ it is written in Python) and ``interpreter/lib.py`` (the helpers it calls).
 
 from __future__ import annotations
 
+import re
+
+from dsl import ast as A
 from validator.check_expr import as_list, const
 from validator.diagnostics import did_you_mean
 from validator.ir import X
@@ -19,6 +22,8 @@ def _count(c, n, cx):
     x, t = c.expr(n.args[0], cx)
     if t.kind == "zone":
         return X("zone_len", x), INT
+    if t.kind == "str":  # the characters of a text
+        return X("len", x), INT
     if not is_listy(t):
         cx.error("E041", f"count() needs a list or a zone, not {t}", n.args[0].pos)
     return X("len", x), INT
@@ -208,6 +213,10 @@ def _alive(c, n, cx):
     return X("alive", _player_arg(c, n, cx)), BOOL
 
 
+def _in_game(c, n, cx):
+    return X("in_game", _player_arg(c, n, cx)), BOOL
+
+
 def _components(c, n, cx):
     arg = n.args[0]
     name = getattr(arg, "id", None)
@@ -250,6 +259,22 @@ def _str(c, n, cx):
     if cx.public:  # a component's number tells which one it is, also inside a list
         x = face_up_only(x, t)
     return X("str", x), STR
+
+
+FORMAT_SPEC = re.compile(r"([^{}]?[<>^])?[+ -]?0?[0-9]{0,2}[,_]?")
+
+
+def _format(c, n, cx):
+    x, t = c.expr(n.args[0], cx)
+    if t.kind not in ("int", "str", "any", "error", "player"):
+        cx.error("E041", f"format() writes a number or a text, not {t}", n.args[0].pos)
+    spec, st = c.expr(n.args[1], cx)
+    if st.kind not in ("str", "any", "error"):
+        cx.error("E041", f"format()'s second argument is a text such as \"03\" or \"+\", not {st}", n.args[1].pos)
+    if spec.op == "const" and not FORMAT_SPEC.fullmatch(spec.a[0]):
+        cx.error("E013", f"format(): {spec.a[0]!r} is not a format", n.args[1].pos,
+                 "[fill][<>^][+ -][0][width][,_], e.g. \"03\", \"+\", \",\", \">5\", \"*^9\"")
+    return X("format", x, spec, cx.where(n.pos)), STR
 
 
 def _count_of(c, n, cx):
@@ -299,6 +324,25 @@ def _space_at(c, n, cx):
     return X("space_at2", name, keys[0], keys[1]), COMP(name)
 
 
+def _lines(c, n, cx):
+    arg = n.args[0]
+    name = getattr(arg, "id", None)
+    ct = c.comp_types.get(name) if isinstance(arg, A.Name) else None
+    if ct is None or not ct.board:
+        cx.error("E039", f"lines() needs a board type first, e.g. lines(cell, 4); '{name or '?'}' is not one",
+                 arg.pos)
+    if ct.board.get("grid", "graph") not in ("hex", "square"):
+        cx.error("E041", f"lines(): '{name}' is a graph board, whose spaces lie in no directions", arg.pos,
+                 "lines() reads rows, columns and diagonals of a square or hex grid (board: {grid: square})")
+    k = c.expect(n.args[1], cx, INT, "the length of lines()")
+    through = None
+    if len(n.args) == 3:
+        through, t = _space_arg(c, n, cx, 2, "lines()")
+        if t.kind == "comp" and t.arg and t.arg != name:
+            cx.error("E041", f"lines({name}, ...) go through spaces of '{name}', not of '{t.arg}'", n.args[2].pos)
+    return X("lines", name, k, through, cx.where(n.pos)), LIST(LIST(COMP(name)))
+
+
 def _within(c, n, cx):
     s, t = _space_arg(c, n, cx, 0, "within()")
     k = c.expect(n.args[1], cx, INT, "the distance of within()")
@@ -315,6 +359,7 @@ BUILTINS = {
     "distance": (2, 2, _distance),
     "space_at": (2, 3, _space_at),
     "within": (2, 3, _within),
+    "lines": (2, 3, _lines),
     "count": (1, 1, _count),
     "len": (1, 1, _count),
     "is_empty": (1, 1, _is_empty),
@@ -346,12 +391,14 @@ BUILTINS = {
     "seat_order": (1, 1, _seat_order),
     "opponents": (1, 1, _opponents),
     "alive": (1, 1, _alive),
+    "in_game": (1, 1, _in_game),
     "components": (1, 1, _components),
     "subsets": (1, 3, _subsets),
     "name": (1, 1, _name),
     "sees": (2, 2, _sees),
     "face_up": (1, 1, _face_up),
     "str": (1, 1, _str),
+    "format": (2, 2, _format),
     "seat": (1, 1, _seat),
 }
 

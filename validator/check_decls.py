@@ -316,6 +316,15 @@ class DeclChecker:
         for name, spec in (self.data.get("procedures") or {}).items():
             self.builtin_clash("procedures", name)
             self.procedures[name] = (f"procedure {name}", self._params("procedures", name, spec))
+            returns = spec.get("returns") if isinstance(spec, dict) else None
+            if returns is not None:
+                t = parse_type(returns, self.comp_types)
+                if t is None:
+                    self.report("E041", f"unknown type '{returns}'", ("procedures", name, "returns"),
+                                hint=did_you_mean(str(returns), ["int", "bool", "str", "player", "zone", "any"]
+                                                  + list(self.comp_types)))
+                    t = ANY
+                self.proc_returns[name] = t
 
     # ------------------------------------------------------------ functions
     def function_variant(self, name: str, public: bool, event: str | None, n, cx: Cx):

@@ -11,6 +11,7 @@ reports every mistake.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 
 from dsl import ast as A
 from validator.diagnostics import did_you_mean
@@ -65,11 +66,17 @@ class Cx:
         # in text said to everybody (say): reading what a face-down
         # component hides makes its piece of text "[hidden]"
         self.public = public
+        # where the procedure calls of a statement's values go (run before it): a list inside
+        # an effect block, else None or a text saying where such a call cannot be
+        self.hoist: list | str | None = None
 
     def inner(self, line: int, col: int, public: bool | None = None) -> Cx:
         """The context for an expression that starts at (line, col) of this text."""
         span = OffsetSpan(self.span, line, col) if self.span is not None else None
-        return Cx(self.comp, self.scope, self.path, span, self.depth, self.public if public is None else public)
+        cx = Cx(self.comp, self.scope, self.path, span, self.depth, self.public if public is None else public)
+        if self.hoist is not None:
+            cx.hoist = "in a text template"
+        return cx
 
     def at(self, pos) -> tuple[int, int]:
         if self.span is None:
@@ -83,6 +90,19 @@ class Cx:
     def where(self, pos) -> str:
         line, col = self.at(pos)
         return f"{self.comp.doc.file}:{line}:{col}"
+
+
+@contextmanager
+def unhoisted(cx: Cx, where: str):
+    """Inside this, a procedure call in a value is refused: it would not run
+    exactly once before the statement (``where`` says why)."""
+    saved = cx.hoist
+    if isinstance(saved, list):
+        cx.hoist = where
+    try:
+        yield
+    finally:
+        cx.hoist = saved
 
 
 class OffsetSpan:
@@ -270,6 +290,12 @@ class ExprChecker:
             + sorted(BUILTIN_NAMES)
         )
         hint = did_you_mean(name, known)
+        later = getattr(self, "later_params", None)
+        if later is not None and name in later[1]:
+            what = "itself" if name == later[1][0] else "a later parameter"
+            cx.error("E030", f"'{name}' is {what} of action '{later[0]}': its values are not known yet", n.pos,
+                     "parameters are asked in the order they are written: the values of one may use only "
+                     "the parameters above it", len(name))
         if name in (self.data.get("define") or {}):
             hint = f"'{name}' is defined further down; a definition can only use the ones above it"
         elif hint is None and name in self.pvar_types:
@@ -365,6 +391,10 @@ class ExprChecker:
             if not compatible(INT, kt):
                 cx.error("E041", f"a list index must be a number, not {kt}", n.key.pos)
             return X("list_item", obj, key, cx.where(n.pos)), elem_type(t)
+        if t.kind == "str":
+            if not compatible(INT, kt):
+                cx.error("E041", f"a text's index must be a number, not {kt}", n.key.pos)
+            return X("text_item", obj, key, cx.where(n.pos)), STR
         if t.kind == "zone":
             if kt.kind == "player" and isinstance(n.obj, A.Name) and n.obj.id in self.families:
                 cx.error("E041", f"'{n.obj.id}' is one shared zone: {n.obj.id}[...] is the component at a "
@@ -372,6 +402,23 @@ class ExprChecker:
                          f"drop the index, or declare '{n.obj.id}' with 'per: player' to give each player one")
             return X("zone_item", obj, key, cx.where(n.pos)), COMP(t.arg)
         cx.error("E041", f"a {t} cannot be indexed with [...]", n.pos)
+
+    def _x_Slice(self, n, cx):
+        obj, t = self.expr(n.obj, cx)
+        bounds = []
+        for b in (n.lo, n.hi):
+            if b is None:
+                bounds.append(None)
+                continue
+            x, bt = self.expr(b, cx)
+            if bt.kind not in ("int", "any", "error", "player"):
+                cx.error("E041", f"a slice's bound must be a number, not {bt}", b.pos)
+            bounds.append(x)
+        if t.kind == "str":
+            return X("slice", obj, bounds[0], bounds[1], cx.where(n.pos)), STR
+        if not is_listy(t):
+            cx.error("E041", f"a {t} cannot be sliced with [a:b]: only lists, zones and texts", n.pos)
+        return X("slice", as_list(obj, t), bounds[0], bounds[1], cx.where(n.pos)), LIST(elem_type(t))
 
     def zone_of_family(self, name: str, key_node, n, cx):
         fam = self.families[name]
@@ -390,15 +437,20 @@ class ExprChecker:
     # ----------------------------------------------------------- operators
     def _x_IfExpr(self, n, cx):
         c = self.cond(n.cond, cx)
-        a, ta = self.expr(n.then, cx)
-        b, tb = self.expr(n.orelse, cx)
+        with unhoisted(cx, "in a branch of 'a if c else b' (computed only when chosen)"):
+            a, ta = self.expr(n.then, cx)
+            b, tb = self.expr(n.orelse, cx)
         return X("ifexpr", c, a, b), join(ta, tb)
 
     def _x_OrOp(self, n, cx):
-        return X("or", self.cond(n.left, cx), self.cond(n.right, cx)), BOOL
+        left = self.cond(n.left, cx)
+        with unhoisted(cx, "on the right of 'or' (computed only when the left is false)"):
+            return X("or", left, self.cond(n.right, cx)), BOOL
 
     def _x_AndOp(self, n, cx):
-        return X("and", self.cond(n.left, cx), self.cond(n.right, cx)), BOOL
+        left = self.cond(n.left, cx)
+        with unhoisted(cx, "on the right of 'and' (computed only when the left is true)"):
+            return X("and", left, self.cond(n.right, cx)), BOOL
 
     def _x_NotOp(self, n, cx):
         return X("not", self.cond(n.operand, cx)), BOOL
@@ -483,7 +535,8 @@ class ExprChecker:
         outer = cx.scope.names.get(node.param)
         slot = cx.scope.fresh(node.param, param_type)
         try:
-            body, t = self.expr(node.body, cx)
+            with unhoisted(cx, "inside a function (x => ...)"):
+                body, t = self.expr(node.body, cx)
             if predicate and t.kind in ("zone", "comp", "player"):
                 body = truthy(body, t)  # predicates read values the way conditions do
         finally:  # the parameter is visible only inside the function
@@ -517,7 +570,7 @@ class ExprChecker:
         if n.func in self.functions:
             return self.call_function(n, cx)
         if n.func in self.procedures:
-            cx.error("E044", f"'{n.func}' is a procedure: call it as a statement, it gives no value", n.pos)
+            return self.call_value(n, cx)
         hint = did_you_mean(n.func, list(self.builtins) + list(self.functions))
         cx.error("E037", f"unknown function '{n.func}'", n.pos, hint, len(n.func))
 

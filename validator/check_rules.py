@@ -33,8 +33,18 @@ class RuleChecker:
             cond = None
             if "if" in spec:
                 cond, _ = self.check_expr_at(base + ("if",), scope, BOOL)
-            for pname in spec.get("params") or {}:
-                x, t = self.check_expr_at(base + ("params", pname), scope)
+            names = list(spec.get("params") or {})
+            staged = spec.get("staged") is True
+            if staged and len(names) < 2:
+                self.report("E013", f"action '{name}' is staged but has {len(names)} parameter"
+                            f"{'s' if len(names) != 1 else ''}: stages ask two or more one after another",
+                            base + ("staged",), hint="drop 'staged', or give the action its parameters")
+            for k, pname in enumerate(names):
+                self.later_params = (name, names[k:])  # a domain may read only the parameters above it
+                try:
+                    x, t = self.check_expr_at(base + ("params", pname), scope)
+                finally:
+                    self.later_params = None
                 if x is not None and t.kind not in ("list", "zone", "any"):
                     self.report(
                         "E041",
@@ -60,10 +70,11 @@ class RuleChecker:
                 except CheckError:
                     label = None
             self.add_unit(unit.name, body, unit, self.place(base, key=True), tuple(s for _, s, _ in params))
-            self.out.actions.append(ActionRule(name, i, params, cond, require, label, unit.name, unit.nlocals))
+            self.out.actions.append(ActionRule(name, i, params, cond, require, label, unit.name, unit.nlocals,
+                                               staged and len(names) >= 2))
             self.action_index[name] = i
             self.action_meta.append({"name": name, "param_types": [scope.names[p][1] for p, _, _ in params],
-                                     "params": [p for p, _, _ in params]})
+                                     "params": [p for p, _, _ in params], "staged": staged and len(names) >= 2})
 
     # ------------------------------------------------------------ phases
     def check_flow(self):

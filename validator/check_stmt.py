@@ -13,7 +13,7 @@ from dsl import ast as A
 from dsl.parser import VALUE_WORDS
 from validator.check_expr import CheckError, Cx, as_list
 from validator.diagnostics import did_you_mean
-from validator.ir import S, Template
+from validator.ir import S, Template, X
 from validator.types import (
     ANY,
     ERR,
@@ -27,6 +27,7 @@ from validator.types import (
 )
 
 NUMERIC = ("int", "any", "error", "player")
+OUT_UNTIL = ("phase", "cleared")  # eliminate ... until: the points a player's time out lasts to
 
 
 class StmtChecker:
@@ -34,23 +35,33 @@ class StmtChecker:
 
     def block(self, stmts, cx: Cx) -> list:
         out = []
-        for s in stmts:
-            for name in (getattr(s, "name", None), getattr(s, "var", None)):
-                if isinstance(name, str) and name.startswith("_"):
-                    self.report("E014", f"'{name}': names starting with '_' are reserved", cx.path, cx.at(s.pos))
-                if isinstance(name, str) and name in VALUE_WORDS:
-                    self.report("E043", f"'{name}' is a word of the language: rule text would never read it as "
-                                "a name", cx.path, cx.at(s.pos), "choose another name")
-            try:
-                out.append(getattr(self, "_s_" + type(s).__name__)(s, cx))
-            except CheckError:
-                for attr in ("name", "var"):
-                    name = getattr(s, attr, None)
-                    if isinstance(name, str) and cx.scope.lookup(name) is None:
-                        cx.scope.declare(name, ERR)
-                if isinstance(s, A.SimultaneousStmt) and s.body and isinstance(s.body[0], A.ChooseStmt):
-                    cx.scope.declare(s.body[0].name, ERR)
+        saved = cx.hoist
+        try:
+            for s in stmts:
+                self._stmt(s, cx, out)
+        finally:
+            cx.hoist = saved
         return [s for s in out if s is not None]
+
+    def _stmt(self, s, cx: Cx, out: list) -> None:
+        for name in (getattr(s, "name", None), getattr(s, "var", None)):
+            if isinstance(name, str) and name.startswith("_"):
+                self.report("E014", f"'{name}': names starting with '_' are reserved", cx.path, cx.at(s.pos))
+            if isinstance(name, str) and name in VALUE_WORDS:
+                self.report("E043", f"'{name}' is a word of the language: rule text would never read it as "
+                            "a name", cx.path, cx.at(s.pos), "choose another name")
+        hoisted = cx.hoist = []  # the procedure calls in this statement's values: they run just before it
+        try:
+            checked = getattr(self, "_s_" + type(s).__name__)(s, cx)
+            out.extend(hoisted)
+            out.append(checked)
+        except CheckError:
+            for attr in ("name", "var"):
+                name = getattr(s, attr, None)
+                if isinstance(name, str) and cx.scope.lookup(name) is None:
+                    cx.scope.declare(name, ERR)
+            if isinstance(s, A.SimultaneousStmt) and s.body and isinstance(s.body[0], A.ChooseStmt):
+                cx.scope.declare(s.body[0].name, ERR)
 
     # ------------------------------------------------------------ simple
     def _s_PassStmt(self, s, cx):
@@ -188,7 +199,7 @@ class StmtChecker:
         label, prompt_tpl, within = self._templates(s, cx)
         self.asks.add(cx.scope.unit.name)
         return S("choose", cx.where(s.pos), slot, opts, chooser, s.optional, s.prompt or f"choose {s.name}",
-                 prompt_tpl, label, within, type_tag(et), s.name)
+                 prompt_tpl, label, within, type_tag(et), s.name, s.public)
 
     def _s_SimultaneousStmt(self, s, cx):
         if not s.body or not isinstance(s.body[0], A.ChooseStmt):
@@ -201,6 +212,7 @@ class StmtChecker:
         items, it = self.listy(s.iterable, cx, "simultaneous for ... in")
         var = cx.scope.declare(s.var, it)
         first: A.ChooseStmt = s.body[0]
+        cx.hoist = "in the choice of a 'simultaneous for' (computed once for each of its values)"
         opts, et = self.listy(first.options, cx, "choose ... from")
         chooser = self.expect(first.chooser, cx, PLAYER, "choose ... by") if first.chooser else None
         choice = cx.scope.declare(first.name, et)
@@ -210,14 +222,18 @@ class StmtChecker:
         rest = self.block(s.body[1:], cx)
         return S("simultaneous", cx.where(s.pos), var, items, opts, chooser, choice, first.optional,
                  first.prompt or f"choose {first.name}", prompt_tpl, label, within, type_tag(et), first.name,
-                 list_slot, answers, idx, rest)
+                 first.public, list_slot, answers, idx, rest)
 
     # ------------------------------------------------------------ flow
     def _s_IfStmt(self, s, cx):
         branches = []
-        for cond_node, body in s.branches:
+        first = cx.hoist
+        for i, (cond_node, body) in enumerate(s.branches):
+            if i > 0:  # an elif's condition is computed only when the ones above are false
+                cx.hoist = "in the condition of an 'elif'"
             c = self.cond(cond_node, cx)
             branches.append((c, self.block(body, cx), cx.where(cond_node.pos)))
+        cx.hoist = first
         return S("if", cx.where(s.pos), tuple(branches), self.block(s.orelse, cx))
 
     def _s_ForStmt(self, s, cx):
@@ -233,11 +249,32 @@ class StmtChecker:
         return S("repeat", cx.where(s.pos), count, self.block(s.body, cx), left)
 
     def _s_WhileStmt(self, s, cx):
+        cx.hoist = "in the condition of a 'while' (computed again before each round)"
         c = self.cond(s.cond, cx)
         return S("while", cx.where(s.pos), c, self.block(s.body, cx))
 
     def _s_ReturnStmt(self, s, cx):
-        return S("return", cx.where(s.pos))
+        unit = cx.scope.unit.name
+        proc = unit[len("procedure "):] if unit.startswith("procedure ") else None
+        returns = self.proc_returns.get(proc) if proc is not None else None
+        if s.value is None:
+            if returns is not None:
+                cx.error("E041", f"procedure '{proc}' returns {returns}: 'return' needs a value", s.pos,
+                         f"return <a value of type {returns}>")
+            return S("return", cx.where(s.pos))
+        if returns is None:
+            where = f"procedure '{proc}'" if proc is not None else "this block"
+            cx.error("E044", f"{where} gives no value: 'return' here takes none", s.value.pos,
+                     "declare 'returns: <type>' in the procedure to give a value" if proc is not None
+                     else "only a procedure with 'returns: <type>' gives a value")
+        x, t = self.expr(s.value, cx)
+        fits = compatible(returns, t) or (t.kind == "none" and returns.kind in ("comp", "player", "zone", "any")) \
+            or (t == LIST(NONE) and returns.kind in ("list", "any"))
+        if not fits:
+            cx.error("E041", f"procedure '{proc}' returns {returns}, and this is {t}", s.value.pos)
+        if returns.kind == "list" and t.kind == "zone":
+            x = as_list(x, t)
+        return S("return", cx.where(s.pos), x)
 
     def _s_CallStmt(self, s, cx):
         proc = self.procedures.get(s.func)
@@ -265,6 +302,25 @@ class StmtChecker:
             )
         args = tuple(self.expect(a, cx, pt, f"argument '{pn}' of {s.func}()") for (pn, pt), a in zip(params, s.args))
         return S("call", cx.where(s.pos), unit, args)
+
+    def call_value(self, n, cx: Cx):
+        """A procedure with 'returns' called in an expression of a statement:
+        the call runs just before the statement (``cx.hoist``), its value goes
+        to a local the expression reads."""
+        returns = self.proc_returns.get(n.func)
+        if returns is None:
+            cx.error("E044", f"'{n.func}' is a procedure without 'returns': call it as a statement, it gives no "
+                     "value", n.pos, f"declare 'returns: <type>' in procedure '{n.func}' to give a value")
+        if not isinstance(cx.hoist, list):
+            where = cx.hoist if isinstance(cx.hoist, str) else "in a condition or a function (they change nothing)"
+            cx.error("E044", f"procedure '{n.func}' cannot be called {where}", n.pos,
+                     f"call it in a statement of its own first: let x = {n.func}(...)")
+        if n.kwargs:
+            cx.error("E046", f"{n.func}() takes no keyword arguments", n.kwargs[0].pos)
+        call = self._s_CallStmt(A.CallStmt(n.func, n.args, (), n.pos), cx)
+        slot = cx.scope.temp()
+        cx.hoist.append(S("call", call.where, call.a[0], call.a[1], slot))
+        return X("local", slot), returns
 
     def _s_EmitStmt(self, s, cx):
         fields = self.events.get(s.event)
@@ -305,11 +361,38 @@ class StmtChecker:
         return S("pass_turn", cx.where(s.pos), self.expect(s.player, cx, PLAYER, "pass turn to"))
 
     def _s_EliminateStmt(self, s, cx):
-        return S("eliminate", cx.where(s.pos), self.expect(s.player, cx, PLAYER, "eliminate"))
+        p = self.expect(s.player, cx, PLAYER, "eliminate")
+        if s.until is not None and s.until not in OUT_UNTIL:
+            cx.error("E013", f"'eliminate ... until {s.until}': a player is out until {' or '.join(OUT_UNTIL)}",
+                     s.until_pos, did_you_mean(s.until, OUT_UNTIL) or "until phase: back in when the phase ends "
+                     "(a round is a phase that comes again); until cleared: back in with 'restore'", len(s.until))
+        if s.until is not None:
+            self.outs.add(s.until)
+            return S("eliminate", cx.where(s.pos), p, s.until)
+        return S("eliminate", cx.where(s.pos), p)
+
+    def _s_RestoreStmt(self, s, cx):
+        return S("restore", cx.where(s.pos), self.expect(s.player, cx, PLAYER, "restore"))
 
     def _s_SayStmt(self, s, cx):
         pieces = self.template_parts(s.template, cx, s.text_pos[0], s.text_pos[1] + 1, "the text of say", public=True)
         return S("say", cx.where(s.pos), Template(pieces, public=True, slot_names=cx.scope.unit.names))
 
 
-__all__ = ["StmtChecker"]
+def always_returns(body) -> bool:
+    """Whether a block (syntax tree) always ends in 'return <value>' or
+    'end game': its last statement does, or is an 'if' with an 'else' whose
+    every branch does."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, A.ReturnStmt):  # one without a value has its own error
+        return True
+    if isinstance(last, A.EndGameStmt):
+        return True
+    if isinstance(last, A.IfStmt):
+        return bool(last.orelse) and always_returns(last.orelse) and all(always_returns(b) for _, b in last.branches)
+    return False
+
+
+__all__ = ["StmtChecker", "always_returns"]

@@ -23,7 +23,7 @@ from validator.check_decls import BUILTIN_EVENTS, DeclChecker
 from validator.check_expr import CheckError, Cx, ExprChecker
 from validator.check_moves import MoveChecker
 from validator.check_rules import RuleChecker
-from validator.check_stmt import StmtChecker
+from validator.check_stmt import StmtChecker, always_returns
 from validator.check_texts import TextChecker
 from validator.diagnostics import Diagnostic
 from validator.ir import Checked, Expr, Unit
@@ -64,6 +64,8 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
         self.function_types: dict = {}
         self.checking_functions: set = set()
         self.procedures: dict = {}
+        self.proc_returns: dict = {}  # procedure name -> the type it returns ('returns:'), or None
+        self.outs: set[str] = set()  # the 'eliminate ... until' points the rules use
         self.events: dict[str, dict[str, Type]] = dict(BUILTIN_EVENTS)
         self.action_index: dict[str, int] = {}
         self.action_meta: list = []
@@ -197,8 +199,19 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
             unit = Locals(unit_name)
             scope = Scope(unit)
             slots = tuple(scope.fresh(pname, ptype) for pname, ptype in params)
-            body = self.check_block_at(("procedures", name, "effect"), scope)
+            returns = self.proc_returns.get(name)
+            ret_slot = scope.temp() if returns is not None else -1  # where the caller wants the value
+            path = ("procedures", name, "effect")
+            node, span = self.parse(path, "block")
+            body = self.block(node.body, Cx(self, scope, path, span)) if node is not None else []
             self.add_unit(unit_name, body, unit, self.place(("procedures", name), key=True), slots)
+            self.out.units[unit_name].ret_slot = ret_slot
+            if returns is not None:
+                if node is not None and not always_returns(node.body):
+                    last = Cx(self, scope, path, span).at(node.body[-1].pos)  # where it runs out
+                    self.report("E044", f"procedure '{name}' returns {returns}, and it can reach its end "
+                                "without a value", path, last,
+                                "end every path with 'return <value>' (an 'if' needs an 'else')")
 
     def check_uncalled_functions(self):
         """A function no rule calls is still checked, so its mistakes are found."""
@@ -251,6 +264,7 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
             "used_zones": sorted(self.used_zones),
             "ending_units": sorted(self.unit_ends),
             "unit_calls": {u: sorted(c) for u, c in self.unit_calls.items()},
+            "out_until": sorted(self.outs),
         }
 
     # ------------------------------------------------------------ snippets

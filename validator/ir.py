@@ -104,6 +104,7 @@ class Unit:
     where: str
     params: tuple = ()
     event_slot: int = -1
+    ret_slot: int = -1  # a procedure with 'returns': the local holding the caller's slot for its value
 
 
 @dataclass
@@ -184,6 +185,7 @@ class ActionRule:
     label: Template | None
     unit: str  # the effect's unit name
     nlocals: int
+    staged: bool = False  # 'staged: true': its parameters are asked one after another
 
 
 @dataclass
