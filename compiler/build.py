@@ -170,6 +170,11 @@ def dry_run(program, doc) -> list[Diagnostic]:
         except RuleError as err:
             if err.code != "R107":
                 continue  # other failures show up when the game runs, with their own codes
+            at = _place(err.where) if err.message.count("'") < 2 else None
+            if at is not None:  # a number (of a definition) too large: at the text that made it
+                out.append(doc.diag("E064", f"{err.message} (with {n} players)", at=at,
+                                    hint="numbers in a game stay small: a value this large is a mistake in the rule"))
+                break
             kind = err.message.split("'")[1] if err.message.count("'") >= 2 else None
             path = (
                 ("components", kind, "count")
@@ -186,6 +191,14 @@ def dry_run(program, doc) -> list[Diagnostic]:
             )
             break
     return out
+
+
+def _place(where: str) -> tuple[int, int] | None:
+    """The line and column of a run-time error's ``file:line:col``."""
+    parts = where.rsplit(":", 2) if where else []
+    if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+        return int(parts[1]), int(parts[2])
+    return None
 
 
 def validate_path(path: str | Path) -> Report:

@@ -215,12 +215,34 @@ def minus_one(st, xs, v):
 
 
 def minus(st, xs, ys):
+    """``xs - ys``: each item of ``ys`` takes out the first copy of it left in
+    ``xs``. Counted by key in one pass over each list, so the work is their
+    lengths added (as charged), not multiplied; items no set can hold (none
+    the rules make) fall back to the quadratic loop, charged as such."""
     xs = list(xs)
     charge(st, len(xs) + len(ys))
-    for v in ys:
-        if v in xs:
-            xs.remove(v)
-    return xs
+    if not ys:
+        return xs
+    try:
+        left: dict = {}
+        for v in ys:
+            k = hashable(v)
+            left[k] = left.get(k, 0) + 1
+        out = []
+        for v in xs:
+            k = hashable(v)
+            n = left.get(k)
+            if n:
+                left[k] = n - 1
+            else:
+                out.append(v)
+        return out
+    except TypeError:
+        charge(st, len(xs) * len(ys))
+        for v in ys:
+            if v in xs:
+                xs.remove(v)
+        return xs
 
 
 def same(st, a, b, equal: bool):

@@ -192,6 +192,26 @@ def test_queries_over_long_lists_are_charged_to_the_work_budget():
     assert err.value.code == "R100"
 
 
+def test_list_difference_costs_the_lengths_of_its_lists_not_their_product():
+    """Each right item takes out the first copy left of it (a multiset
+    difference), now computed in one pass over each list."""
+    game = Game(compile_text(ruleset("""
+    vars:
+      xs: {type: list of int, initial: "range(40000)"}
+      ys: {type: list of int, initial: "range(40000, 80000)"}
+      n: 0
+      m: {type: list of int, initial: "[]"}
+    phases:
+      p:
+        on_begin: |
+          set n = count(xs - ys)
+          set m = [3, 1, 3, 2, 3] - [3, 3, 5]
+          end game
+    """), "unit.yaml").program)
+    st = game.new(players=2)  # tests/test_hostile_budget.py runs the 300,000-item case under a time cap
+    assert st.vars["n"] == 40000 and st.vars["m"] == [1, 2, 3]
+
+
 def test_a_huge_step_of_next_player_costs_one_round():
     game = Game(compile_text(ruleset("""
     vars:

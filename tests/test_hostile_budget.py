@@ -111,3 +111,49 @@ def test_a_hostile_file_is_refused_within_the_budget(tmp_path, name):
     assert proc.returncode == 1, f"{name}: exit {proc.returncode}\n{shown[-2000:]}"
     assert "Traceback" not in shown and "MemoryError" not in shown and "internal error" not in shown, shown[-2000:]
     assert len(shown) < 20_000, f"{name}: {len(shown)} characters of output"
+
+
+# The rule-level worst cases of issue 22: rulesets whose rules, not files,
+# would cost without end. Each runs as a user runs it, under the same caps;
+# each either stops with its error, or (where the cost is now the size of
+# the data, as charged) finishes.
+_HEAD = "rulebook: 1\nid: hostile\ntitle: Hostile\nplayers: {min: 2, max: 2}\n"
+_ONCE = "phases:\n  p:\n    on_begin: |\n"
+
+
+def _nested_calls(levels: int, calls: int) -> str:
+    out = "functions:\n"
+    for level in range(levels):
+        body = " + ".join([f"f{level + 1}(x)"] * calls) if level < levels - 1 else "x"
+        out += f"  f{level}:\n    params: {{x: int}}\n    value: \"{body}\"\n"
+    return out + "vars:\n  y: 0\n" + _ONCE + "      set y = f0(1)\n      end game\n"
+
+
+RULE_CASES = {  # name: (ruleset body, command, exit code, what the output must say)
+    "seven levels of ten nested calls": (_nested_calls(7, 10), "validate", 0, "ok"),
+    "a chain of squaring definitions": (
+        "define:\n  a: 3\n" + "".join(f"  {n}: \"{p} * {p}\"\n" for p, n in zip("abcdefghij", "bcdefghijk"))
+        + _ONCE + "      end game\n", "validate", 1, "E064"),
+    "repeat 40: set x = x * x": ("vars:\n  x: 3\n" + _ONCE + "      repeat 40:\n          set x = x * x\n"
+                                 "      end game\n", "simulate", 1, "R107"),
+    "set x *= a text": ("vars:\n  x: 3\n" + _ONCE + "      set x *= 'ab'\n      end game\n", "validate", 1, "E041"),
+    "count_of a million items, a thousand times": (
+        "vars:\n  xs: {type: list of int, initial: \"range(1000000)\"}\n  n: 0\n" + _ONCE
+        + "      repeat 1000:\n          set n += count_of(xs, 999999)\n      end game\n", "simulate", 1, "R100"),
+    "the difference of two disjoint lists of 300,000": (
+        "vars:\n  xs: {type: list of int, initial: \"range(300000)\"}\n"
+        "  ys: {type: list of int, initial: \"range(300000, 600000)\"}\n  n: 0\n" + _ONCE
+        + "      set n = count(xs - ys)\n      end game\n", "simulate", 0, "errors: 0"),
+}
+
+
+@pytest.mark.parametrize("name", list(RULE_CASES))
+def test_a_hostile_rule_stops_or_finishes_within_the_budget(tmp_path, name):
+    body, command, code, says = RULE_CASES[name]
+    (tmp_path / "hostile.yaml").write_text(_HEAD + body)
+    args = ["validate", "hostile.yaml"] if command == "validate" else ["simulate", "hostile.yaml", "-n", "1"]
+    proc = run_capped(tmp_path, *args)
+    shown = proc.stdout + proc.stderr
+    assert proc.returncode == code, f"{name}: exit {proc.returncode}\n{shown[-2000:]}"
+    assert says in shown, shown[-2000:]
+    assert "Traceback" not in shown and "MemoryError" not in shown, shown[-2000:]
