@@ -45,7 +45,7 @@ import math
 import random
 import time
 
-from agents.greedy import heuristic_of
+from agents.greedy import heuristic_of, judge_of
 from interpreter.errors import RulebookError
 from interpreter.playout import playout
 
@@ -71,12 +71,16 @@ class MCTSAgent:
         rollout: str = "random",
         max_rollout_decisions: int = 300,
         cutoff: str = "score",
+        epsilon: float = 0.2,
     ):
-        if rollout != "random":
-            raise ValueError(f"unknown rollout policy '{rollout}' (only 'random')")
-        if cutoff not in ("score", "heuristic"):
-            raise ValueError(f"unknown cutoff '{cutoff}' (score or heuristic)")
+        if rollout not in ("random", "greedy"):
+            raise ValueError(f"unknown rollout policy '{rollout}' (random or greedy)")
+        if cutoff not in CUTOFFS:
+            raise ValueError(f"unknown cutoff '{cutoff}' ({', '.join(CUTOFFS)})")
         self.cutoff = cutoff
+        self.rollout = rollout
+        self.epsilon = float(epsilon)
+        self._scale = [0.0, 0]  # sum of |lead| seen at cutoffs, and how many: the scale of a lead
         if iterations < 1 and not seconds:
             raise ValueError("MCTS needs at least one iteration or some seconds")
         self.rng = random.Random(seed)
@@ -86,6 +90,7 @@ class MCTSAgent:
         self.max_rollout_decisions = int(max_rollout_decisions)
         self.failed_iterations = 0  # samples whose play broke a rule (an inconsistent determinization)
         self.last_root: _Node | None = None  # the last search tree, for tests and tools
+        self.last_iterations = 0  # iterations (played or skipped) of the last decision
 
     # ------------------------------------------------------------ protocol
     def decide(self, decision) -> int:
@@ -112,6 +117,7 @@ class MCTSAgent:
                 if deadline is not None and failed > 1000 and not done:
                     break
         self.failed_iterations += failed
+        self.last_iterations = done + failed
         self.last_root = root
         if not done:
             raise last_error
@@ -164,7 +170,7 @@ class MCTSAgent:
                 in_tree = False
             node = child
         self._rollout(game, s)
-        reward = _rewards(game, s, self.cutoff)
+        reward = self._evaluate(game, s) if self.cutoff == "lead" and not s.over else _rewards(game, s, self.cutoff)
         for node, joint in path:
             stats = node.stats
             for q, k in joint:
@@ -173,11 +179,84 @@ class MCTSAgent:
                 st[1] += reward[q]
 
     def _rollout(self, game, s) -> None:
-        """Random play to the end or the cap, in the engine's own loop (no labels, no checks)."""
+        """Play to the end or the cap: at random in the engine's own loop (no
+        labels, no checks), or with ``rollout="greedy"`` by the greedy
+        agent's one-step judgement, at random with probability ``epsilon``."""
         if s.over or self.max_rollout_decisions <= 0:
             return
         draw = self.rng.randrange
+        if self.rollout == "greedy":
+            judge = judge_of(game.program)
+            if judge is not None:
+                self._greedy_rollout(game, s, judge)
+                return
         playout(s, lambda q, n: draw(n) if n > 1 else 0, self.max_rollout_decisions)
+
+    def _greedy_rollout(self, game, s, judge) -> None:
+        rng, eps = self.rng, self.epsilon
+        made = 0
+        while not s.over and made < self.max_rollout_decisions:
+            for q in game.to_move(s):
+                n = len(game.legal_values(s, q))
+                if n <= 1 or rng.random() < eps:
+                    game.apply(s, q, rng.randrange(n) if n > 1 else 0)
+                else:
+                    game.apply(s, q, _greedy_choice(game, s, q, n, judge, rng))
+                made += 1
+
+    def _evaluate(self, game, s) -> list[float]:
+        """``cutoff="lead"``: each player's reward at the cap is a logistic
+        function of its lead (its ``bots.heuristic``, else its score, minus
+        the best of the others'), scaled by the mean size of the leads this
+        agent has seen, so that a bigger lead is worth more but never a win."""
+        judge = judge_of(game.program)
+        if judge is None:
+            return [1.0 / s.n] * s.n
+        n = s.n
+        values = [judge(s, p) for p in range(n)]
+        live = [p for p in range(n) if not s.eliminated[p]] or list(range(n))
+        leads = []
+        for p in range(n):
+            others = [values[q] for q in live if q != p]
+            leads.append(values[p] - max(others) if others else 0.0)
+        scale = self._scale
+        for p in live:
+            scale[0] += abs(leads[p])
+            scale[1] += 1
+        size = scale[0] / scale[1] if scale[0] > 0 else 1.0
+        out = []
+        for p in range(n):
+            if s.eliminated[p]:
+                out.append(0.0)
+            else:
+                x = max(-30.0, min(30.0, 2.0 * leads[p] / size))
+                out.append(1.0 / (1.0 + math.exp(-x)))
+        return out
+
+
+CUTOFFS = ("score", "heuristic", "lead")
+
+
+def _greedy_choice(game, s, q, n, judge, rng) -> int:
+    """The option the greedy agent would pick for ``q`` in ``s`` (one step, no new sample)."""
+    from agents.greedy import _answer_for_the_others, value
+
+    best, best_value = [], -math.inf
+    for k in range(n):
+        t = game.clone(s)
+        try:
+            game.apply(t, q, k)
+            _answer_for_the_others(game, t, rng)
+        except RulebookError:
+            continue
+        v = value(game, t, q, judge)
+        if v > best_value:
+            best, best_value = [k], v
+        elif v == best_value:
+            best.append(k)
+    if not best:
+        return rng.randrange(n)
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
 def _keys(opts, by_index: bool) -> list:

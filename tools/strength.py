@@ -54,19 +54,22 @@ def _game(name: str):
 
 
 def play_one(name: str, players: int, index: int, iterations: int, cap: int, deadline: float,
-             spec: str = "mcts") -> tuple | None:
+             spec: str = "mcts", opponents: str = "random") -> tuple | None:
     """One game, the agent in seat ``index mod players``: (seat, reward, MCTS
     iterations that failed, seconds), or None when the deadline has passed."""
     if time.time() > deadline:
         return None
-    from agents.base import RandomAgent, make_agent, play_out
+    from agents.base import RandomAgent, _options, make_agent, play_out
     from agents.mcts import MCTSAgent
 
     g = _game(name)
     seat = index % players
-    agents = [RandomAgent(seed=1000 * index + p) for p in range(players)]
-    if spec == "mcts":
-        agent = MCTSAgent(seed=index, iterations=iterations, max_rollout_decisions=cap)
+    agents = [RandomAgent(seed=1000 * index + p) if opponents == "random" else make_agent(opponents, 1000 * index + p)
+              for p in range(players)]
+    if spec == "mcts" or spec.startswith("mcts:") and "=" in spec:
+        options = {"iterations": iterations, "max_rollout_decisions": cap}
+        options.update(_options(spec.partition(":")[2]))
+        agent = MCTSAgent(seed=index, **options)
     else:
         agent = make_agent(spec, index)
     agents[seat] = agent
@@ -93,6 +96,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only", action="append", help="ruleset name (repeatable)")
     ap.add_argument("--agent", default="mcts", help="the agent measured: mcts (with the budgets below) or a spec "
                     "as for rulebook simulate, e.g. greedy")
+    ap.add_argument("--opponents", default="random", help="the agent in the other seats (a spec: random, greedy, ...)")
     ap.add_argument("--games", type=int, help="games per ruleset (default: the table in this file)")
     ap.add_argument("--iterations", type=int, help="MCTS iterations per decision")
     ap.add_argument("--cap", type=int, help="rollout cap in decisions")
@@ -100,7 +104,8 @@ def main(argv=None) -> int:
     ap.add_argument("--minutes", type=float, default=0, help="per ruleset: start no game after this (0: no limit)")
     args = ap.parse_args(argv)
     rows = []
-    mcts = args.agent == "mcts"
+    mcts = args.agent.partition(":")[0] == "mcts"
+    print(f"{args.agent} against {args.opponents}", flush=True)
     print(f"| game | players | {'MCTS budget' if mcts else 'agent'} | games | wins | win rate | 95 % Wilson | "
           "fair share | s/game |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -111,7 +116,7 @@ def main(argv=None) -> int:
         cap = args.cap or cap
         games = args.games or games
         deadline = time.time() + args.minutes * 60 if args.minutes else float("inf")
-        task = [(name, players, i, iterations, cap, deadline, args.agent) for i in range(games)]
+        task = [(name, players, i, iterations, cap, deadline, args.agent, args.opponents) for i in range(games)]
         if args.jobs > 1:
             with ProcessPoolExecutor(args.jobs) as pool:
                 results = list(pool.map(play_one, *zip(*task)))
@@ -123,7 +128,8 @@ def main(argv=None) -> int:
         lo, hi = wilson(wins, n)
         secs = sum(r[3] for r in results) / max(n, 1)
         rate = wins / n if n else 0.0
-        budget = f"{iterations} it., rollouts ≤ {cap}" if mcts else args.agent
+        extra = f" ({args.agent.partition(':')[2]})" if ":" in args.agent else ""
+        budget = f"{iterations} it., rollouts ≤ {cap}{extra}" if mcts else args.agent
         row = (f"| {name} | {players} | {budget} | {n} | {wins:g} | {rate:.2f} | "
                f"[{lo:.2f}, {hi:.2f}] | {1 / players:.2f} | {secs:.1f} |")
         rows.append(row)
