@@ -45,17 +45,19 @@ import math
 import random
 import time
 
-from agents.greedy import heuristic_of, judge_of
+from agents.greedy import _answer_for_the_others as _answer
+from agents.greedy import heuristic_of, judge_of, value
 from interpreter.errors import RulebookError
 from interpreter.playout import playout
 
 
 class _Node:
-    __slots__ = ("stats", "children")
+    __slots__ = ("stats", "children", "allowed")
 
     def __init__(self):
         self.stats: dict = {}  # (player, option key) -> [visits, reward sum, times available]
         self.children: dict = {}  # joint choice ((player, key), ...) -> _Node
+        self.allowed = None  # at the root, with widening: the agent's options searched so far
 
 
 class MCTSAgent:
@@ -72,6 +74,7 @@ class MCTSAgent:
         max_rollout_decisions: int = 300,
         cutoff: str = "score",
         epsilon: float = 0.2,
+        widen: float = 0.0,
     ):
         if rollout not in ("random", "greedy"):
             raise ValueError(f"unknown rollout policy '{rollout}' (random or greedy)")
@@ -80,6 +83,7 @@ class MCTSAgent:
         self.cutoff = cutoff
         self.rollout = rollout
         self.epsilon = float(epsilon)
+        self.widen = float(widen)
         self._scale = [0.0, 0]  # sum of |lead| seen at cutoffs, and how many: the scale of a lead
         if iterations < 1 and not seconds:
             raise ValueError("MCTS needs at least one iteration or some seconds")
@@ -102,12 +106,15 @@ class MCTSAgent:
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         done = failed = 0
         last_error = None
+        order = self._prior_order(game, decision, me, n) if self.widen > 0 else None
         while True:
             if deadline is not None:
                 if done and time.perf_counter() >= deadline:
                     break
             elif done + failed >= self.iterations:
                 break
+            if order is not None:  # progressive widening: the k best by the prior, k growing with the visits
+                root.allowed = set(order[:max(1, math.ceil(self.widen * math.sqrt(done + 1)))])
             try:
                 self._iterate(game, decision.sample(rng), me, root)
                 done += 1
@@ -143,11 +150,15 @@ class MCTSAgent:
             choices = []
             for q in game.to_move(s):
                 opts = game.legal(s, q)
-                keys = _keys(opts, by_index=node is root and q == me)
+                mine = node is root and q == me
+                keys = _keys(opts, by_index=mine)
                 stats = node.stats
+                allowed = root.allowed if mine else None
                 unvisited = []
                 best, best_value = 0, -1.0
                 for i, k in enumerate(keys):
+                    if allowed is not None and k not in allowed:
+                        continue
                     st = stats.get((q, k))
                     if st is None:
                         st = stats[(q, k)] = [0, 0.0, 0]
@@ -177,6 +188,28 @@ class MCTSAgent:
                 st = stats[(q, k)]
                 st[0] += 1
                 st[1] += reward[q]
+
+    def _prior_order(self, game, decision, me: int, n: int) -> list[int] | None:
+        """The agent's options, best first by the greedy agent's one-step
+        judgement in one sample (ties at random); None without a judge."""
+        judge = judge_of(game.program)
+        if judge is None:
+            return None
+        s = decision.sample(self.rng)
+        s.record = False
+        rng = self.rng
+        values = []
+        for k in range(n):
+            t = game.clone(s)
+            try:
+                game.apply(t, me, k)
+                _answer(game, t, rng)
+                v = value(game, t, me, judge)
+            except RulebookError:
+                v = -math.inf
+            values.append((-v, rng.random(), k))
+        values.sort()
+        return [k for _, _, k in values]
 
     def _rollout(self, game, s) -> None:
         """Play to the end or the cap: at random in the engine's own loop (no
@@ -239,14 +272,12 @@ CUTOFFS = ("score", "heuristic", "lead")
 
 def _greedy_choice(game, s, q, n, judge, rng) -> int:
     """The option the greedy agent would pick for ``q`` in ``s`` (one step, no new sample)."""
-    from agents.greedy import _answer_for_the_others, value
-
     best, best_value = [], -math.inf
     for k in range(n):
         t = game.clone(s)
         try:
             game.apply(t, q, k)
-            _answer_for_the_others(game, t, rng)
+            _answer(game, t, rng)
         except RulebookError:
             continue
         v = value(game, t, q, judge)
