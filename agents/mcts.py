@@ -71,10 +71,10 @@ class MCTSAgent:
         seconds: float | None = None,
         c: float = 1.4,
         rollout: str = "random",
-        max_rollout_decisions: int = 300,
-        cutoff: str = "score",
+        max_rollout_decisions: int | None = None,
+        cutoff: str = "lead",
         epsilon: float = 0.2,
-        widen: float = 0.0,
+        widen: float = 1.0,
     ):
         if rollout not in ("random", "greedy"):
             raise ValueError(f"unknown rollout policy '{rollout}' (random or greedy)")
@@ -91,7 +91,8 @@ class MCTSAgent:
         self.iterations = int(iterations)
         self.seconds = float(seconds) if seconds else None
         self.c = float(c)
-        self.max_rollout_decisions = int(max_rollout_decisions)
+        # None: no rollout where the ruleset judges positions (cutoff=lead), else 300 decisions
+        self.max_rollout_decisions = None if max_rollout_decisions is None else int(max_rollout_decisions)
         self.failed_iterations = 0  # samples whose play broke a rule (an inconsistent determinization)
         self.last_root: _Node | None = None  # the last search tree, for tests and tools
         self.last_iterations = 0  # iterations (played or skipped) of the last decision
@@ -215,20 +216,23 @@ class MCTSAgent:
         """Play to the end or the cap: at random in the engine's own loop (no
         labels, no checks), or with ``rollout="greedy"`` by the greedy
         agent's one-step judgement, at random with probability ``epsilon``."""
-        if s.over or self.max_rollout_decisions <= 0:
+        cap = self.max_rollout_decisions
+        if cap is None:
+            cap = 0 if self.cutoff == "lead" and judge_of(game.program) is not None else 300
+        if s.over or cap <= 0:
             return
         draw = self.rng.randrange
         if self.rollout == "greedy":
             judge = judge_of(game.program)
             if judge is not None:
-                self._greedy_rollout(game, s, judge)
+                self._greedy_rollout(game, s, judge, cap)
                 return
-        playout(s, lambda q, n: draw(n) if n > 1 else 0, self.max_rollout_decisions)
+        playout(s, lambda q, n: draw(n) if n > 1 else 0, cap)
 
-    def _greedy_rollout(self, game, s, judge) -> None:
+    def _greedy_rollout(self, game, s, judge, cap: int) -> None:
         rng, eps = self.rng, self.epsilon
         made = 0
-        while not s.over and made < self.max_rollout_decisions:
+        while not s.over and made < cap:
             for q in game.to_move(s):
                 n = len(game.legal_values(s, q))
                 if n <= 1 or rng.random() < eps:
