@@ -61,13 +61,14 @@ class _Node:
 
 
 class MCTSAgent:
-    """Information-set MCTS with a budget of ``iterations`` per decision, or
-    of ``seconds`` (wall clock, when given; then not reproducible)."""
+    """Information-set MCTS with a budget of ``iterations`` per decision
+    (200 by default), or of ``seconds`` (wall clock; then not reproducible),
+    or both (whichever runs out first)."""
 
     def __init__(
         self,
         seed: int = 0,
-        iterations: int = 200,
+        iterations: int | None = None,
         seconds: float | None = None,
         c: float = 1.4,
         rollout: str = "random",
@@ -85,10 +86,12 @@ class MCTSAgent:
         self.epsilon = float(epsilon)
         self.widen = float(widen)
         self._scale = [0.0, 0]  # sum of |lead| seen at cutoffs, and how many: the scale of a lead
-        if iterations < 1 and not seconds:
+        if iterations is None:
+            iterations = None if seconds else 200
+        if (iterations is None or iterations < 1) and not seconds:
             raise ValueError("MCTS needs at least one iteration or some seconds")
         self.rng = random.Random(seed)
-        self.iterations = int(iterations)
+        self.iterations = int(iterations) if iterations is not None else None
         self.seconds = float(seconds) if seconds else None
         self.c = float(c)
         # None: no rollout where the ruleset judges positions (cutoff=lead), else 300 decisions
@@ -109,10 +112,9 @@ class MCTSAgent:
         last_error = None
         order = self._prior_order(game, decision, me, n) if self.widen > 0 else None
         while True:
-            if deadline is not None:
-                if done and time.perf_counter() >= deadline:
-                    break
-            elif done + failed >= self.iterations:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            if self.iterations is not None and done + failed >= self.iterations:
                 break
             if order is not None:  # progressive widening: the k best by the prior, k growing with the visits
                 root.allowed = set(order[:max(1, math.ceil(self.widen * math.sqrt(done + 1)))])

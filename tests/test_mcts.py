@@ -183,6 +183,12 @@ def test_a_time_budget_is_checked_after_every_iteration(monkeypatch):
     agent = _Counting(seed=1, seconds=1, cutoff="lead", max_rollout_decisions=5)
     play_out(g, st, [agent] + [RandomAgent(i) for i in range(3)], view_fn=False)
     assert agent.budgets and all(99 <= b <= 101 for b in agent.budgets), agent.budgets
+    # both budgets: whichever runs out first
+    st = g.new(players=4, seed=2, record=False)
+    agent = _Counting(seed=1, seconds=1, iterations=30, max_rollout_decisions=5)
+    play_out(g, st, [agent] + [RandomAgent(i) for i in range(3)], view_fn=False)
+    assert set(agent.budgets) == {30}
+    assert make_agent("mcts:seconds=1").iterations is None and make_agent("mcts").iterations == 200
 
 
 def test_the_lead_cutoff_values_a_bigger_lead_more():
