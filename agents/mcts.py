@@ -76,6 +76,7 @@ class MCTSAgent:
         cutoff: str = "lead",
         epsilon: float = 0.2,
         widen: float = 1.0,
+        model: str = "search",
     ):
         if rollout not in ("random", "greedy"):
             raise ValueError(f"unknown rollout policy '{rollout}' (random or greedy)")
@@ -85,6 +86,9 @@ class MCTSAgent:
         self.rollout = rollout
         self.epsilon = float(epsilon)
         self.widen = float(widen)
+        if model not in ("search", "greedy"):
+            raise ValueError(f"unknown opponent model '{model}' (search or greedy)")
+        self.model = model
         self._scale = [0.0, 0]  # sum of |lead| seen at cutoffs, and how many: the scale of a lead
         if iterations is None:
             iterations = None if seconds else 200
@@ -146,6 +150,7 @@ class MCTSAgent:
     def _iterate(self, game, s, me: int, root: _Node) -> None:
         s.record = False  # no event log: faster, and nobody reads it
         rng, c = self.rng, self.c
+        model = judge_of(game.program) if self.model == "greedy" else None
         node = root
         path = []
         in_tree = True
@@ -173,6 +178,8 @@ class MCTSAgent:
                         if value > best_value:
                             best, best_value = i, value
                 i = unvisited[rng.randrange(len(unvisited))] if unvisited else best
+                if model is not None and q != me and len(keys) > 1 and rng.random() >= self.epsilon:
+                    i = _greedy_choice(game, s, q, len(keys), model, rng)  # the others as greedy players
                 choices.append((q, keys[i], i))
             for q, _, i in choices:
                 game.apply(s, q, i)

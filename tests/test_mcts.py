@@ -152,7 +152,8 @@ class _Counting(MCTSAgent):
 
 
 @pytest.mark.parametrize("options", [{}, {"cutoff": "lead", "max_rollout_decisions": 0},
-                                     {"cutoff": "lead", "rollout": "greedy", "max_rollout_decisions": 3}])
+                                     {"cutoff": "lead", "rollout": "greedy", "max_rollout_decisions": 3},
+                                     {"model": "greedy", "widen": 0}])
 def test_mcts_is_deterministic_for_a_seed_and_respects_its_iteration_budget(options):
     g = game("rulesets/dead-mans-draw/ruleset.yaml")
     runs = []
@@ -201,3 +202,5 @@ def test_the_lead_cutoff_values_a_bigger_lead_more():
     assert r == [0.5, 0.5]  # nobody leads at the start
     with pytest.raises(ValueError, match="rollout"):
         make_agent("mcts:rollout=clever")
+    with pytest.raises(ValueError, match="model"):
+        make_agent("mcts:model=psychic")
