@@ -6,8 +6,8 @@ Whitehouse 2012) with decoupled UCT at simultaneous decisions:
 * **One tree, a fresh determinization per iteration.** Each iteration asks
   ``decision.sample(rng)`` for a full state consistent with the agent's view
   (hidden components re-dealt, chance re-seeded, secret answers re-drawn; see
-  ``agents.determinize``), walks the tree with it, adds one node, plays
-  a random rollout and backs the result up. Statistics are shared across
+  ``agents.determinize``), walks the tree with it, adds one node, values
+  it (after a rollout, when there is one) and backs the result up. Statistics are shared across
   determinizations, so the budget is not split between independent trees
   (determinized MCTS with K trees spends 1/K of it on each, and averaging
   K trees each of which knows the hidden cards is exactly where strategy
@@ -28,11 +28,23 @@ Whitehouse 2012) with decoupled UCT at simultaneous decisions:
   decide at once (``simultaneous``), each chooses from its own statistics
   without seeing the others' choices (decoupled UCT), and the child is keyed
   by the joint choice.
-* **Rollouts** are uniformly random and capped at ``max_rollout_decisions``;
-  a game still running at the cap is ranked as the ruleset's ``scoring``
-  would rank it if it ended there (score, then tie-breaks; the leaders share
-  1), by its ``bots.heuristic`` with ``cutoff="heuristic"``, or, with
-  neither, counted as a draw.
+* **Leaves are valued by the players' leads** (``cutoff="lead"``, the
+  default): the ruleset's ``bots.heuristic`` (else its score) for each
+  player minus the best of the others', through a logistic whose scale is
+  the mean lead seen so far. Where the ruleset judges positions there is no
+  rollout by default (``max_rollout_decisions=None``); otherwise rollouts
+  are uniformly random (or, ``rollout="greedy"``, the greedy agent's
+  choices) and capped; a game still running at the cap is valued by the
+  lead, ranked by the scoring (``cutoff="score"``) or by the heuristic
+  (``cutoff="heuristic"``), or, with neither, counted as a draw.
+* **Progressive widening at the root** (``widen``): the agent's options are
+  ranked once by the greedy agent's judgement in one sample, and after N
+  iterations only the best ceil(widen * sqrt(N + 1)) are searched.
+* ``model="greedy"`` makes the other players choose in the tree as the
+  greedy agent would (measured: no clear gain; not the default).
+
+Which of these bought how much strength against greedy bots is measured in
+docs/agents.md.
 
 The agent only ever touches ``decision.game`` and ``decision.sample``: it
 cannot see the real state. With an ``iterations`` budget a seed replays the
