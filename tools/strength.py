@@ -55,7 +55,7 @@ def _game(name: str):
 
 
 def play_one(name: str, players: int, index: int, iterations: int, cap: int, deadline: float,
-             spec: str = "mcts", opponents: str = "random") -> tuple | None:
+             spec: str = "mcts", opponents: str = "random", explicit: bool = False) -> tuple | None:
     """One game, the agent in seat ``index mod players``: (seat, reward, MCTS
     iterations that failed, seconds), or None when the deadline has passed."""
     if time.time() > deadline:
@@ -68,7 +68,11 @@ def play_one(name: str, players: int, index: int, iterations: int, cap: int, dea
     agents = [RandomAgent(seed=1000 * index + p) if opponents == "random" else make_agent(opponents, 1000 * index + p)
               for p in range(players)]
     if spec == "mcts" or spec.startswith("mcts:") and "=" in spec:
-        options = {"iterations": iterations}
+        if "seconds=" in spec and "iterations=" not in spec and not explicit:
+            iterations = None  # a time budget alone
+        options = {}
+        if iterations is not None:
+            options["iterations"] = iterations
         if cap is not None:
             options["max_rollout_decisions"] = cap
         options.update(_options(spec.partition(":")[2]))
@@ -125,11 +129,13 @@ def main(argv=None) -> int:
     for name, players, iterations, cap, games in GAMES:
         if args.only and name not in args.only:
             continue
+        explicit = bool(args.iterations)
         iterations = args.iterations or iterations
         cap = args.cap or cap
         games = args.games or games
         deadline = time.time() + args.minutes * 60 if args.minutes else float("inf")
-        task = [(name, players, i, iterations, cap, deadline, args.agent, args.opponents) for i in range(games)]
+        task = [(name, players, i, iterations, cap, deadline, args.agent, args.opponents, explicit)
+                for i in range(games)]
         if args.jobs > 1:
             with ProcessPoolExecutor(args.jobs) as pool:
                 results = list(pool.map(play_one, *zip(*task)))
@@ -145,7 +151,7 @@ def main(argv=None) -> int:
         cut = f", rollouts ≤ {cap}" if cap is not None else ""
         budget = f"{iterations} it.{cut}{extra}" if mcts else args.agent
         if mcts and "seconds=" in args.agent:
-            budget = args.agent.partition(":")[2]
+            budget = args.agent.partition(":")[2] + (f", ≤ {iterations} it." if explicit else "")
         slowest = max((r[4] for r in results), default=0.0)
         row = (f"| {name} | {players} | {budget} | {n} | {wins:g} | {rate:.2f} | "
                f"[{lo:.2f}, {hi:.2f}] | {1 / players:.2f} | {secs:.1f} | {slowest:.2f} |")
