@@ -132,7 +132,7 @@ class MCTSAgent:
                 break
             if self.iterations is not None and done + failed >= self.iterations:
                 break
-            if order is not None:  # progressive widening: the k best by the prior, k growing with the visits
+            if order is not None:  # progressive widening: the k best by the prior, k rising with the visits
                 root.allowed = set(order[:max(1, math.ceil(self.widen * math.sqrt(done + 1)))])
             try:
                 self._iterate(game, decision.sample(rng), me, root)
