@@ -6,8 +6,8 @@ Whitehouse 2012) with decoupled UCT at simultaneous decisions:
 * **One tree, a fresh determinization per iteration.** Each iteration asks
   ``decision.sample(rng)`` for a full state consistent with the agent's view
   (hidden components re-dealt, chance re-seeded, secret answers re-drawn; see
-  ``agents.determinize``), walks the tree with it, adds one node, plays
-  a random rollout and backs the result up. Statistics are shared across
+  ``agents.determinize``), walks the tree with it, adds one node, values
+  it (after a rollout, when there is one) and backs the result up. Statistics are shared across
   determinizations, so the budget is not split between independent trees
   (determinized MCTS with K trees spends 1/K of it on each, and averaging
   K trees each of which knows the hidden cards is exactly where strategy
@@ -28,11 +28,23 @@ Whitehouse 2012) with decoupled UCT at simultaneous decisions:
   decide at once (``simultaneous``), each chooses from its own statistics
   without seeing the others' choices (decoupled UCT), and the child is keyed
   by the joint choice.
-* **Rollouts** are uniformly random and capped at ``max_rollout_decisions``;
-  a game still running at the cap is ranked as the ruleset's ``scoring``
-  would rank it if it ended there (score, then tie-breaks; the leaders share
-  1), by its ``bots.heuristic`` with ``cutoff="heuristic"``, or, with
-  neither, counted as a draw.
+* **Leaves are valued by the players' leads** (``cutoff="lead"``, the
+  default): the ruleset's ``bots.heuristic`` (else its score) for each
+  player minus the best of the others', through a logistic whose scale is
+  the mean lead seen so far. Where the ruleset judges positions there is no
+  rollout by default (``max_rollout_decisions=None``); otherwise rollouts
+  are uniformly random (or, ``rollout="greedy"``, the greedy agent's
+  choices) and capped; a game still running at the cap is valued by the
+  lead, ranked by the scoring (``cutoff="score"``) or by the heuristic
+  (``cutoff="heuristic"``), or, with neither, counted as a draw.
+* **Progressive widening at the root** (``widen``): the agent's options are
+  ranked once by the greedy agent's judgement in one sample, and after N
+  iterations only the best ceil(widen * sqrt(N + 1)) are searched.
+* ``model="greedy"`` makes the other players choose in the tree as the
+  greedy agent would (measured: no clear gain; not the default).
+
+Which of these bought how much strength against greedy bots is measured in
+docs/agents.md.
 
 The agent only ever touches ``decision.game`` and ``decision.sample``: it
 cannot see the real state. With an ``iterations`` budget a seed replays the
@@ -45,47 +57,64 @@ import math
 import random
 import time
 
-from agents.greedy import heuristic_of
+from agents.greedy import _answer_for_the_others as _answer
+from agents.greedy import heuristic_of, judge_of, value
 from interpreter.errors import RulebookError
 from interpreter.playout import playout
 
 
 class _Node:
-    __slots__ = ("stats", "children")
+    __slots__ = ("stats", "children", "allowed")
 
     def __init__(self):
         self.stats: dict = {}  # (player, option key) -> [visits, reward sum, times available]
         self.children: dict = {}  # joint choice ((player, key), ...) -> _Node
+        self.allowed = None  # at the root, with widening: the agent's options searched so far
 
 
 class MCTSAgent:
-    """Information-set MCTS with a budget of ``iterations`` per decision, or
-    of ``seconds`` (wall clock, when given; then not reproducible)."""
+    """Information-set MCTS with a budget of ``iterations`` per decision
+    (200 by default), or of ``seconds`` (wall clock; then not reproducible),
+    or both (whichever runs out first)."""
 
     def __init__(
         self,
         seed: int = 0,
-        iterations: int = 200,
+        iterations: int | None = None,
         seconds: float | None = None,
         c: float = 1.4,
         rollout: str = "random",
-        max_rollout_decisions: int = 300,
-        cutoff: str = "score",
+        max_rollout_decisions: int | None = None,
+        cutoff: str = "lead",
+        epsilon: float = 0.2,
+        widen: float = 1.0,
+        model: str = "search",
     ):
-        if rollout != "random":
-            raise ValueError(f"unknown rollout policy '{rollout}' (only 'random')")
-        if cutoff not in ("score", "heuristic"):
-            raise ValueError(f"unknown cutoff '{cutoff}' (score or heuristic)")
+        if rollout not in ("random", "greedy"):
+            raise ValueError(f"unknown rollout policy '{rollout}' (random or greedy)")
+        if cutoff not in CUTOFFS:
+            raise ValueError(f"unknown cutoff '{cutoff}' ({', '.join(CUTOFFS)})")
         self.cutoff = cutoff
-        if iterations < 1 and not seconds:
+        self.rollout = rollout
+        self.epsilon = float(epsilon)
+        self.widen = float(widen)
+        if model not in ("search", "greedy"):
+            raise ValueError(f"unknown opponent model '{model}' (search or greedy)")
+        self.model = model
+        self._scale = [0.0, 0]  # sum of |lead| seen at cutoffs, and how many: the scale of a lead
+        if iterations is None:
+            iterations = None if seconds else 200
+        if (iterations is None or iterations < 1) and not seconds:
             raise ValueError("MCTS needs at least one iteration or some seconds")
         self.rng = random.Random(seed)
-        self.iterations = int(iterations)
+        self.iterations = int(iterations) if iterations is not None else None
         self.seconds = float(seconds) if seconds else None
         self.c = float(c)
-        self.max_rollout_decisions = int(max_rollout_decisions)
+        # None: no rollout where the ruleset judges positions (cutoff=lead), else 300 decisions
+        self.max_rollout_decisions = None if max_rollout_decisions is None else int(max_rollout_decisions)
         self.failed_iterations = 0  # samples whose play broke a rule (an inconsistent determinization)
         self.last_root: _Node | None = None  # the last search tree, for tests and tools
+        self.last_iterations = 0  # iterations (played or skipped) of the last decision
 
     # ------------------------------------------------------------ protocol
     def decide(self, decision) -> int:
@@ -97,12 +126,14 @@ class MCTSAgent:
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         done = failed = 0
         last_error = None
+        order = self._prior_order(game, decision, me, n) if self.widen > 0 else None
         while True:
-            if deadline is not None:
-                if done and time.perf_counter() >= deadline:
-                    break
-            elif done + failed >= self.iterations:
+            if deadline is not None and done and time.perf_counter() >= deadline:
                 break
+            if self.iterations is not None and done + failed >= self.iterations:
+                break
+            if order is not None:  # progressive widening: the k best by the prior, k rising with the visits
+                root.allowed = set(order[:max(1, math.ceil(self.widen * math.sqrt(done + 1)))])
             try:
                 self._iterate(game, decision.sample(rng), me, root)
                 done += 1
@@ -112,6 +143,7 @@ class MCTSAgent:
                 if deadline is not None and failed > 1000 and not done:
                     break
         self.failed_iterations += failed
+        self.last_iterations = done + failed
         self.last_root = root
         if not done:
             raise last_error
@@ -130,6 +162,7 @@ class MCTSAgent:
     def _iterate(self, game, s, me: int, root: _Node) -> None:
         s.record = False  # no event log: faster, and nobody reads it
         rng, c = self.rng, self.c
+        model = judge_of(game.program) if self.model == "greedy" else None
         node = root
         path = []
         in_tree = True
@@ -137,11 +170,15 @@ class MCTSAgent:
             choices = []
             for q in game.to_move(s):
                 opts = game.legal(s, q)
-                keys = _keys(opts, by_index=node is root and q == me)
+                mine = node is root and q == me
+                keys = _keys(opts, by_index=mine)
                 stats = node.stats
+                allowed = root.allowed if mine else None
                 unvisited = []
                 best, best_value = 0, -1.0
                 for i, k in enumerate(keys):
+                    if allowed is not None and k not in allowed:
+                        continue
                     st = stats.get((q, k))
                     if st is None:
                         st = stats[(q, k)] = [0, 0.0, 0]
@@ -153,6 +190,8 @@ class MCTSAgent:
                         if value > best_value:
                             best, best_value = i, value
                 i = unvisited[rng.randrange(len(unvisited))] if unvisited else best
+                if model is not None and q != me and len(keys) > 1 and rng.random() >= self.epsilon:
+                    i = _greedy_choice(game, s, q, len(keys), model, rng)  # the others as greedy players
                 choices.append((q, keys[i], i))
             for q, _, i in choices:
                 game.apply(s, q, i)
@@ -164,7 +203,7 @@ class MCTSAgent:
                 in_tree = False
             node = child
         self._rollout(game, s)
-        reward = _rewards(game, s, self.cutoff)
+        reward = self._evaluate(game, s) if self.cutoff == "lead" and not s.over else _rewards(game, s, self.cutoff)
         for node, joint in path:
             stats = node.stats
             for q, k in joint:
@@ -172,12 +211,108 @@ class MCTSAgent:
                 st[0] += 1
                 st[1] += reward[q]
 
+    def _prior_order(self, game, decision, me: int, n: int) -> list[int] | None:
+        """The agent's options, best first by the greedy agent's one-step
+        judgement in one sample (ties at random); None without a judge."""
+        judge = judge_of(game.program)
+        if judge is None:
+            return None
+        s = decision.sample(self.rng)
+        s.record = False
+        rng = self.rng
+        values = []
+        for k in range(n):
+            t = game.clone(s)
+            try:
+                game.apply(t, me, k)
+                _answer(game, t, rng)
+                v = value(game, t, me, judge)
+            except RulebookError:
+                v = -math.inf
+            values.append((-v, rng.random(), k))
+        values.sort()
+        return [k for _, _, k in values]
+
     def _rollout(self, game, s) -> None:
-        """Random play to the end or the cap, in the engine's own loop (no labels, no checks)."""
-        if s.over or self.max_rollout_decisions <= 0:
+        """Play to the end or the cap: at random in the engine's own loop (no
+        labels, no checks), or with ``rollout="greedy"`` by the greedy
+        agent's one-step judgement, at random with probability ``epsilon``."""
+        cap = self.max_rollout_decisions
+        if cap is None:
+            cap = 0 if self.cutoff == "lead" and judge_of(game.program) is not None else 300
+        if s.over or cap <= 0:
             return
         draw = self.rng.randrange
-        playout(s, lambda q, n: draw(n) if n > 1 else 0, self.max_rollout_decisions)
+        if self.rollout == "greedy":
+            judge = judge_of(game.program)
+            if judge is not None:
+                self._greedy_rollout(game, s, judge, cap)
+                return
+        playout(s, lambda q, n: draw(n) if n > 1 else 0, cap)
+
+    def _greedy_rollout(self, game, s, judge, cap: int) -> None:
+        rng, eps = self.rng, self.epsilon
+        made = 0
+        while not s.over and made < cap:
+            for q in game.to_move(s):
+                n = len(game.legal_values(s, q))
+                if n <= 1 or rng.random() < eps:
+                    game.apply(s, q, rng.randrange(n) if n > 1 else 0)
+                else:
+                    game.apply(s, q, _greedy_choice(game, s, q, n, judge, rng))
+                made += 1
+
+    def _evaluate(self, game, s) -> list[float]:
+        """``cutoff="lead"``: each player's reward at the cap is a logistic
+        function of its lead (its ``bots.heuristic``, else its score, minus
+        the best of the others'), scaled by the mean size of the leads this
+        agent has seen, so that a bigger lead is worth more but never a win."""
+        judge = judge_of(game.program)
+        if judge is None:
+            return [1.0 / s.n] * s.n
+        n = s.n
+        values = [judge(s, p) for p in range(n)]
+        live = [p for p in range(n) if not s.eliminated[p]] or list(range(n))
+        leads = []
+        for p in range(n):
+            others = [values[q] for q in live if q != p]
+            leads.append(values[p] - max(others) if others else 0.0)
+        scale = self._scale
+        for p in live:
+            scale[0] += abs(leads[p])
+            scale[1] += 1
+        size = scale[0] / scale[1] if scale[0] > 0 else 1.0
+        out = []
+        for p in range(n):
+            if s.eliminated[p]:
+                out.append(0.0)
+            else:
+                x = max(-30.0, min(30.0, 2.0 * leads[p] / size))
+                out.append(1.0 / (1.0 + math.exp(-x)))
+        return out
+
+
+CUTOFFS = ("score", "heuristic", "lead")
+
+
+def _greedy_choice(game, s, q, n, judge, rng) -> int:
+    """The option the greedy agent would pick for ``q`` in ``s`` (one step, no new sample)."""
+    best, best_value = [], -math.inf
+    for k in range(n):
+        t = game.clone(s)
+        try:
+            game.apply(t, q, k)
+            _answer(game, t, rng)
+        except RulebookError:
+            continue
+        v = value(game, t, q, judge)
+        if v > best_value:
+            best, best_value = [k], v
+        elif v == best_value:
+            best.append(k)
+    if not best:
+        return rng.randrange(n)
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
 def _keys(opts, by_index: bool) -> list:

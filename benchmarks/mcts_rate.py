@@ -44,7 +44,10 @@ def main(argv=None) -> int:
     out = {}
     for name, players in GAMES:
         game = Game(compile_path(Path(args.root) / "rulesets" / name / "ruleset.yaml").program)
-        agent = MCTSAgent(seed=1, iterations=50, max_rollout_decisions=100)
+        try:  # the search measured before issue 21's defaults (random rollouts ranked by the score, no widening)
+            agent = MCTSAgent(seed=1, iterations=50, max_rollout_decisions=100, cutoff="score", widen=0)
+        except TypeError:  # an older engine: that was its only search
+            agent = MCTSAgent(seed=1, iterations=50, max_rollout_decisions=100)
         rng = random.Random(1)
         iterations, thinking, seed = 0, 0.0, 0
         end = time.perf_counter() + args.seconds

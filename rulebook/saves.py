@@ -56,9 +56,13 @@ BOT_OPTIONS: dict[str, dict[str, Field]] = {
         "seconds": Field("a number of seconds from 0 to 60",
                          lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 60),
         "c": Field("a number from 0 to 100", lambda v: isinstance(v, (int, float)) and 0 <= v <= 100),
-        "max_rollout_decisions": integer(1, 10_000),
-        "rollout": Field("'random'", lambda v: v == "random"),
-        "cutoff": Field("'score' or 'heuristic'", lambda v: v in ("score", "heuristic")),
+        "max_rollout_decisions": integer(0, 10_000),
+        "widen": Field("a number from 0 to 100", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+                       and 0 <= v <= 100),
+        "rollout": Field("'random' or 'greedy'", lambda v: v in ("random", "greedy")),
+        "cutoff": Field("'score', 'heuristic' or 'lead'", lambda v: v in ("score", "heuristic", "lead")),
+        "epsilon": Field("a number from 0 to 1", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+                         and 0 <= v <= 1),
     },
 }
 

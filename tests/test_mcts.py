@@ -135,3 +135,72 @@ bots:
     play_out(nim, st, [make_agent("mcts:iterations=8,cutoff=heuristic,max_rollout_decisions=2", 1), RandomAgent(2)],
              view_fn=False)
     assert st.over
+
+
+class _Counting(MCTSAgent):
+    """An MCTS agent that records how many iterations each decision ran."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.budgets = []
+
+    def decide(self, decision) -> int:
+        choice = super().decide(decision)
+        if decision.count > 1:
+            self.budgets.append(self.last_iterations)
+        return choice
+
+
+@pytest.mark.parametrize("options", [{}, {"cutoff": "lead", "max_rollout_decisions": 0},
+                                     {"cutoff": "lead", "rollout": "greedy", "max_rollout_decisions": 3},
+                                     {"model": "greedy", "widen": 0}])
+def test_mcts_is_deterministic_for_a_seed_and_respects_its_iteration_budget(options):
+    g = game("rulesets/dead-mans-draw/ruleset.yaml")
+    runs = []
+    for _ in range(2):
+        st = g.new(players=2, seed=4, record=False)
+        agent = _Counting(seed=9, iterations=12, **options)
+        play_out(g, st, [agent, make_agent("greedy", 2)], view_fn=False)
+        assert agent.budgets and set(agent.budgets) == {12}  # every real decision: exactly its budget
+        runs.append(st.history)
+    assert runs[0] == runs[1]
+
+
+def test_a_time_budget_is_checked_after_every_iteration(monkeypatch):
+    """``seconds``: the clock is read after each iteration and the search
+    stops at the first reading past the deadline. With a clock that advances
+    0.01 s per reading, one second is 100 iterations, every decision."""
+    import agents.mcts as mcts
+
+    clock = [0.0]
+
+    def tick():
+        clock[0] += 0.01
+        return clock[0]
+
+    monkeypatch.setattr(mcts.time, "perf_counter", tick)
+    g = game("rulesets/get-bit/ruleset.yaml")
+    st = g.new(players=4, seed=2, record=False)
+    agent = _Counting(seed=1, seconds=1, cutoff="lead", max_rollout_decisions=5)
+    play_out(g, st, [agent] + [RandomAgent(i) for i in range(3)], view_fn=False)
+    assert agent.budgets and all(99 <= b <= 101 for b in agent.budgets), agent.budgets
+    # both budgets: whichever runs out first
+    st = g.new(players=4, seed=2, record=False)
+    agent = _Counting(seed=1, seconds=1, iterations=30, max_rollout_decisions=5)
+    play_out(g, st, [agent] + [RandomAgent(i) for i in range(3)], view_fn=False)
+    assert set(agent.budgets) == {30}
+    assert make_agent("mcts:seconds=1").iterations is None and make_agent("mcts").iterations == 200
+
+
+def test_the_lead_cutoff_values_a_bigger_lead_more():
+    from agents.mcts import MCTSAgent as Agent
+
+    g = game("rulesets/dead-mans-draw/ruleset.yaml")
+    st = g.new(players=2, seed=0, record=False)
+    agent = Agent(seed=0, cutoff="lead")
+    r = agent._evaluate(g, st)
+    assert r == [0.5, 0.5]  # nobody leads at the start
+    with pytest.raises(ValueError, match="rollout"):
+        make_agent("mcts:rollout=clever")
+    with pytest.raises(ValueError, match="model"):
+        make_agent("mcts:model=psychic")

@@ -1,7 +1,8 @@
-"""How strong is an agent (MCTS by default)? It plays against random bots in each seed game.
+"""How strong is an agent (MCTS by default)? It plays against random (or greedy) bots in each seed game.
 
-The agent (MCTS, or ``--agent SPEC`` such as ``greedy``) takes every seat
-in turn (game i: seat i mod N) against N-1 random agents; its result in a
+The agent (MCTS, ``mcts:KEY=VALUE,...``, or ``--agent SPEC`` such as ``greedy``)
+takes every seat in turn (game i: seat i mod N) against N-1 random agents
+(``--opponents greedy``: greedy agents); its result in a
 game is ``Game.returns`` for its seat (1 for a win, 1/k for a win shared by
 k). The win rate is printed with a 95 % Wilson interval
 next to the fair share 1/N, as a Markdown table (docs/agents.md holds one).
@@ -10,11 +11,11 @@ next to the fair share 1/N, as a Markdown table (docs/agents.md holds one).
     python tools/strength.py --only get-bit --games 20 --iterations 50
     python tools/strength.py --jobs 2 --minutes 20   # stop starting games after 20 min per ruleset
     python tools/strength.py --agent greedy --games 200
+    python tools/strength.py --opponents greedy --agent mcts:seconds=1 --minutes 10
 
-The interpreter plays a few thousand decisions per second, so the budgets
-are small and the long games (Survive, Young Svintus) get shorter rollouts;
-``--minutes`` bounds each ruleset's time and the table reports the games
-actually played.
+``--iterations`` and ``--cap`` set MCTS's budget unless the spec after
+``mcts:`` sets it. ``--minutes`` bounds each ruleset's time and the table
+reports the games actually played, and the measured agent's slowest move.
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-# name, players, MCTS iterations per decision, rollout cap (decisions), games
+# name, players, MCTS iterations per decision, rollout cap (decisions; None: the agent's default), games
 GAMES = [
-    ("get-bit", 4, 50, 100, 100),
-    ("dead-mans-draw", 2, 50, 100, 60),
-    ("young-svintus", 4, 10, 30, 40),
-    ("lifeboat", 4, 50, 100, 60),
-    ("survive", 2, 10, 30, 40),
+    ("get-bit", 4, 200, None, 100),
+    ("dead-mans-draw", 2, 200, None, 60),
+    ("young-svintus", 4, 200, None, 60),
+    ("lifeboat", 4, 200, None, 60),
+    ("survive", 2, 200, None, 40),
 ]
 
 _GAMES: dict = {}
@@ -54,26 +55,45 @@ def _game(name: str):
 
 
 def play_one(name: str, players: int, index: int, iterations: int, cap: int, deadline: float,
-             spec: str = "mcts") -> tuple | None:
+             spec: str = "mcts", opponents: str = "random", explicit: bool = False) -> tuple | None:
     """One game, the agent in seat ``index mod players``: (seat, reward, MCTS
     iterations that failed, seconds), or None when the deadline has passed."""
     if time.time() > deadline:
         return None
-    from agents.base import RandomAgent, make_agent, play_out
+    from agents.base import RandomAgent, _options, as_agent, make_agent, play_out
     from agents.mcts import MCTSAgent
 
     g = _game(name)
     seat = index % players
-    agents = [RandomAgent(seed=1000 * index + p) for p in range(players)]
-    if spec == "mcts":
-        agent = MCTSAgent(seed=index, iterations=iterations, max_rollout_decisions=cap)
+    agents = [RandomAgent(seed=1000 * index + p) if opponents == "random" else make_agent(opponents, 1000 * index + p)
+              for p in range(players)]
+    if spec == "mcts" or spec.startswith("mcts:") and "=" in spec:
+        if "seconds=" in spec and "iterations=" not in spec and not explicit:
+            iterations = None  # a time budget alone
+        options = {}
+        if iterations is not None:
+            options["iterations"] = iterations
+        if cap is not None:
+            options["max_rollout_decisions"] = cap
+        options.update(_options(spec.partition(":")[2]))
+        agent = MCTSAgent(seed=index, **options)
     else:
         agent = make_agent(spec, index)
-    agents[seat] = agent
+    slowest = [0.0]
+
+    class Timed:  # the measured agent, with the time of its slowest decision
+        def decide(self, decision):
+            t = time.perf_counter()
+            choice = agent.decide(decision) if hasattr(agent, "decide") else as_agent(agent)(decision)
+            slowest[0] = max(slowest[0], time.perf_counter() - t)
+            return choice
+
+    agents[seat] = Timed()
     st = g.new(players=players, seed=index, record=False)
     t = time.perf_counter()
     play_out(g, st, agents, view_fn=False)
-    return seat, g.returns(st)[seat], getattr(agent, "failed_iterations", 0), time.perf_counter() - t
+    return (seat, g.returns(st)[seat], getattr(agent, "failed_iterations", 0), time.perf_counter() - t,
+            slowest[0])
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -93,6 +113,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only", action="append", help="ruleset name (repeatable)")
     ap.add_argument("--agent", default="mcts", help="the agent measured: mcts (with the budgets below) or a spec "
                     "as for rulebook simulate, e.g. greedy")
+    ap.add_argument("--opponents", default="random", help="the agent in the other seats (a spec: random, greedy, ...)")
     ap.add_argument("--games", type=int, help="games per ruleset (default: the table in this file)")
     ap.add_argument("--iterations", type=int, help="MCTS iterations per decision")
     ap.add_argument("--cap", type=int, help="rollout cap in decisions")
@@ -100,18 +121,21 @@ def main(argv=None) -> int:
     ap.add_argument("--minutes", type=float, default=0, help="per ruleset: start no game after this (0: no limit)")
     args = ap.parse_args(argv)
     rows = []
-    mcts = args.agent == "mcts"
+    mcts = args.agent.partition(":")[0] == "mcts"
+    print(f"{args.agent} against {args.opponents}", flush=True)
     print(f"| game | players | {'MCTS budget' if mcts else 'agent'} | games | wins | win rate | 95 % Wilson | "
-          "fair share | s/game |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "fair share | s/game | slowest move (s) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, players, iterations, cap, games in GAMES:
         if args.only and name not in args.only:
             continue
+        explicit = bool(args.iterations)
         iterations = args.iterations or iterations
         cap = args.cap or cap
         games = args.games or games
         deadline = time.time() + args.minutes * 60 if args.minutes else float("inf")
-        task = [(name, players, i, iterations, cap, deadline, args.agent) for i in range(games)]
+        task = [(name, players, i, iterations, cap, deadline, args.agent, args.opponents, explicit)
+                for i in range(games)]
         if args.jobs > 1:
             with ProcessPoolExecutor(args.jobs) as pool:
                 results = list(pool.map(play_one, *zip(*task)))
@@ -123,9 +147,14 @@ def main(argv=None) -> int:
         lo, hi = wilson(wins, n)
         secs = sum(r[3] for r in results) / max(n, 1)
         rate = wins / n if n else 0.0
-        budget = f"{iterations} it., rollouts ≤ {cap}" if mcts else args.agent
+        extra = f" ({args.agent.partition(':')[2]})" if ":" in args.agent else ""
+        cut = f", rollouts ≤ {cap}" if cap is not None else ""
+        budget = f"{iterations} it.{cut}{extra}" if mcts else args.agent
+        if mcts and "seconds=" in args.agent:
+            budget = args.agent.partition(":")[2] + (f", ≤ {iterations} it." if explicit else "")
+        slowest = max((r[4] for r in results), default=0.0)
         row = (f"| {name} | {players} | {budget} | {n} | {wins:g} | {rate:.2f} | "
-               f"[{lo:.2f}, {hi:.2f}] | {1 / players:.2f} | {secs:.1f} |")
+               f"[{lo:.2f}, {hi:.2f}] | {1 / players:.2f} | {secs:.1f} | {slowest:.2f} |")
         rows.append(row)
         print(row, flush=True)
         failed = sum(r[2] for r in results)
