@@ -123,13 +123,16 @@ class MCTSAgent:
             return 0
         game, me, rng = decision.game, decision.player, self.rng
         root = _Node()
-        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        start = time.perf_counter()
+        deadline = start + self.seconds if self.seconds else None
         done = failed = 0
         last_error = None
         order = self._prior_order(game, decision, me, n) if self.widen > 0 else None
         while True:
-            if deadline is not None and done and time.perf_counter() >= deadline:
-                break
+            if deadline is not None and done:
+                now = time.perf_counter()  # stop before an iteration at the pace so far would end past it
+                if now + (now - start) / done >= deadline:
+                    break
             if self.iterations is not None and done + failed >= self.iterations:
                 break
             if order is not None:  # progressive widening: the k best by the prior, k rising with the visits

@@ -168,8 +168,9 @@ def test_mcts_is_deterministic_for_a_seed_and_respects_its_iteration_budget(opti
 
 def test_a_time_budget_is_checked_after_every_iteration(monkeypatch):
     """``seconds``: the clock is read after each iteration and the search
-    stops at the first reading past the deadline. With a clock that advances
-    0.01 s per reading, one second is 100 iterations, every decision."""
+    stops before an iteration at the pace so far would end past the
+    deadline. With a clock that advances 0.01 s per reading, one second is
+    about 100 iterations, every decision."""
     import agents.mcts as mcts
 
     clock = [0.0]
