@@ -167,6 +167,41 @@ def test_the_screen_draws_the_board_and_recent_events_in_hot_seat():
     assert "X: middle centre." in events
 
 
+def test_a_question_of_forty_spaces_keeps_the_map_on_an_80x24_screen():
+    """Survive's "Place it on an empty island tile" (40 spaces) at 80x24:
+    the header, the map and the question fit 24 lines, the options drawn as
+    the map's coordinates grouped by terrain, and a typed coordinate
+    answers it."""
+    from rich.console import Console
+
+    from agents.base import decide
+    from rulebook.cli import _load
+    from rulebook.play import SPACE_PROMPT, Session, _bots
+
+    game, _ = _load("survive")
+    st = game.new(players=2, seed=4)
+    bots = _bots("greedy", 2, 4)
+    session = Session(game, st, game_arg="survive", humans=(1,), seed=4, verbose=False, delay=0, log=None,
+                      save_path="survive-save.json", bots=bots, stdin=io.StringIO("6,2\n"))
+    session.console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, record=True,
+                              color_system=None, highlight=False, markup=False, emoji=False)
+    while not (game.to_move(st)[0] == 0 and game.prompt(st, 0).startswith("Place it")):
+        p = game.to_move(st)[0]
+        game.apply(st, p, decide(game, st, p, bots[p]) if p else 0)
+        session.flush()
+    options = game.legal(st, 0)
+    assert len(options) >= 38
+    session.console.export_text(clear=True)
+    answer = session.human(0, options)
+    lines = session.console.export_text().splitlines()
+    assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+    assert lines[0].startswith("─") and "Survive" in lines[0]  # the header is on screen
+    assert sum(line.startswith(f"{r:>5}  ") for line in lines for r in range(13)) == 13  # every map row
+    assert any(line.startswith("  beach     6,2  4,3") for line in lines)
+    assert lines[-1].startswith(SPACE_PROMPT)
+    assert "beach (6,2)" in options[answer].label
+
+
 def test_plain_text_without_a_terminal_and_with_no_color():
     for env in ({}, {"NO_COLOR": "1"}):
         code, out = play(*TTT, "--human", "1", input="?\n1\n1\n1\n", env=env)
