@@ -424,7 +424,8 @@ class Session:
                 self.show(p, options, limit, whole=True)
                 continue
             if a in ("l", "log"):
-                panel = events_panel(st, self.history[p], HISTORY, limit=HISTORY)
+                panel = events_panel(st, self.history[p], HISTORY, limit=HISTORY,
+                                     width=self.console.width if self.screen else 0)
                 self.console.print(panel if panel is not None else Text("Nothing has happened yet."))
                 continue
             if a in ("s", "save"):

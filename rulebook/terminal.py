@@ -387,7 +387,9 @@ def events_panel(st, lines: list[Line], fresh: int, limit: int = 14, exact: bool
     """The last narrated lines; ``fresh`` of them are new since this
     player's previous decision and stay bright, older ones are dimmed.
     ``exact``: at most ``limit`` lines in all (a screen of fixed height: the
-    log scrolls, the table stays); else up to 30 fresh lines."""
+    log scrolls, the table stays, a longer line is cut at ``width``); else
+    up to 30 fresh lines, a line longer than ``width`` (when given) wrapped
+    at words."""
     lines = [ln for ln in lines if ln.text]
     if not lines:
         return None
@@ -406,6 +408,10 @@ def events_panel(st, lines: list[Line], fresh: int, limit: int = 14, exact: bool
             text = text[: width - 1] + Text("…")
         if i < old:
             text.stylize("dim")
+        if not exact and width and len(text) > width:  # wrapped at words, under its start
+            pieces = text[2:].wrap(_WRAP_CONSOLE, width - 4)
+            parts += [Text("  ") + pieces[0]] + [Text("    ") + piece for piece in pieces[1:]]
+            continue
         parts.append(text)
     return Group(*parts)
 
@@ -423,7 +429,7 @@ def decision_panel(st, p, prompt: str, options, seconds: float | None = None, sc
     head = Text(f"{player_name(st, p)}: {prompt}", style="bold")
     if spaces:
         head.append(" · type its column,row", style="")
-    parts.append(name_players(st, head))
+    parts += list(name_players(st, head).wrap(_WRAP_CONSOLE, screen_width))  # at words, not by the terminal
     if seconds is not None:
         parts.append(Text(f"You have {seconds:g} seconds to answer.", style="bold yellow"))
     parts += space_lines(options, spaces, screen_width) if spaces else option_lines(options, screen_width)
