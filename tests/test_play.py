@@ -202,6 +202,30 @@ def test_a_question_of_forty_spaces_keeps_the_map_on_an_80x24_screen():
     assert "beach (6,2)" in options[answer].label
 
 
+def test_a_long_prompt_and_the_whole_log_wrap_at_words():
+    """The console soft-wraps (the live narration is never broken by us), so
+    on a screen the decision's prompt and the ``l`` log are wrapped at
+    words, not cut mid-word by the terminal."""
+    from rich.console import Console
+
+    from interpreter.narrate import Line
+    from rulebook.cli import _load
+    from rulebook.terminal import decision_panel, events_panel
+
+    game, _ = _load("dead-mans-draw")
+    st = game.new(players=2, seed=1)
+    console = Console(file=io.StringIO(), width=40, record=True, soft_wrap=True, color_system=None)
+    prompt = "Sword: choose an opponent's stack of a suit you lack; its top card enters your play area"
+    console.print(decision_panel(st, 0, prompt, game.legal(st, 0), screen_width=40, rule=False))
+    line = Line("say", None, "Tie: the blue robot and the red robot played the same value and do not swim.")
+    console.print(events_panel(st, [line], 1, limit=200, width=40))
+    text = console.export_text()
+    assert all(len(row) <= 40 for row in text.splitlines())
+    words = text.split()
+    assert all(w in words for w in (prompt + " " + line.text).split())  # no word cut in two
+    assert "\n    " in text.split("Recent events")[1]  # the log line goes on under its start
+
+
 def test_plain_text_without_a_terminal_and_with_no_color():
     for env in ({}, {"NO_COLOR": "1"}):
         code, out = play(*TTT, "--human", "1", input="?\n1\n1\n1\n", env=env)
