@@ -120,6 +120,8 @@ def test_a_nonzero_variable_shows_only_while_it_is_not_zero(tmp_path):
     assert "moves left" not in render_view(st, 0)  # placing people: no moves to count
     game, st = played("dead-mans-draw", 2, 3, 0)
     assert "kraken" not in render_view(st, 0)
+    game, st = played("young-svintus", 4, 1, 0)
+    assert "pending draw" not in render_view(st, 0) and "deal number 1" in render_view(st, 0)
 
 
 def test_a_coordinate_typed_as_the_map_shows_it_picks_the_option():
