@@ -207,6 +207,7 @@ class Program:
     pvar_types: dict[str, Type] = field(default_factory=dict)
     secret_pvars: frozenset = frozenset()
     unshown_vars: frozenset = frozenset()  # vars and player vars with 'show: false': not drawn on the table
+    nonzero_vars: frozenset = frozenset()  # 'show: nonzero': drawn only while not 0, false or empty
     comp_types: dict[str, ComponentType] = field(default_factory=dict)
     families: dict[str, ZoneFamily] = field(default_factory=dict)
     top_piles: bool = False  # some family has visibility 'top': moves keep its tops face up

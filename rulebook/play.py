@@ -42,6 +42,7 @@ SAVE, QUIT, EOF, TIMED_OUT, BACK = "save", "quit", "eof", "timed out", "back"
 HISTORY = 200  # narrated lines kept per human seat for the "Recent events" panel
 WARN_AT = 5.0  # seconds left when a timed player is warned (for limits of 10 s or more)
 PROMPT = "choice (number, ? for help, s to save, q to quit)"
+SPACE_PROMPT = "choice (column,row as on the map, ? for help, s to save, q to quit)"  # options drawn as spaces
 
 
 def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path,
@@ -154,6 +155,26 @@ def space_option(st, options, typed: str):
     return f"Several options name {col},{row}: type the number of one."
 
 
+def space_keys(st, options) -> dict[int, str] | None:
+    """Each option's space as the map writes it (``6,2``), when every
+    option names one (``beach (6,2)``) and typing it picks that option
+    (``space_option``); else None."""
+    import re
+
+    if not st.cat.boards or len(options) < 2:
+        return None
+    keys = {}
+    for o in options:
+        found = re.findall(r"(?<!\d)(\d+)\s*,\s*(\d+)(?!\d)", o.label)
+        if not found:
+            return None
+        key = ",".join(found[-1])
+        if space_option(st, options, key) != o.index:
+            return None
+        keys[o.index] = key
+    return keys
+
+
 def _bots(text: str, n: int, seed: int) -> dict:
     """One agent per seat from ``--bots`` (seat order, the last repeating),
     each seeded ``seed * 100 + seat`` (the seeds of the random bots before
@@ -236,6 +257,7 @@ class Session:
         # to it), and the decisions of its stages, logged once the action is whole
         self.stage_start = None
         self.stage_log: list = []
+        self.dense = False  # the options on screen are drawn as the spaces of the map (type column,row)
 
     # ------------------------------------------------------------ output
     @property
@@ -379,7 +401,7 @@ class Session:
         for o in options:
             labels.setdefault(o.label.strip().lower(), []).append(o.index)
         while True:
-            answer = self.ask(PROMPT, deadline)
+            answer = self.ask(SPACE_PROMPT if self.dense else PROMPT, deadline)
             if answer is TIMEOUT:
                 return TIMED_OUT
             if answer is None:
@@ -402,7 +424,8 @@ class Session:
                 self.show(p, options, limit, whole=True)
                 continue
             if a in ("l", "log"):
-                panel = events_panel(st, self.history[p], HISTORY, limit=HISTORY)
+                panel = events_panel(st, self.history[p], HISTORY, limit=HISTORY,
+                                     width=self.console.width if self.screen else 0)
                 self.console.print(panel if panel is not None else Text("Nothing has happened yet."))
                 continue
             if a in ("s", "save"):
@@ -421,7 +444,8 @@ class Session:
             if a in labels and len(labels[a]) == 1:  # an option typed by its label (the keys come first)
                 return labels[a][0]
             self.say(
-                f"Please type a number from 1 to {len(options)}." + ("" if not a else f" ({answer.strip()!r}"
+                ("Please type a space as column,row, e.g. 3,4." if self.dense
+                 else f"Please type a number from 1 to {len(options)}.") + ("" if not a else f" ({answer.strip()!r}"
                                                                       " is not an option; ? for help)"),
                 style="yellow",
             )
@@ -437,14 +461,20 @@ class Session:
             console.clear()
         width = console.width
         height = console.height if self.screen and not whole else None
-        for compact in (0, 1, 2, 3) if st.cat.boards else (0, 1, 2):
-            decision = decision_panel(st, p, self.game.prompt(st, p), options, limit, width, rule=compact < 3)
+        tries = [(compact, False) for compact in ((0, 1, 2, 3) if st.cat.boards else (0, 1, 2))]
+        spaces = space_keys(st, options) if height is not None else None
+        if spaces:  # many spaces of the map to choose from: their coordinates, grouped, as a last resort
+            tries += [(compact, True) for compact in (0, 1, 2, 3)]
+        for compact, dense in tries:
+            decision = decision_panel(st, p, self.game.prompt(st, p), options, limit, width, rule=compact < 3,
+                                      spaces=spaces if dense else None)
             table = table_view(st, p, width, self.seen, compact)
             if height is None:
                 break
             used = self.lines_of(table) + self.lines_of(decision) + 1  # and the prompt's line
             if used + 3 <= height:
                 break
+        self.dense = height is not None and dense
         console.print(table)
         # the recent events panel repeats the narration only where it is not on screen
         # already: after a clear, or in hot seat (the live lines were the spectator's)

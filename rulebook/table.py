@@ -118,11 +118,10 @@ def _breakdown(game, st) -> list[dict] | None:
 
 
 def _vars(st, values: dict, types: dict, seat) -> list[dict]:
-    from rulebook.terminal import unset, value_text
+    from rulebook.terminal import shown_var, value_text
 
-    hidden = st.prog.unshown_vars
     return [{"name": k, "text": value_text(st, val, types.get(k), seat)}
-            for k, val in values.items() if not k.startswith("_") and k not in hidden and not unset(val)]
+            for k, val in values.items() if shown_var(st.prog, k, val, types.get(k))]
 
 
 def _item(item: dict, zone_of: str | None) -> dict:

@@ -260,9 +260,8 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
     shared, per_player = _zone_groups(st, v, board_zones if board_lines else set(), seen)
     labels = [e[0] for e in shared] + [e[0] for es in per_player.values() for e in es]
     name_width = min(max((len(x) for x in labels), default=8), 28)
-    hidden = prog.unshown_vars  # bookkeeping the ruleset keeps off the table
     public_vars = {k: val for k, val in v["vars"].items()
-                   if not k.startswith("_") and k != "direction" and k not in hidden and not unset(val)}
+                   if k != "direction" and shown_var(prog, k, val, prog.var_types.get(k))}
     if v["vars"].get("direction", 1) == -1:
         public_vars["direction"] = "reversed"
     if compact >= 3:  # a small screen with a board: the map, the viewer's own zones, the decision
@@ -306,7 +305,7 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
             heading.append("  out of the game", style="red")
         if v["over"] and q in v["winners"]:
             heading.append("  winner", style="bold green")
-        pv = {k: val for k, val in pinfo["vars"].items() if not k.startswith("_") and k not in hidden and not unset(val)
+        pv = {k: val for k, val in pinfo["vars"].items() if shown_var(prog, k, val, prog.pvar_types.get(k))
               and value_text(st, val, prog.pvar_types.get(k), p) != player_name(st, q)}  # "character Kid" for Kid
         vars_text = _vars_text(st, pv, prog.pvar_types, p) if pv else ""
         if pv and len(heading) + 3 + len(vars_text) <= width:
@@ -362,6 +361,19 @@ def unset(value) -> bool:
     return value is None or value == "" or value == []
 
 
+def shown_var(prog, name: str, value, typ=None) -> bool:
+    """Whether the table draws a variable: not one of the engine's own
+    (``_x``), not bookkeeping (``show: false``), not holding nothing, and
+    not at its zero with ``show: nonzero`` (a number at 0, ``false``; a
+    player at seat 0 is not a zero)."""
+    if name.startswith("_") or name in prog.unshown_vars or unset(value):
+        return False
+    if name not in prog.nonzero_vars or value is True:
+        return True
+    kind = getattr(typ, "kind", None)
+    return not (value is False or value == {} or (value == 0 and kind in (None, "int", "fraction", "any", "bool")))
+
+
 def render_view(st, p, width: int = 100) -> str:
     """The table as plain text (``rulebook replay --step``, tests)."""
     buf = io.StringIO()
@@ -375,7 +387,9 @@ def events_panel(st, lines: list[Line], fresh: int, limit: int = 14, exact: bool
     """The last narrated lines; ``fresh`` of them are new since this
     player's previous decision and stay bright, older ones are dimmed.
     ``exact``: at most ``limit`` lines in all (a screen of fixed height: the
-    log scrolls, the table stays); else up to 30 fresh lines."""
+    log scrolls, the table stays, a longer line is cut at ``width``); else
+    up to 30 fresh lines, a line longer than ``width`` (when given) wrapped
+    at words."""
     lines = [ln for ln in lines if ln.text]
     if not lines:
         return None
@@ -394,22 +408,62 @@ def events_panel(st, lines: list[Line], fresh: int, limit: int = 14, exact: bool
             text = text[: width - 1] + Text("…")
         if i < old:
             text.stylize("dim")
+        if not exact and width and len(text) > width:  # wrapped at words, under its start
+            pieces = text[2:].wrap(_WRAP_CONSOLE, width - 4)
+            parts += [Text("  ") + pieces[0]] + [Text("    ") + piece for piece in pieces[1:]]
+            continue
         parts.append(text)
     return Group(*parts)
 
 
 def decision_panel(st, p, prompt: str, options, seconds: float | None = None, screen_width: int = 80,
-                   rule: bool = True) -> Group:
+                   rule: bool = True, spaces: dict[int, str] | None = None) -> Group:
     """The numbered options of the pending decision, with its prompt
-    (``rule``: under a "Your decision" rule)."""
+    (``rule``: under a "Your decision" rule). ``spaces``: each option's
+    space as the map writes it (``6,2``), when every option is one space
+    the player can type: the options are then drawn as those coordinates,
+    grouped by the rest of their labels (``space_lines``), to keep the map
+    on a small screen."""
     parts: list[RenderableType] = [Rule(Text("Your decision", style="bold"), style="blue", align="left")] if rule \
         else []
     head = Text(f"{player_name(st, p)}: {prompt}", style="bold")
-    parts.append(name_players(st, head))
+    if spaces:
+        head.append(" · type its column,row", style="")
+    parts += list(name_players(st, head).wrap(_WRAP_CONSOLE, screen_width))  # at words, not by the terminal
     if seconds is not None:
         parts.append(Text(f"You have {seconds:g} seconds to answer.", style="bold yellow"))
-    parts += option_lines(options, screen_width)
+    parts += space_lines(options, spaces, screen_width) if spaces else option_lines(options, screen_width)
     return Group(*parts)
+
+
+def space_lines(options, spaces: dict[int, str], screen_width: int = 80) -> list[Text]:
+    """Options that are spaces of the map as their coordinates, grouped by
+    what their labels say besides them: ``beach  6,2  4,3 ...`` for
+    ``beach (6,2)``, ``beach (4,3)``, in the options' order."""
+    import re
+
+    groups: dict[str, list[str]] = {}
+    for o in options:
+        key = spaces[o.index]
+        col, row = key.split(",")
+        rest = re.sub(rf"\(?\s*(?<!\d){col}\s*,\s*{row}(?!\d)\s*\)?", " ", o.label)
+        rest = " ".join(rest.split()).strip(" -:·")
+        groups.setdefault(rest, []).append(key)
+    name_width = max(len(name) for name in groups)
+    out = []
+    for name, keys in groups.items():
+        line = Text("  ")
+        line.append(f"{name:<{name_width}}  " if name_width else "", style="cyan")
+        indent = len(line)
+        for k in keys:
+            if len(line) + len(k) + 2 > screen_width - 1 and len(line) > indent:
+                out.append(line)
+                line = Text(" " * indent)
+            line.append(k + "  ")
+        out.append(line)
+    for line in out:
+        line.rstrip()
+    return out
 
 
 def option_lines(options, screen_width: int = 80) -> list[Text]:

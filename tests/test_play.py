@@ -167,6 +167,65 @@ def test_the_screen_draws_the_board_and_recent_events_in_hot_seat():
     assert "X: middle centre." in events
 
 
+def test_a_question_of_forty_spaces_keeps_the_map_on_an_80x24_screen():
+    """Survive's "Place it on an empty island tile" (40 spaces) at 80x24:
+    the header, the map and the question fit 24 lines, the options drawn as
+    the map's coordinates grouped by terrain, and a typed coordinate
+    answers it."""
+    from rich.console import Console
+
+    from agents.base import decide
+    from rulebook.cli import _load
+    from rulebook.play import SPACE_PROMPT, Session, _bots
+
+    game, _ = _load("survive")
+    st = game.new(players=2, seed=4)
+    bots = _bots("greedy", 2, 4)
+    session = Session(game, st, game_arg="survive", humans=(1,), seed=4, verbose=False, delay=0, log=None,
+                      save_path="survive-save.json", bots=bots, stdin=io.StringIO("6,2\n"))
+    session.console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, record=True,
+                              color_system=None, highlight=False, markup=False, emoji=False)
+    while not (game.to_move(st)[0] == 0 and game.prompt(st, 0).startswith("Place it")):
+        p = game.to_move(st)[0]
+        game.apply(st, p, decide(game, st, p, bots[p]) if p else 0)
+        session.flush()
+    options = game.legal(st, 0)
+    assert len(options) >= 38
+    session.console.export_text(clear=True)
+    answer = session.human(0, options)
+    lines = session.console.export_text().splitlines()
+    assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+    assert lines[0].startswith("─") and "Survive" in lines[0]  # the header is on screen
+    assert sum(line.startswith(f"{r:>5}  ") for line in lines for r in range(13)) == 13  # every map row
+    assert any(line.startswith("  beach     6,2  4,3") for line in lines)
+    assert lines[-1].startswith(SPACE_PROMPT)
+    assert "beach (6,2)" in options[answer].label
+
+
+def test_a_long_prompt_and_the_whole_log_wrap_at_words():
+    """The console soft-wraps (the live narration is never broken by us), so
+    on a screen the decision's prompt and the ``l`` log are wrapped at
+    words, not cut mid-word by the terminal."""
+    from rich.console import Console
+
+    from interpreter.narrate import Line
+    from rulebook.cli import _load
+    from rulebook.terminal import decision_panel, events_panel
+
+    game, _ = _load("dead-mans-draw")
+    st = game.new(players=2, seed=1)
+    console = Console(file=io.StringIO(), width=40, record=True, soft_wrap=True, color_system=None)
+    prompt = "Sword: choose an opponent's stack of a suit you lack; its top card enters your play area"
+    console.print(decision_panel(st, 0, prompt, game.legal(st, 0), screen_width=40, rule=False))
+    line = Line("say", None, "Tie: the blue robot and the red robot played the same value and do not swim.")
+    console.print(events_panel(st, [line], 1, limit=200, width=40))
+    text = console.export_text()
+    assert all(len(row) <= 40 for row in text.splitlines())
+    words = text.split()
+    assert all(w in words for w in (prompt + " " + line.text).split())  # no word cut in two
+    assert "\n    " in text.split("Recent events")[1]  # the log line goes on under its start
+
+
 def test_plain_text_without_a_terminal_and_with_no_color():
     for env in ({}, {"NO_COLOR": "1"}):
         code, out = play(*TTT, "--human", "1", input="?\n1\n1\n1\n", env=env)

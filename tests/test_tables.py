@@ -91,6 +91,39 @@ def test_bookkeeping_and_zones_of_variants_not_in_play_stay_off_the_table():
     assert "hunger 5" in render_view(st2, 0)  # the variant's hunger tokens (one per robot) are on the table
 
 
+def test_a_nonzero_variable_shows_only_while_it_is_not_zero(tmp_path):
+    """``show: nonzero`` (docs/format.md, example nonzero-vars): "steps left
+    2" on the table during a walk, nothing before or after it; Survive's
+    moves and Dead Man's Draw's kraken count the same way."""
+    import re
+    from pathlib import Path
+
+    from compiler.build import compile_path
+    from interpreter.game import Game
+    from rulebook.table import seat_table
+    from rulebook.terminal import render_view
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "format.md").read_text()
+    text = re.search(r"```yaml example name=nonzero-vars\n(.*?)```", doc, re.S).group(1)
+    (tmp_path / "ruleset.yaml").write_text(text)
+    game = Game(compile_path(str(tmp_path / "ruleset.yaml")).program)
+    st = game.new(players=2, seed=1)
+    assert "steps left" not in render_view(st, 0) and "steps 0" in render_view(st, 0)
+    game.apply(st, 0, [o.label for o in game.legal(st, 0)].index("start"))
+    assert "steps left 2" in render_view(st, 0)
+    assert {"name": "steps_left", "text": "2"} in seat_table(game, st, 0, [], set())["vars"]
+    for _ in range(2):
+        game.apply(st, 0, [o.label for o in game.legal(st, 0)].index("step"))
+    assert "steps left" not in render_view(st, 0)
+    assert all(v["name"] != "steps_left" for v in seat_table(game, st, 0, [], set())["vars"])
+    game, st = played("survive", 2, 4, 0)
+    assert "moves left" not in render_view(st, 0)  # placing people: no moves to count
+    game, st = played("dead-mans-draw", 2, 3, 0)
+    assert "kraken" not in render_view(st, 0)
+    game, st = played("young-svintus", 4, 1, 0)
+    assert "pending draw" not in render_view(st, 0) and "deal number 1" in render_view(st, 0)
+
+
 def test_a_coordinate_typed_as_the_map_shows_it_picks_the_option():
     from rulebook.play import space_option
 

@@ -387,6 +387,9 @@ class DeclChecker:
         self.unshown_vars = frozenset(
             name for section in ("vars", "player_vars") for name, spec in (self.data.get(section) or {}).items()
             if isinstance(spec, dict) and spec.get("show") is False)
+        self.nonzero_vars = frozenset(
+            name for section in ("vars", "player_vars") for name, spec in (self.data.get(section) or {}).items()
+            if isinstance(spec, dict) and spec.get("show") == "nonzero")
 
 
 __all__ = ["DeclChecker", "ComponentDecl", "ZoneDecl", "BOOL", "STR", "X"]

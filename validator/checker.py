@@ -58,6 +58,7 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
         self.pvar_types: dict[str, Type] = {}
         self.secret_pvars = frozenset()
         self.unshown_vars = frozenset()
+        self.nonzero_vars = frozenset()
         self.comp_types: dict = {}
         self.families: dict = {}
         self.functions: dict = {}
@@ -250,6 +251,7 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
             "pvar_types": self.pvar_types,
             "secret_pvars": sorted(self.secret_pvars),
             "unshown_vars": sorted(self.unshown_vars),
+            "nonzero_vars": sorted(self.nonzero_vars),
             "comp_types": {n: {"static": ct.static, "dynamic": ct.dynamic, "public": list(ct.public),
                                "board": ct.board, "glyph": ct.glyph} for n, ct in self.comp_types.items()},
             "families": {n: {"per": f.per, "of": f.of, "visibility": f.visibility, "face": f.face,
