@@ -61,7 +61,7 @@ import random
 
 from interpreter import rng as srng
 from interpreter.ops import BOX, zone_family, zone_owner
-from interpreter.program import RowColumns
+from interpreter.program import Columns
 from interpreter.run import reask
 from interpreter.state import State
 
@@ -202,7 +202,7 @@ def _deal_identities(s: State, groups: list[list[int]], rng: random.Random) -> N
     # compiled rules read fixed properties by column (interpreter.program.Catalog.columns):
     # the sample's catalogue is the same but for columns read from its own rows
     cat = s.cat = copy.copy(cat)
-    cat.columns = RowColumns(static)
+    cat.columns = Columns(static)
 
 
 def _face_key(face) -> str:

@@ -47,16 +47,20 @@ def rate(fn, seconds: float) -> tuple[float, int]:
     return games / (time.perf_counter() - start), games
 
 
-def rulebook_game(ruleset: str, players: int):
+def _game(ruleset: str):
     from compiler.build import compile_path
     from interpreter.game import Game
-    from rulebook.simulate import game_seed, play_one
 
     path = ROOT / "rulesets" / ruleset / "ruleset.yaml"
-    if not path.exists():
+    return Game(compile_path(path).program) if path.exists() else None
+
+
+def rulebook_game(ruleset: str, players: int):
+    from rulebook.simulate import game_seed, play_one
+
+    game = _game(ruleset)
+    if game is None:
         return None
-    compiled = compile_path(path)
-    game = Game(compiled.program)
     return lambda i: play_one(game, players, game_seed(1, i))
 
 
@@ -64,12 +68,9 @@ def rulebook_public_game(ruleset: str, players: int):
     """The same random games through the public decision interface (who
     must decide, their legal options with labels, a checked ``apply``), as
     a human, a bot or PettingZoo plays them."""
-    from compiler.build import compile_path
-    from interpreter.game import Game
     from rulebook.simulate import game_seed, random_seats
 
-    compiled = compile_path(ROOT / "rulesets" / ruleset / "ruleset.yaml")
-    game = Game(compiled.program)
+    game = _game(ruleset)
 
     def one(i: int) -> None:
         seed = game_seed(1, i)

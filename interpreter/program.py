@@ -111,23 +111,11 @@ class ActionDef:
 
 
 class Columns(dict):
-    """Static properties by name, each a tuple of its value by component id;
-    a property no component of this game has is a column of none (rules
-    read it only from components that have it)."""
-
-    def __init__(self, n: int, columns: dict):
-        super().__init__(columns)
-        self.n = n
-
-    def __missing__(self, name):
-        column = self[name] = (None,) * self.n
-        return column
-
-
-class RowColumns(dict):
-    """The columns of a state whose fixed rows differ from its catalogue's
-    (a determinized sample deals identities out again): each column built
-    from those rows the first time a rule reads it."""
+    """Fixed properties by name, each a tuple of its value by component id,
+    built from ``rows`` the first time a rule reads it; a property a row
+    lacks reads none there (rules read it only from components that have
+    it). A catalogue's columns come from its rows; a determinized sample,
+    whose rows are dealt out again, gets columns of its own rows."""
 
     def __init__(self, rows: list):
         super().__init__()
@@ -177,12 +165,9 @@ class Catalog:
     columns: dict = field(default_factory=dict)  # static property -> a tuple of its value by component id
 
     def __post_init__(self):
-        """Each static property as a column, for compiled rules that read it
-        by component number (``value[c]`` instead of ``static[c]["value"]``);
-        a component without it reads none there, which the checker's types
-        rule out for the reads compiled this way."""
-        names = dict.fromkeys(k for row in self.static for k in row)
-        self.columns = Columns(self.n, {k: tuple(row.get(k) for row in self.static) for k in names})
+        """Each fixed property as a column, for compiled rules that read it
+        by component number (``value[c]`` instead of ``static[c]["value"]``)."""
+        self.columns = Columns(self.static)
 
 
 @dataclass
