@@ -125,6 +125,7 @@ HEADER = [
     "",
     "from interpreter.lib import *  # noqa: F401,F403 - the runtime library of compiled rulesets",
     "from interpreter.run import finish, phases_loop, no_action, no_transition",
+    "from interpreter.playout import auto_pick, auto_all",
     "from interpreter.program import Action, Trigger, _frame, _value",
     "from interpreter.ops import fire, move, shuffle, seat_order",
     "from interpreter.labels import describe, describe_fields, literal, comp_name, HIDDEN, HiddenInText",

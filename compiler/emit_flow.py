@@ -124,6 +124,7 @@ class FlowWriter(UnitWriter):
         self.hook(t.on_begin, t.where_actions)
         turn_end = Label()
         action_loop = self.goto_new()  # the block that asks, its own so that the question can be asked again
+        answer = self.label()
         with c.at(t.where_actions):
             c.line("if st.end_turn or st.end_phase:")
             with c.block():
@@ -139,6 +140,8 @@ class FlowWriter(UnitWriter):
                 c.line("if check_end(st): return STOP")
                 c.line(f"raise no_action(st, p, {p.name!r}, {c.m.why_function(t.actions)}, "
                        f"{c.const(t.where_actions)})")
+            if not staged:  # a staged action's parameters are asked one by one: the playout answers each
+                self.auto_answer(f"L[{ANSWER}]", answer, "auto_pick(st, p, options)")
             c.line(f"pend = {{'kind': 'action', 'players': [p], 'options': [options], 'answers': [None], "
                    f"'done': [False], 'slot': {ANSWER}, 'prompt': {p.name + ': your move'!r}, 'type': 'action'}}")
             if staged:
@@ -147,7 +150,6 @@ class FlowWriter(UnitWriter):
                 c.line(f"seconds = {self.expr_call(t.time_limit, 'p')}")
                 c.line("if seconds is not None and seconds > 0: pend['time_limit'] = seconds")
             c.line("st.pending = pend")
-        answer = self.label()
         with c.at(t.where_actions):
             self.suspend(answer)
         after = Label()

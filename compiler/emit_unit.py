@@ -207,6 +207,18 @@ class UnitWriter:
         self.c.line("return SUSPEND")
         self.start(answer)
 
+    def auto_answer(self, target: str, answer: Label, call: str) -> None:
+        """In an engine playout (``st.auto``, interpreter/playout.py) the
+        question is answered here, without suspending: the end rules are
+        tried as the run loop tries them before every decision, the answer
+        is drawn and recorded, and the unit goes on at ``answer``."""
+        c = self.c
+        c.line("if st.auto is not None:")
+        with c.block():
+            c.line("if check_end(st): return STOP")
+            c.line(f"{target} = {call}")
+            c.line(f"pc = {self.ref(answer)}; continue")
+
     def labels_of(self, label: Template, slot: int, options: str) -> str:
         """Source of the list of option labels: the template with the chosen name bound to each."""
         c = self.c
@@ -226,6 +238,7 @@ class UnitWriter:
         who = c.ex(chooser) if chooser is not None else "L[0]"
         c.line(f"who = {who}")
         c.line(f"if who.__class__ is not int or not 0 <= who < st.n: deciding_player(st, who, {name!r}, {w})")
+        self.auto_answer(f"L[{slot}]", answer, "auto_pick(st, who, options)")
         text = c.render(prompt_tpl) if prompt_tpl is not None else repr(prompt)
         c.line(f"pend = {{'kind': 'choose', 'players': [who], 'options': [options], 'answers': [None], "
                f"'done': [False], 'slot': {slot}, 'prompt': {text}, 'type': {tag!r}{public_key(public)}}}")
@@ -277,6 +290,7 @@ class UnitWriter:
         with c.block():
             c.line(f"L[{answers}] = []")
             c.line(f"pc = {self.ref(answer)}; continue")
+        self.auto_answer(f"L[{answers}]", answer, "auto_all(st, players, options)")
         c.line(f"pend = {{'kind': 'simul', 'players': players, 'options': options, 'answers': [None] * len(values), "
                f"'done': [False] * len(values), 'slot': {answers}, 'prompt': {prompt!r}, 'type': {tag!r}"
                f"{public_key(public)}}}")

@@ -90,6 +90,7 @@ class Game(Saving):
         st.seed = seed
         st.record = record
         st.quiet = False
+        st.auto = None
         st.events = []
         st.history = []
         st.stack = [[0, 0, [None, None]]]  # the flow of phases: its player and the answer to a turn's menu
@@ -125,6 +126,7 @@ class Game(Saving):
                 raise RuleError("E063", f"parameter '{k}' is a player: a seat from 0 to {n - 1}, not {literal(v)}")
         st.params = merged
         st.record = st.quiet = False
+        st.auto = None
         st.events = []
         st.rng = rng.seed_state(seed)
         st.script = tuple(chance)
@@ -193,6 +195,7 @@ class Game(Saving):
         st = State.__new__(State)
         st.prog, st.n, st.params, st.record, st.events = prog, players, dict(prog.params), False, []
         st.quiet = False
+        st.auto = None
         st.rng, st.vars, st.eliminated, st.current = rng.seed_state(0), {}, [False] * players, None
         st.work = st.loops = st.depth = 0
         st.script = ()

@@ -17,68 +17,61 @@ from collections.abc import Callable
 
 from interpreter.run import reask, run
 
-
-def playout(st, choose: Callable[[int, int], int] | None = None, cap: int | None = None,
-            draw: Callable[[], float] | None = None) -> int:
-    """Play ``st`` to its end; ``choose(player, count)`` gives the index of
-    the option ``player`` takes among ``count`` (or, for uniform choices,
-    ``draw()`` a number in [0, 1): the option at ``int(draw() * count)``).
-    Returns the number of decisions made; stops (without error) after
-    ``cap`` of them."""
-    if draw is not None and st.record:
-        choose = lambda p, n: int(draw() * n)  # noqa: E731 - the same draws, where the loop needs a call
-    if st.record:  # narration wants each answer's label: the public interface gives it
-        return _public(st, choose, cap)
-    st.quiet = True  # options are picked by number: the questions asked from now on make no labels
-    try:
-        decisions = _quiet(st, choose, draw, cap)
-    finally:
-        st.quiet = False
-    if decisions and not st.over:  # stopped at the cap: the question is asked again, with its labels
-        reask(st)
-    return decisions
+_NO_CAP = 1 << 62
 
 
-def _quiet(st, choose, draw, cap) -> int:
-    history = st.history
-    decisions = 0
-    while not st.over:
-        pend = st.pending
-        players = pend["players"]
-        if len(players) != 1:
-            decisions += _answer_all(st, pend, choose, draw)
-        else:  # the common case, written without a call per decision for uniform draws
-            options = pend["options"][0]
-            value = options[int(draw() * len(options)) if draw is not None else choose(players[0], len(options))]
-            history.append([players[0], value])
-            st.stack[-1][2][pend["slot"]] = [value] if pend["kind"] == "simul" else value
-            decisions += 1
-        st.pending = None
-        st.since_decision = 0
-        st.work = 0
-        run(st)
-        if cap is not None and decisions >= cap:
-            break
-    return decisions
+class Auto:
+    """How an engine playout answers (``st.auto`` while it runs): the
+    compiled rules call ``auto_pick``/``auto_all`` where they would ask, and
+    go on without suspending, until ``left`` decisions have been made."""
+
+    __slots__ = ("pick", "left")
+
+    def __init__(self, pick: Callable[[int, int], int], left: int):
+        self.pick = pick
+        self.left = left
 
 
-def _answer_all(st, pend, choose, draw=None) -> int:
+def auto_pick(st, who: int, options: list):
+    """Answer one player's question in a playout: the option ``pick`` draws,
+    recorded as ``Game.apply`` records it, the counters reset as the run
+    loop resets them after a decision."""
+    a = st.auto
+    value = options[a.pick(who, len(options))]
+    st.history.append([who, value])
+    st.since_decision = st.work = st.loops = st.depth = 0
+    a.left -= 1
+    if a.left <= 0:  # the cap: the next question is asked as usual
+        st.auto = None
+    return value
+
+
+def auto_all(st, players: list, options: list) -> list:
+    """Answer a question put to several seats in a playout (as
+    ``auto_pick``); the answers in the order of ``players``."""
+    a = st.auto
+    answers, made = answer_rounds(st.history, players, options, a.pick)
+    st.since_decision = st.work = st.loops = st.depth = 0
+    a.left -= made
+    if a.left <= 0:
+        st.auto = None
+    return answers
+
+
+def answer_rounds(history: list, players: list, options: list, pick, answers=None, done=None) -> tuple[list, int]:
     """Every answer to a question put to several seats, as the public loop
-    gives them: rounds of ``to_move`` (each player's first open question, in
-    order); returns how many."""
-    players, history = pend["players"], st.history
-    if len(set(players)) == len(players):  # one round, in seat order
+    gives them: rounds of ``Game.to_move`` (each player's first open
+    question, in order), each answer recorded in ``history``; returns the
+    answers and how many. ``answers`` and ``done``: those given already."""
+    if done is None and len(set(players)) == len(players):  # one round, in seat order
         answers = []
-        for p, o in zip(players, pend["options"]):
-            value = o[int(draw() * len(o)) if draw is not None else choose(p, len(o))]
+        for p, o in zip(players, options):
+            value = o[pick(p, len(o))]
             answers.append(value)
             history.append([p, value])
-        st.stack[-1][2][pend["slot"]] = answers
-        return len(players)
-    if choose is None:
-        choose = lambda p, n: int(draw() * n)  # noqa: E731 - the same draws, where the loop needs a call
-    answers = list(pend["answers"])
-    done = list(pend["done"])
+        return answers, len(players)
+    answers = [None] * len(players) if answers is None else list(answers)
+    done = [False] * len(players) if done is None else list(done)
     made = 0
     while False in done:
         seen, answered = set(), []
@@ -87,14 +80,64 @@ def _answer_all(st, pend, choose, draw=None) -> int:
                 continue
             seen.add(p)
             answered.append(i)
-            options = pend["options"][i]
-            answers[i] = value = options[choose(p, len(options))]
+            o = options[i]
+            answers[i] = value = o[pick(p, len(o))]
             history.append([p, value])
             made += 1
         for i in answered:
             done[i] = True
-    st.stack[-1][2][pend["slot"]] = answers
-    return made
+    return answers, made
+
+
+def playout(st, choose: Callable[[int, int], int] | None = None, cap: int | None = None,
+            draw: Callable[[], float] | None = None) -> int:
+    """Play ``st`` to its end; ``choose(player, count)`` gives the index of
+    the option ``player`` takes among ``count`` (or, for uniform choices,
+    ``draw()`` a number in [0, 1): the option at ``int(draw() * count)``).
+    Returns the number of decisions made; stops (without error) after
+    ``cap`` of them."""
+    if draw is not None:
+        choose = lambda p, n: int(draw() * n)  # noqa: E731 - the same draws, where the loop needs a call
+    if st.record:  # narration wants each answer's label: the public interface gives it
+        return _public(st, choose, cap)
+    auto = Auto(choose, _NO_CAP if cap is None else cap)
+    st.quiet = True  # options are picked by number: the questions asked from now on make no labels
+    try:
+        _quiet(st, auto)
+    finally:
+        st.quiet = False
+        st.auto = None
+    decisions = (_NO_CAP if cap is None else cap) - auto.left
+    if decisions and not st.over:  # stopped at the cap: the question is asked again, with its labels
+        reask(st)
+    return decisions
+
+
+def _quiet(st, auto: Auto) -> None:
+    """Answer the pending question, then run with ``st.auto`` set: the rules
+    answer the questions that follow where they are asked, and the run loop
+    returns only at the cap, at the end, or at a question they leave to it
+    (a staged action's parameters, a question put to several seats at once
+    where answers come in rounds)."""
+    while not st.over and auto.left > 0:
+        pend = st.pending
+        if len(pend["players"]) == 1:
+            who = pend["players"][0]
+            options = pend["options"][0]
+            value = options[auto.pick(who, len(options))]
+            st.history.append([who, value])
+            st.stack[-1][2][pend["slot"]] = [value] if pend["kind"] == "simul" else value
+            auto.left -= 1
+        else:
+            answers, made = answer_rounds(st.history, pend["players"], pend["options"], auto.pick,
+                                          pend["answers"], pend["done"])
+            st.stack[-1][2][pend["slot"]] = answers
+            auto.left -= made
+        st.pending = None
+        st.since_decision = 0
+        st.work = 0
+        st.auto = auto if auto.left > 0 else None
+        run(st)
 
 
 def _public(st, choose, cap) -> int:

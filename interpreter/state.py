@@ -60,6 +60,7 @@ class State:
         "depth",  # plain calls of triggers and procedures running now (not saved)
         "script",  # chance outcomes a scenario scripted (tests only; not saved)
         "quiet",  # an engine playout runs it: options get no labels, nobody reads them (not saved)
+        "auto",  # how an engine playout answers, where the rules ask (interpreter/playout.py; not saved)
     )
 
     def clone(self) -> State:
@@ -100,6 +101,7 @@ class State:
         s.depth = 0
         s.script = self.script  # a tuple, replaced and never mutated (interpreter.ops.next_scripted)
         s.quiet = self.quiet
+        s.auto = None
         return s
 
     # ------------------------------------------------------------ plain data
