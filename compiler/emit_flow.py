@@ -166,17 +166,11 @@ class FlowWriter(UnitWriter):
                 else:
                     c.line(f"pc = {self.ref(after)}; continue")
             c.line(f"ai, args = L[{ANSWER}]")
+            stage = Label()
             if staged:  # part of a staged action's parameters: its next one is asked, narrowed by them
                 c.line(f"if ai in {staged} and len(args) < len({staged}[ai][1]):")
                 with c.block():
-                    menu = c.m.menu_function(p.name, t.actions)
-                    c.line(f"st.pending = stage_question(st, st.current, {menu}(st, st.current), ai, args, "
-                           f"{staged}[ai], {ANSWER})")
-                    if t.time_limit is not None:  # each stage has the turn's time
-                        c.line(f"seconds = {self.expr_call(t.time_limit, 'st.current')}")
-                        c.line("if seconds is not None and seconds > 0: st.pending['time_limit'] = seconds")
-                    c.line(f"fr[1] = {self.ref(answer)}")
-                    c.line("return SUSPEND")
+                    c.line(f"pc = {self.ref(stage)}; continue")
             c.line("if st.record: st.events.append(('action', st.current, ACTION_NAMES[ai], args))")
             c.line("act = ACTION_RUN[ai]")
             c.line("if act is None:")
@@ -187,6 +181,21 @@ class FlowWriter(UnitWriter):
             c.line("act(st, st.current, *args)")
             c.line("if st.over: return STOP")
         self.jump(after)
+        if staged:  # the next stage's question, asked by a block of its own (so that it can be asked again)
+            self.start(stage)
+            with c.at(t.where_actions):
+                c.line(f"ai, args = L[{ANSWER}]")
+                menu = c.m.menu_function(p.name, t.actions)
+                c.line(f"pend = stage_question(st, st.current, {menu}(st, st.current), ai, args, {staged}[ai], "
+                       f"{ANSWER})")
+                self.auto_answer(f"L[{ANSWER}]", answer, "auto_pick(st, st.current, pend['options'][0])")
+                c.line("st.pending = pend")
+                if t.time_limit is not None:  # each stage has the turn's time
+                    c.line(f"seconds = {self.expr_call(t.time_limit, 'st.current')}")
+                    c.line("if seconds is not None and seconds > 0: st.pending['time_limit'] = seconds")
+                stage_answer = self.label()
+                self.suspend(stage_answer)
+                c.line(f"pc = {self.ref(answer)}; continue")
         self.start(after)
         with c.at(t.where_repeat):
             if not t.repeat:

@@ -6,7 +6,7 @@ The public interface (``Game.to_move``, ``legal_values``, ``apply``) checks
 every answer and labels it; an agent that draws a number below the count
 of options needs neither, and a game that records no narration needs no
 labels. This loop makes exactly the moves the public loop would make with
-the same draws, in the same order (tests/test_playout.py plays both): the
+the same draws, in the same order (tests/test_compiler.py plays both): the
 players to move in the order ``to_move`` gives them, each answering the
 first of its open questions; the history is kept as ``apply`` keeps it.
 """
@@ -25,10 +25,11 @@ class Auto:
     compiled rules call ``auto_pick``/``auto_all`` where they would ask, and
     go on without suspending, until ``left`` decisions have been made."""
 
-    __slots__ = ("pick", "left")
+    __slots__ = ("pick", "draw", "left")
 
-    def __init__(self, pick: Callable[[int, int], int], left: int):
+    def __init__(self, pick: Callable[[int, int], int], left: int, draw: Callable[[], float] | None = None):
         self.pick = pick
+        self.draw = draw  # uniform choices: the option at int(draw() * count), without a call of ``pick``
         self.left = left
 
 
@@ -37,7 +38,8 @@ def auto_pick(st, who: int, options: list):
     recorded as ``Game.apply`` records it, the counters reset as the run
     loop resets them after a decision."""
     a = st.auto
-    value = options[a.pick(who, len(options))]
+    draw = a.draw
+    value = options[int(draw() * len(options)) if draw is not None else a.pick(who, len(options))]
     st.history.append([who, value])
     st.since_decision = st.work = st.loops = st.depth = 0
     a.left -= 1
@@ -50,7 +52,13 @@ def auto_all(st, players: list, options: list) -> list:
     """Answer a question put to several seats in a playout (as
     ``auto_pick``); the answers in the order of ``players``."""
     a = st.auto
-    answers, made = answer_rounds(st.history, players, options, a.pick)
+    draw = a.draw
+    if draw is not None and len(set(players)) == len(players):  # one round in seat order, uniform draws
+        answers = [o[int(draw() * len(o))] for o in options]
+        st.history.extend([p, v] for p, v in zip(players, answers))
+        made = len(players)
+    else:
+        answers, made = answer_rounds(st.history, players, options, a.pick)
     st.since_decision = st.work = st.loops = st.depth = 0
     a.left -= made
     if a.left <= 0:
@@ -100,7 +108,7 @@ def playout(st, choose: Callable[[int, int], int] | None = None, cap: int | None
         choose = lambda p, n: int(draw() * n)  # noqa: E731 - the same draws, where the loop needs a call
     if st.record:  # narration wants each answer's label: the public interface gives it
         return _public(st, choose, cap)
-    auto = Auto(choose, _NO_CAP if cap is None else cap)
+    auto = Auto(choose, _NO_CAP if cap is None else cap, draw)
     st.quiet = True  # options are picked by number: the questions asked from now on make no labels
     try:
         _quiet(st, auto)

@@ -51,6 +51,34 @@ def test_the_engine_playout_makes_the_games_of_the_public_interface(name, player
         assert slow.to_data() == fast.to_data()
 
 
+EXAMPLES = [("liars-dice", 3), ("love-letter", 3), ("rock-paper-scissors", 2), ("crazy-eights", 3), ("blackjack", 3)]
+
+
+@pytest.mark.parametrize("name,players", SEED_GAMES + EXAMPLES)
+def test_uniform_draws_and_caps_make_the_games_of_the_public_interface(name, players):
+    """Answered where the rules ask (``st.auto``), with uniform draws and a
+    cap anywhere in the game (staged actions, simultaneous and public
+    choices included): the same answers, state and pending question as the
+    public interface with the same draws."""
+    path = ROOT / "rulesets" / name if (ROOT / "rulesets" / name).exists() else ROOT / "examples" / name
+    compiled = compile_path(path / "ruleset.yaml")
+    assert compiled.program is not None, compiled.report.errors
+    game = Game(compiled.program)
+    for seed in range(2):
+        for cap in (None, 5, 23):
+            fast = game.new(players=players, seed=seed, record=False)
+            made = playout(fast, cap=cap, draw=random.Random(seed).random)
+            assert made == len(fast.history) and (cap is None or made >= cap or fast.over)
+            assert fast.auto is None and not fast.quiet
+            slow = game.new(players=players, seed=seed, record=False)
+            draw = random.Random(seed).random
+            while not slow.over and len(slow.history) < made:
+                for p in game.to_move(slow):
+                    game.apply(slow, p, int(draw() * len(game.legal_values(slow, p))))
+            assert slow.history == fast.history
+            assert slow.to_data() == fast.to_data()  # the pending question too, labels included
+
+
 def test_a_recording_playout_goes_through_the_public_interface_and_narrates():
     game = game_of("dead-mans-draw")
     st = game.new(players=2, seed=3, record=True)
