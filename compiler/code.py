@@ -147,7 +147,7 @@ def _reserved() -> set:
     names |= {"flow", "check_end", "st", "fr", "L", "pc", "player", "itertools", "finish", "phases_loop", "no_action",
               "no_transition", "Action", "Trigger", "Type", "RuleError", "fire", "move", "shuffle", "zone_owner",
               "seat_order", "describe", "describe_fields", "literal", "comp_name", "HIDDEN", "HiddenInText",
-              "SUSPEND", "STOP", "NONE1", "UNITS", "ACTIONS", "TRIGGERS", "META"}
+              "SUSPEND", "STOP", "NONE1", "UNITS", "ACTIONS", "TRIGGERS", "META", "_top", "_r", "auto_pick", "auto_all"}
     return names
 
 

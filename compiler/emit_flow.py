@@ -40,8 +40,8 @@ class FlowWriter(UnitWriter):
         with c.at(where):
             if unit in self.an.susp:
                 u = c.m.checked.units[unit]
-                c.line(f"st.stack.append([{c.m.unit_ids[unit]}, 0, [st.current] + [None] * {u.nlocals - 1}])")
-                self.resume_after()
+                uid = c.m.unit_ids[unit]
+                self.call_frame(uid, f"[{uid}, 0, [st.current] + [None] * {u.nlocals - 1}]")
             else:
                 c.line(f"{c.m.plain_names[unit]}(st, st.current)")
                 if unit in self.an.can_end:
@@ -161,8 +161,8 @@ class FlowWriter(UnitWriter):
                     u = c.m.checked.units[t.on_time_out]
                     c.line(f"st.stack.append([{c.m.unit_ids[t.on_time_out]}, 0, [st.current] + [None] * "
                            f"{u.nlocals - 1}])")
-                    c.line(f"fr[1] = {self.ref(after)}")
-                    c.line("return None")
+                    self.run_pushed(after)
+                    c.line(f"pc = {self.ref(after)}; continue")
                 else:
                     c.line(f"pc = {self.ref(after)}; continue")
             c.line(f"ai, args = L[{ANSWER}]")
@@ -176,8 +176,8 @@ class FlowWriter(UnitWriter):
             c.line("if act is None:")
             with c.block():
                 c.line("st.stack.append(ACTION_FRAME[ai](st.current, args))")
-                c.line(f"fr[1] = {self.ref(after)}")
-                c.line("return None")
+                self.run_pushed(after)
+                c.line(f"pc = {self.ref(after)}; continue")
             c.line("act(st, st.current, *args)")
             c.line("if st.over: return STOP")
         self.jump(after)
@@ -248,11 +248,9 @@ class FlowWriter(UnitWriter):
                         continue
                     c.line("if 'phase_end' in st.prog.triggers:")
                     with c.block():
-                        if framed:
-                            c.line(f"fr[1] = {self.ref(self.entry[target])}")
                         c.line(f"fire(st, 'phase_end', {{'phase': {p.name!r}}})")
                         if framed:
-                            c.line("return None")
+                            self.run_pushed(self.entry[target])
                         elif "phase_end" in self.an.ending_events:
                             c.line("if st.over: return STOP")
                     c.line(f"pc = {self.ref(self.entry[target])}; continue")

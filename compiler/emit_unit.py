@@ -83,12 +83,42 @@ class UnitWriter:
                     self.c.stmts([s])
 
     def resume_after(self) -> None:
-        """The current statement changed the frame stack (a call, triggers
-        as frames): go back to the run loop, and on here after them."""
+        """The current statement may have pushed frames (a call, triggers as
+        frames): run them, and go on here after them."""
         lab = self.label()
-        self.c.line(f"fr[1] = {self.ref(lab)}")
-        self.c.line("return None")
+        self.run_pushed(lab)
+        self.jump(lab)
         self.start(lab)
+
+    def call_frame(self, uid: int, frame: str) -> None:
+        """Push the frame of unit ``uid`` (its source ``frame``) and run it
+        here (see ``run_pushed``); go on after it."""
+        c = self.c
+        lab = self.label()
+        c.line(f"_top = {frame}")
+        c.line("st.stack.append(_top)")
+        c.line(f"fr[1] = {self.ref(lab)}")
+        c.line(f"_r = UNITS[{uid}](st, _top)")
+        c.line("if _r is not None or (st.stack or NONE1)[-1] is not fr: return _r")
+        self.jump(lab)
+        self.start(lab)
+
+    def run_pushed(self, lab: Label) -> None:
+        """Run the frame just pushed, if any, here rather than from the run
+        loop: when it finishes without a decision, this unit goes on at
+        ``lab`` with no return to the loop (the common case in playouts,
+        where questions are answered where they are asked). When it stops
+        at a decision, ends the game or leaves other frames on the stack,
+        this unit returns as a unit does, to resume at ``lab`` from the loop.
+        The frames' depth is bounded by ``max_stack``, so the Python calls
+        nest no deeper."""
+        c = self.c
+        c.line(f"fr[1] = {self.ref(lab)}")
+        c.line("_top = st.stack[-1]")
+        c.line("if _top is not fr:")
+        with c.block():
+            c.line("_r = UNITS[_top[0]](st, _top)")
+            c.line("if _r is not None or (st.stack or NONE1)[-1] is not fr: return _r")
 
     def u_call(self, unit, args, result=None):
         c = self.c
@@ -99,8 +129,7 @@ class UnitWriter:
         if u.ret_slot >= 0:  # it returns a value: the slot it goes to (None: not wanted)
             new.append(repr(result))
         pad = u.nlocals - len(new)
-        c.line(f"st.stack.append([{uid}, 0, [{', '.join(new)}]{f' + [None] * {pad}' if pad > 0 else ''}])")
-        self.resume_after()
+        self.call_frame(uid, f"[{uid}, 0, [{', '.join(new)}]{f' + [None] * {pad}' if pad > 0 else ''}]")
 
     def u_emit(self, event, fields):
         self.c.s_emit(event, fields)
