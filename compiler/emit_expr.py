@@ -15,6 +15,7 @@ before the number divided, a zone before what moves into it).
 from __future__ import annotations
 
 from compiler.cse import KEEP, ChainMemo, key_of
+from compiler.plan import family_of_filter
 from validator.ir import X
 
 MAX_DEPTH = 30  # nesting kept in one Python expression; deeper parts become functions of their own
@@ -74,6 +75,16 @@ class ExprEmitter(ChainMemo):
 
     def cond(self, x: X) -> str:
         return self.ex(x)
+
+    def filter(self, xs: X, slot: int, pred: X) -> str:
+        """``filter``; over every component of a type, only those in the zone
+        family the condition requires, when it requires one (compiler/plan.py)."""
+        family = family_of_filter(self.m, xs, slot, pred)
+        if family is None:
+            return self.lam(slot, pred, xs, "[{t} for {t} in {items} if {body}]")
+        target = self.local(slot, bind=True)
+        body = self.ex(pred)
+        return f"[{target} for {target} in charged(st, components_in(st, {xs.a[0]!r}, {family!r})) if {body}]"
 
     def lam(self, slot: int, body: X, items: X, template: str) -> str:
         """A comprehension binding ``slot`` to each item of ``items`` (charged
@@ -168,7 +179,7 @@ EMIT = {
     "sorted": lambda e, xs: f"sorted({e.ex(xs)})",
     "sort_by": lambda e, xs, slot, key: e.keyed("sorted", xs, slot, key, "", by_key=True),
     "reverse": lambda e, xs: f"{e.ex(xs)}[::-1]",
-    "filter": lambda e, xs, slot, pred: e.lam(slot, pred, xs, "[{t} for {t} in {items} if {body}]"),
+    "filter": lambda e, xs, slot, pred: e.filter(xs, slot, pred),
     "map": lambda e, xs, slot, f: e.lam(slot, f, xs, "[{body} for {t} in {items}]"),
     "all_not_none": lambda e, xs: f"(None not in {e.ex(xs)})",
     "any_not_none": lambda e, xs: f"any(x is not None for x in {e.iterable(xs)})",

@@ -393,6 +393,30 @@ def components_of(st, name: str):
     return list(ids) + [c for c in range(st.cat.n, len(st.static)) if st.static[c].get("type") == name]
 
 
+def components_in(st, name: str, family: str) -> list:
+    """The components of type ``name`` lying in the zones of ``family``, in
+    the order ``components_of`` lists them (by number): what a filter over
+    every component reads when its condition requires such a zone
+    (compiler/plan.py)."""
+    cat = st.cat
+    zones = cat.family_zones.get(family)
+    if zones is None:
+        zones = cat.family_zones[family] = [z for z, f in enumerate(cat.zone_family) if f == family]
+    all_zones = st.zones
+    out = []
+    for z in zones:
+        out += all_zones[z]
+    if st.extra_zones:  # zones made in play for created components
+        first = len(cat.zone_family)
+        for i, (fam, _key) in enumerate(st.extra_zones):
+            if fam == family:
+                out += all_zones[first + i]
+    types, n, static = cat.types, cat.n, st.static
+    out = [c for c in out if (types[c] if c < n else static[c].get("type")) == name]
+    out.sort()
+    return out
+
+
 def opponents(st, p):
     order = ops.seat_order(st, p)
     return order[1:] if not st.eliminated[p] else [q for q in order if q != p]

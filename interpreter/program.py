@@ -163,6 +163,7 @@ class Catalog:
     zone_player: list = field(default_factory=list)  # zone -> its owner: a seat, None, or -2 (its component's)
     adjacent: list = field(default_factory=list)  # component -> its neighbours on its board (None: not a space)
     columns: dict = field(default_factory=dict)  # static property -> a tuple of its value by component id
+    family_zones: dict = field(default_factory=dict)  # zone family -> its zones (lib.components_in fills it)
 
     def __post_init__(self):
         """Each fixed property as a column, for compiled rules that read it

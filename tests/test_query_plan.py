@@ -1,0 +1,89 @@
+"""Query planning (compiler/plan.py): a filter over every component of a
+type whose condition requires a zone of one family reads only the
+components in that family's zones, and keeps the same components in the
+same order as the scan of all of them."""
+
+from __future__ import annotations
+
+import random
+
+from helpers import compile_ok
+
+RULES = """
+components:
+  card:
+    for_each: {value: "range(1, 13)"}
+zones:
+  deck: {of: card, visibility: hidden}
+  hand: {of: card, per: player}
+  table: {of: card}
+functions:
+  held_by:
+    params: {c: card, p: player}
+    value: "zone(c) != none and zone(c) == hand[p]"
+  high_held:
+    params: {p: player}
+    value: "filter(components(card), c => c.value > 2 and held_by(c, p))"
+  on_table:
+    params: {}
+    value: "filter(components(card), c => table == zone(c))"
+  held_or_ace:
+    params: {p: player}
+    value: "filter(components(card), c => zone(c) == hand[p] or c.value == 1)"
+  lucky:
+    params: {p: player}
+    value: "filter(components(card), c => zone(c) == hand[p] and roll(6) > 3)"
+setup: |
+  move components(card) to deck
+  shuffle deck
+actions:
+  draw:
+    effect: |
+      move top(deck) to hand[player]
+  lay:
+    params: {c: "hand[player]"}
+    effect: |
+      move c to table
+phases:
+  play:
+    turn:
+      actions: [draw, lay]
+    end_if: "count(deck) == 0"
+    next: done
+  done:
+    on_begin: |
+      end game
+"""
+
+
+def _naive(st, test):
+    return [c for c in range(st.cat.n) if test(c)]
+
+
+def test_a_condition_that_requires_a_zone_family_reads_that_family_only():
+    g = compile_ok(RULES)
+    src = g.program.source
+    assert "components_in(st, 'card', 'hand')" in src  # through the function the condition calls
+    assert "components_in(st, 'card', 'table')" in src  # the zone on either side of ==
+    held_or_ace = src[src.index("def fn_held_or_ace"):].split("\n\n")[0]
+    assert "components_in" not in held_or_ace  # 'or': an ace anywhere is kept
+    lucky = src[src.index("def fn_lucky"):].split("\n\n")[0]
+    assert "components_in" not in lucky  # a condition that draws at random is evaluated for every card
+
+
+def test_the_planned_filter_keeps_what_the_scan_of_every_component_keeps():
+    g = compile_ok(RULES)
+    fns = g.program.module
+    rng = random.Random(5)
+    for seed in range(3):
+        st = g.new(players=2, seed=seed)
+        while not st.over:
+            value = st.cat.columns["value"]
+            hand = [st.cat.zone_base["hand"] + p for p in range(2)]
+            table = st.cat.zone_base["table"]
+            for p in range(2):
+                assert fns["fn_high_held"](st, p, p) == _naive(st, lambda c: value[c] > 2 and st.loc[c] == hand[p])
+                assert fns["fn_held_or_ace"](st, p, p) == _naive(st, lambda c: st.loc[c] == hand[p] or value[c] == 1)
+            assert fns["fn_on_table"](st, 0) == _naive(st, lambda c: st.loc[c] == table)
+            p = g.to_move(st)[0]
+            g.apply(st, p, rng.randrange(len(g.legal_values(st, p))))
