@@ -21,6 +21,7 @@ import re
 from validator.ir import S, Template, walk
 
 _REF = re.compile("\x00(\\d+)\x00(\x01?)")
+DIRECT_DEPTH = 64  # frames on the stack below which a unit runs the frame it pushes itself
 
 
 class Label:
@@ -98,6 +99,7 @@ class UnitWriter:
         c.line(f"_top = {frame}")
         c.line("st.stack.append(_top)")
         c.line(f"fr[1] = {self.ref(lab)}")
+        c.line(f"if len(st.stack) > {DIRECT_DEPTH}: return None")
         c.line(f"_r = UNITS[{uid}](st, _top)")
         c.line("if _r is not None or (st.stack or NONE1)[-1] is not fr: return _r")
         self.jump(lab)
@@ -110,13 +112,14 @@ class UnitWriter:
         where questions are answered where they are asked). When it stops
         at a decision, ends the game or leaves other frames on the stack,
         this unit returns as a unit does, to resume at ``lab`` from the loop.
-        The frames' depth is bounded by ``max_stack``, so the Python calls
-        nest no deeper."""
+        Below ``DIRECT_DEPTH`` frames only: deeper, the run loop runs them,
+        so Python's own stack stays shallow whatever ``max_stack`` allows."""
         c = self.c
         c.line(f"fr[1] = {self.ref(lab)}")
         c.line("_top = st.stack[-1]")
         c.line("if _top is not fr:")
         with c.block():
+            c.line(f"if len(st.stack) > {DIRECT_DEPTH}: return None")
             c.line("_r = UNITS[_top[0]](st, _top)")
             c.line("if _r is not None or (st.stack or NONE1)[-1] is not fr: return _r")
 

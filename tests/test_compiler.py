@@ -329,3 +329,50 @@ def test_the_key_changes_with_text_variants_limits_and_file():
     base = cache.key("a", "f.yaml", (), None)
     assert len({base, cache.key("b", "f.yaml", (), None), cache.key("a", "g.yaml", (), None),
                 cache.key("a", "f.yaml", ("v",), None), cache.key("a", "f.yaml", (), {"max_steps": 5})}) == 5
+
+
+# ------------------------------------------------------------ frames run where they are pushed
+DEEP = """
+procedures:
+  down:
+    params: {n: int}
+    effect: |
+      if n > 0:
+          down(n - 1)
+      else:
+          choose x from [1, 2] by 0
+          set total += x
+vars:
+  total: 0
+phases:
+  p:
+    on_begin: |
+      down(depth)
+      end game
+params:
+  depth: 150
+"""
+
+
+@pytest.mark.parametrize("depth", [3, 150, 1500])
+def test_procedures_that_can_ask_nest_deeper_than_python_would_call(depth):
+    """A unit runs the frame it pushes itself only on a shallow stack; deeper
+    frames are run by the run loop, so a ruleset's own limit on nesting, not
+    Python's, decides how deep procedures that can ask may go."""
+    text = ruleset(DEEP.replace("depth: 150", f"depth: {depth}"))
+    result = compile_text(text, "deep.yaml", limits={"max_stack": 2000})
+    assert result.program is not None, result.report.errors
+    game = Game(result.program)
+    for draw in (None, random.Random(1).random):
+        st = game.new(players=2, seed=1, record=False)
+        assert len(st.stack) == depth + 3  # flow, the hook, then every call of 'down' down to the question
+        if draw is None:
+            game.apply(st, 0, 1)
+        else:
+            playout(st, draw=draw)
+        assert st.over and st.vars["total"] in (1, 2)
+    with_default = compile_text(text, "deep.yaml")
+    if depth >= 200:
+        with pytest.raises(RuleError) as err:
+            Game(with_default.program).new(players=2, seed=1)
+        assert err.value.code == "R105"
