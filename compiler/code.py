@@ -329,6 +329,10 @@ class Code(ExprEmitter, StmtEmitter):
 
     def keyed(self, helper: str, xs: X, slot: int, key: X, extra: str, by_key: bool = False) -> str:
         name = self.local(slot, bind=True)
+        attrs = self.fixed_key(key, slot) if helper == "distinct_by" else None
+        if attrs is not None:  # a key of fixed properties only: each component's key read from a column of them
+            keys = self.hoisted(f"keys_{len(self.hoists)}", f"st.cat.columns[{attrs!r}]")
+            return f"distinct_of(charged(st, {self.ex(xs)}), {keys})"
         if helper == "distinct_by" and key.op == "list":  # a key only compared: a tuple, hashed as it is
             body = "(" + "".join(self.ex(i) + ", " for i in key.a[0]) + ")"
         else:
@@ -336,6 +340,19 @@ class Code(ExprEmitter, StmtEmitter):
         if by_key:  # sorted(items, key=...): each key once, in order; a stable sort
             return f"{helper}(charged(st, {self.ex(xs)}), key=lambda {name}: {body})"
         return f"{helper}(charged(st, {self.ex(xs)}), lambda {name}: {body}{extra})"
+
+    def fixed_key(self, key: X, slot: int) -> tuple | None:
+        """The fixed properties a ``distinct_by`` key is made of, when it is
+        made of nothing else (``c => [c.colour, c.rank]`` or ``c => c.rank``,
+        of a type no rule creates in play), else None."""
+        parts = key.a[0] if key.op == "list" else [key]
+        for p in parts:
+            if not (isinstance(p, X) and p.op == "static" and p.a[0].op == "local" and p.a[0].a[0] == slot
+                    and p.a[2] is not None and p.a[2] not in self.m.an.created):
+                return None
+        if not parts:
+            return None
+        return tuple(p.a[1] for p in parts)
 
     def count_of(self, xs: X, x: X) -> str:
         """``count_of(xs, x)``: charged to the work budget when the list is long."""

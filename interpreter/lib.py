@@ -332,6 +332,18 @@ def distinct_by(items, key):
     return out
 
 
+def distinct_of(items, keys):
+    """``distinct_by`` whose key is made of fixed properties only: each
+    item's key read from ``keys``, a column of them (``Columns``)."""
+    out, seen = [], set()
+    for x in items:
+        k = keys[x]
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return out
+
+
 def bottom_n(xs, k):
     return xs[len(xs) - max(min(k, len(xs)), 0):]
 

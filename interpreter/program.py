@@ -112,7 +112,8 @@ class ActionDef:
 
 class Columns(dict):
     """Fixed properties by name, each a tuple of its value by component id,
-    built from ``rows`` the first time a rule reads it; a property a row
+    built from ``rows`` the first time a rule reads it (a tuple of names:
+    each component's key of those properties, for ``distinct_by``); a property a row
     lacks reads none there (rules read it only from components that have
     it). A catalogue's columns come from its rows; a determinized sample,
     whose rows are dealt out again, gets columns of its own rows."""
@@ -122,8 +123,19 @@ class Columns(dict):
         self.rows = rows
 
     def __missing__(self, name):
-        column = self[name] = tuple(row.get(name) for row in self.rows)
+        if name.__class__ is tuple:  # several properties: each component's key of them, as a set holds it
+            column = self[name] = tuple(_key(tuple(row.get(n) for n in name)) for row in self.rows)
+        else:
+            column = self[name] = tuple(row.get(name) for row in self.rows)
         return column
+
+
+def _key(value: tuple):
+    """A tuple of values as a set holds it: lists (at any depth) as tuples
+    (as ``lib.hashable`` makes the keys of ``distinct_by``)."""
+    from interpreter.lib import hashable
+
+    return hashable(value)
 
 
 class ZoneTable(dict):

@@ -87,3 +87,50 @@ def test_the_planned_filter_keeps_what_the_scan_of_every_component_keeps():
             assert fns["fn_on_table"](st, 0) == _naive(st, lambda c: st.loc[c] == table)
             p = g.to_move(st)[0]
             g.apply(st, p, rng.randrange(len(g.legal_values(st, p))))
+
+
+KINDS = """
+components:
+  card:
+    for_each: {colour: "['red', 'blue']", rank: "range(1, 4)"}
+    copies: 2
+    props:
+      tags: "[colour, [rank]]"
+zones:
+  deck: {of: card}
+functions:
+  kinds:
+    params: {}
+    value: "distinct(deck, c => [c.colour, c.rank])"
+  kinds_slow:
+    params: {}
+    value: "distinct(deck, c => [c.colour, c.rank, 0])"
+  by_tags:
+    params: {}
+    value: "distinct(deck, c => c.tags)"
+  by_tags_slow:
+    params: {}
+    value: "distinct(deck, c => [c.tags, 0])"
+setup: |
+  move components(card) to deck
+  shuffle deck
+phases:
+  done:
+    on_begin: |
+      end game
+"""
+
+
+def test_a_distinct_by_key_of_fixed_properties_reads_a_column_of_keys():
+    """``distinct_by`` whose key is made of fixed properties only reads each
+    component's key from a column built once per catalogue; it keeps what
+    the general path keeps (keys holding lists included)."""
+    g = compile_ok(KINDS)
+    src = g.program.source
+    assert "st.cat.columns[('colour', 'rank')]" in src and "st.cat.columns[('tags',)]" in src
+    fns = g.program.module
+    for seed in range(5):
+        st = g.new(players=2, seed=seed)
+        kinds, by_tags = fns["fn_kinds"](st, None), fns["fn_by_tags"](st, None)
+        assert kinds == fns["fn_kinds_slow"](st, None) and len(kinds) == 6
+        assert by_tags == fns["fn_by_tags_slow"](st, None) and len(by_tags) == 6
