@@ -167,6 +167,22 @@ class ModuleWriter(Module):
             hit = self.whys[key] = f"[{', '.join(f'ACTIONS[{i}]' for i in actions)}]"
         return hit
 
+    def invariant_domains(self, params) -> list[int]:
+        """The parameters (after the first) whose options depend on none of
+        the parameters before them and draw nothing at random: an action's
+        menu makes them once, not once per option of the earlier ones."""
+        from validator.ir import walk
+
+        pure = self.pure_functions()
+        out, earlier = [], set()
+        for k, (_name, slot, dom) in enumerate(params):
+            if k and dom is not None and not any(
+                    n.op in ("random", "roll") or (n.op == "local" and n.a[0] in earlier)
+                    or (n.op == "fn" and n.a[0] not in pure) for n in walk(dom)):
+                out.append(k)
+            earlier.add(slot)
+        return out
+
     def write_actions(self) -> None:
         for act in self.checked.actions:
             base = self.action_names[act.index]
@@ -179,8 +195,15 @@ class ModuleWriter(Module):
                 if act.cond is not None:
                     code.line(f"if not {code.ex(act.cond)}: return")
                 loops = 0
-                for _pname, slot, dom in act.params:
-                    code.line(f"for {code.local(slot)} in {code.snapshot(dom) if dom is not None else '[]'}:")
+                once = self.invariant_domains(act.params)
+                for k in once:
+                    code.line(f"_dom{k} = None")
+                for k, (_pname, slot, dom) in enumerate(act.params):
+                    if k in once:  # the same options whatever the earlier parameters: made once, when first needed
+                        code.line(f"if _dom{k} is None: _dom{k} = {code.snapshot(dom)}")
+                        code.line(f"for {code.local(slot)} in _dom{k}:")
+                    else:
+                        code.line(f"for {code.local(slot)} in {code.snapshot(dom) if dom is not None else '[]'}:")
                     code.depth += 1
                     loops += 1
                 values = "[" + ", ".join(code.local(s) for _, s, _ in act.params) + "]"
