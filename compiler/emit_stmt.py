@@ -129,31 +129,22 @@ class StmtEmitter:
     def s_move(self, what, dest, position, face, family):
         z = self.temp("z")
         self.line(f"{z} = {self.ex(dest)}")
-        mover = self.mover(family, position, what.op == "as_list")
+        mover = self.mover(family, position)
         if mover is not None:  # the destination's kind is known: a move written for it
             fam = self.m.meta["families"][family]
             up = (face or fam["face"]) == "up"
             if what.op == "as_list":  # one component: the move written out
-                c, src = self.temp("c"), self.temp("src")
+                c = self.temp("c")
                 self.line(f"{c} = {self.ex(what.a[0])}")
                 self.line(f"if {c} is not None:")
                 with self.block():
-                    self.line(f"{src} = st.loc[{c}]")
-                    if self.m.an.top_piles:  # the source may be a face-up pile, whose new top turns up
-                        self.line(f"if {src} != -1: leave_pile(st, {c}, {src})")
-                    else:
-                        self.line(f"if {src} != -1: st.zones[{src}].remove({c})")
-                    self.line({"move_top": f"st.zones[{z}].insert(0, {c})", "move_bottom": f"st.zones[{z}].append({c})",
-                               "move_sorted": f"insort(st.zones[{z}], {c})"}[mover])
-                    self.line(f"st.loc[{c}] = {z}")
-                    if fam["visibility"] != "top":
-                        self.line(f"st.face[{c}] = {up}")
-                    elif mover == "move_top":  # onto a face-up pile: the new top shows, the one below turns down
-                        self.line(f"st.face[{c}] = True")
-                        self.line(f"if len(st.zones[{z}]) > 1: st.face[st.zones[{z}][1]] = False")
-                    else:  # under a face-up pile: face up only when the pile was empty
-                        self.line(f"st.face[{c}] = st.zones[{z}][0] == {c}")
-                    self.line(f"if st.known or st.record: after_move(st, {c}, {src}, {z})")
+                    self.one_move(c, z, mover, fam, up)
+            elif self.m.an.top_piles:  # a list, where a source may be a face-up pile: each move written out
+                c = self.temp("c")
+                self.line(f"for {c} in {self.snapshot(what)}:")
+                with self.block():
+                    self.line(f"if {c} is None: continue")
+                    self.one_move(c, z, mover, fam, up)
             else:
                 self.line(f"move_all(st, {self.ex(what)}, {mover}, {z}, {up})")
         elif what.op == "as_list":  # one component: no list to build
@@ -163,11 +154,32 @@ class StmtEmitter:
         else:
             self.line(f"move_list(st, {self.ex(what)}, {z}, {position!r}, {face!r}, {self.m.an.moved_fires})")
 
-    def mover(self, family: str | None, position: str, one: bool = False) -> str | None:
-        """The move written for a destination of ``family`` (None: the general one).
-        With face-up piles only one component's move is written out (``one``)."""
+    def one_move(self, c: str, z: str, mover: str, fam: dict, up: bool) -> None:
+        """The move of component ``c`` (not none) to zone ``z``, written out
+        for the destination's family (as ``ops.move`` makes it when no
+        trigger listens to 'moved')."""
+        src = self.temp("src")
+        self.line(f"{src} = st.loc[{c}]")
+        if self.m.an.top_piles:  # the source may be a face-up pile, whose new top turns up
+            self.line(f"if {src} != -1: leave_pile(st, {c}, {src})")
+        else:
+            self.line(f"if {src} != -1: st.zones[{src}].remove({c})")
+        self.line({"move_top": f"st.zones[{z}].insert(0, {c})", "move_bottom": f"st.zones[{z}].append({c})",
+                   "move_sorted": f"insort(st.zones[{z}], {c})"}[mover])
+        self.line(f"st.loc[{c}] = {z}")
+        if fam["visibility"] != "top":
+            self.line(f"st.face[{c}] = {up}")
+        elif mover == "move_top":  # onto a face-up pile: the new top shows, the one below turns down
+            self.line(f"st.face[{c}] = True")
+            self.line(f"if len(st.zones[{z}]) > 1: st.face[st.zones[{z}][1]] = False")
+        else:  # under a face-up pile: face up only when the pile was empty
+            self.line(f"st.face[{c}] = st.zones[{z}][0] == {c}")
+        self.line(f"if st.known or st.record: after_move(st, {c}, {src}, {z})")
+
+    def mover(self, family: str | None, position: str) -> str | None:
+        """The move written for a destination of ``family`` (None: the general one)."""
         an = self.m.an
-        if family is None or an.moved_fires or (an.top_piles and not one) or position not in ("top", "bottom"):
+        if family is None or an.moved_fires or position not in ("top", "bottom"):
             return None
         if not self.m.meta["families"][family]["ordered"]:
             return "move_sorted"
