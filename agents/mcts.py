@@ -41,11 +41,7 @@ Whitehouse 2012) with decoupled UCT at simultaneous decisions:
   ranked once by the greedy agent's judgement in one sample, and after N
   iterations only the best ceil(widen * sqrt(N + 1)) are searched.
 * ``model="greedy"`` makes the other players choose in the tree as the
-  greedy agent would (measured: no clear gain; not the default);
-  ``model="random"`` makes them choose uniformly at random: the agent then
-  answers what they may do rather than their best reply to it (in a
-  simultaneous choice, the others' search converges to their best reply,
-  which weak players do not play).
+  greedy agent would (measured: no clear gain; not the default).
 
 Which of these bought how much strength against greedy bots is measured in
 docs/agents.md.
@@ -102,8 +98,8 @@ class MCTSAgent:
         self.rollout = rollout
         self.epsilon = float(epsilon)
         self.widen = float(widen)
-        if model not in ("search", "greedy", "random"):
-            raise ValueError(f"unknown opponent model '{model}' (search, greedy or random)")
+        if model not in ("search", "greedy"):
+            raise ValueError(f"unknown opponent model '{model}' (search or greedy)")
         self.model = model
         self._scale = [0.0, 0]  # sum of |lead| seen at cutoffs, and how many: the scale of a lead
         if iterations is None:
@@ -197,9 +193,7 @@ class MCTSAgent:
                         if value > best_value:
                             best, best_value = i, value
                 i = unvisited[rng.randrange(len(unvisited))] if unvisited else best
-                if q != me and self.model == "random" and len(keys) > 1:
-                    i = rng.randrange(len(keys))  # the others as random players
-                elif model is not None and q != me and len(keys) > 1 and rng.random() >= self.epsilon:
+                if model is not None and q != me and len(keys) > 1 and rng.random() >= self.epsilon:
                     i = _greedy_choice(game, s, q, len(keys), model, rng)  # the others as greedy players
                 choices.append((q, keys[i], i))
             for q, _, i in choices:
