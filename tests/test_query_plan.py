@@ -134,3 +134,29 @@ def test_a_distinct_by_key_of_fixed_properties_reads_a_column_of_keys():
         kinds, by_tags = fns["fn_kinds"](st, None), fns["fn_by_tags"](st, None)
         assert kinds == fns["fn_kinds_slow"](st, None) and len(kinds) == 6
         assert by_tags == fns["fn_by_tags_slow"](st, None) and len(by_tags) == 6
+
+
+def test_a_determinized_sample_reads_keys_of_its_own_rows():
+    """A sample deals hidden rows out again: its key columns are made from
+    its own rows, not the catalogue's (the hidden deck here)."""
+    import random as _random
+
+    from agents.determinize import determinize
+
+    g = compile_ok(KINDS.replace("deck: {of: card}", "deck: {of: card, visibility: hidden}"))
+    st = g.new(players=2, seed=3)
+    real = g.program.module["fn_kinds"](st, None)
+    dealt = 0
+    for seed in range(5):
+        s = determinize(st, 0, _random.Random(seed))
+        rows = s.static
+        dealt += rows != st.static
+        kinds = g.program.module["fn_kinds"](s, None)
+        seen, want = set(), []
+        for c in s.zones[s.cat.zone_base["deck"]]:
+            key = (rows[c]["colour"], rows[c]["rank"])
+            if key not in seen:
+                seen.add(key)
+                want.append(c)
+        assert kinds == want and len(kinds) == len(real) == 6
+    assert dealt  # the samples did deal the rows out again
