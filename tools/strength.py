@@ -150,7 +150,7 @@ def main(argv=None) -> int:
         extra = f" ({args.agent.partition(':')[2]})" if ":" in args.agent else ""
         cut = f", rollouts ≤ {cap}" if cap is not None else ""
         budget = f"{iterations} it.{cut}{extra}" if mcts else args.agent
-        if mcts and "seconds=" in args.agent:
+        if mcts and ("seconds=" in args.agent or "iterations=" in args.agent):  # the spec sets the budget
             budget = args.agent.partition(":")[2] + (f", ≤ {iterations} it." if explicit else "")
         slowest = max((r[4] for r in results), default=0.0)
         row = (f"| {name} | {players} | {budget} | {n} | {wins:g} | {rate:.2f} | "
