@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 
-from compiler.emit_expr import ExprEmitter
+from compiler.emit_expr import LAMBDA_SLOT, ExprEmitter
 from compiler.emit_stmt import StmtEmitter
 from validator.ir import X
 from validator.types import Type
@@ -301,17 +301,25 @@ class Code(ExprEmitter, StmtEmitter):
         fname = self.m.function_names[key]
         rule = self.m.checked.functions[key]
         if rule.event_slot < 0 and all(a.op in ("local", "const") for a in args) and _small(rule.body):
-            return self.inline(rule, player, args)
+            return self.inline(rule, player, args, (self.inline_names or {}).get(id(args)))
         parts = ["st", self.ex(player)]
         if rule.event_slot >= 0:
             parts.append(self.ex(event))
         parts += [self.ex(a) for a in args]
         return f"{fname}({', '.join(parts)})"
 
-    def inline(self, rule, player: X, args) -> str:
+    def inline(self, rule, player: X, args, invariant_names: dict | None = None) -> str:
         """A small function's body written at the call site, its parameters
         replaced by the arguments (locals or constants: nothing is computed
-        twice, and nothing can happen in a different order)."""
+        twice, and nothing can happen in a different order). Parts of the
+        body a query computes once before it are read by ``invariant_names``."""
+        sub = self.inline_writer(rule, player, args)
+        sub.invariant_names = invariant_names
+        src = f"({sub.ex(rule.body)})"
+        self.lines_from(sub)
+        return src
+
+    def inline_writer(self, rule, player: X, args) -> Code:
         self.m.inlined += 1
         sub = Code(self.m, self.name, self.unit_name, rule.slot_names, self.framed)
         sub.suffix = f"_{self.m.inlined}"
@@ -320,7 +328,14 @@ class Code(ExprEmitter, StmtEmitter):
         sub.bound = {0: self.ex(player), **{s: self.ex(a) for s, a in zip(rule.params, args)}}
         sub.hoists = self.hoists
         sub.in_iterable = self.in_iterable
-        src = f"({sub.ex(rule.body)})"
+        return sub
+
+    def inline_part(self, call: X, node: X) -> str:
+        """``node``, a part of the body of the function ``call`` calls, written
+        as it is at that call site (for computing it before a query)."""
+        key, player, _event, args = call.a
+        sub = self.inline_writer(self.m.checked.functions[key], player, args)
+        src = sub.ex(node)
         self.lines_from(sub)
         return src
 
@@ -333,13 +348,16 @@ class Code(ExprEmitter, StmtEmitter):
         if attrs is not None:  # a key of fixed properties only: each component's key read from a column of them
             keys = self.hoisted(f"keys_{len(self.hoists)}", f"st.cat.columns[{attrs!r}]")
             return f"distinct_of(charged(st, {self.ex(xs)}), {keys})"
-        if helper == "distinct_by" and key.op == "list":  # a key only compared: a tuple, hashed as it is
-            body = "(" + "".join(self.ex(i) + ", " for i in key.a[0]) + ")"
-        else:
-            body = self.ex(key)
-        if by_key:  # sorted(items, key=...): each key once, in order; a stable sort
-            return f"{helper}(charged(st, {self.ex(xs)}), key=lambda {name}: {body})"
-        return f"{helper}(charged(st, {self.ex(xs)}), lambda {name}: {body}{extra})"
+        def write():
+            if helper == "distinct_by" and key.op == "list":  # a key only compared: a tuple, hashed as it is
+                body = "(" + "".join(self.ex(i) + ", " for i in key.a[0]) + ")"
+            else:
+                body = self.ex(key)
+            if by_key:  # sorted(items, key=...): each key once, in order; a stable sort
+                return f"{helper}(charged(st, {self.ex(xs)}), key=lambda {name}: {body})"
+            return f"{helper}(charged(st, {self.ex(xs)}), lambda {name}: {body}{extra})"
+
+        return self.once_per_query(slot, key, write)
 
     def fixed_key(self, key: X, slot: int) -> tuple | None:
         """The fixed properties a ``distinct_by`` key is made of, when it is
@@ -400,6 +418,3 @@ def _small(x: X, limit: int = 80) -> bool:
     return sum(1 for _ in zip(walk(x), range(limit + 1))) <= limit
 
 
-# where each operation that binds a function's parameter keeps its slot
-LAMBDA_SLOT = {"sum_by": 1, "pick_key": 2, "best_by": 2, "sort_by": 1, "filter": 1, "map": 1, "all_by": 1,
-               "any_by": 1, "first_by": 1, "distinct_by": 1, "within": 2}

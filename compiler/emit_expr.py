@@ -16,10 +16,14 @@ from __future__ import annotations
 
 from compiler.cse import KEEP, ChainMemo, key_of
 from compiler.plan import family_of_filter
-from validator.ir import X
+from validator.ir import X, walk
 
 MAX_DEPTH = 30  # nesting kept in one Python expression; deeper parts become functions of their own
 
+
+# where each operation that binds a function's parameter keeps its slot
+LAMBDA_SLOT = {"sum_by": 1, "pick_key": 2, "best_by": 2, "sort_by": 1, "filter": 1, "map": 1, "all_by": 1,
+               "any_by": 1, "first_by": 1, "distinct_by": 1, "within": 2}
 
 # operations whose value is a new list nobody else holds: copying it again is waste
 FRESH = frozenset({"list", "filter", "map", "sorted", "sort_by", "reverse", "distinct", "distinct_lists", "distinct_by",
@@ -41,10 +45,14 @@ class ExprEmitter(ChainMemo):
         return self.ex(x) if x.op in FRESH else f"list({self.ex(x)})"
 
     level = 0  # nesting of the expression being written
+    invariant_names: dict | None = None  # id(node) -> name: parts of a query's body computed once before it
+    inline_names: dict | None = None  # id(a call's arguments) -> the same, for the function written at the call
 
     def ex(self, x: X) -> str:
         if x._depth is None:
             _measure(x)
+        if self.invariant_names is not None and id(x) in self.invariant_names:
+            return self.read_invariant(x)
         if self.level >= MAX_DEPTH and x._depth > 1:
             return self.hoist(x)
         if x.op in KEEP and self.cse_bound:
@@ -90,7 +98,124 @@ class ExprEmitter(ChainMemo):
         """A comprehension binding ``slot`` to each item of ``items`` (charged
         to the work budget first)."""
         target = self.local(slot, bind=True)
-        return template.format(body=self.ex(body), t=target, items=f"charged(st, {self.iterable(items)})")
+        return self.once_per_query(slot, body, lambda: template.format(
+            body=self.ex(body), t=target, items=f"charged(st, {self.iterable(items)})"))
+
+    # ------------------------------------------------------------ loop-invariant parts
+    def once_per_query(self, slot: int, body: X, write) -> str:
+        """``write()``, the source of a query over items bound to ``slot``,
+        with the parts of ``body`` that depend on no item computed once
+        before it (``invariant_parts``), also inside the small functions
+        written at their call sites: ``playable(c)`` over a hand reads the
+        top of the discard once per hand, not once per card."""
+        parts = [] if self.in_iterable else invariant_parts(self.m, body, {slot})
+        if not parts:
+            return write()
+        saved, saved_calls = self.invariant_names, self.inline_names
+        names, calls = dict(saved or {}), dict(saved_calls or {})
+        for node, call in parts:
+            self.m.invariants = getattr(self.m, "invariants", 0) + 1
+            name = f"_i{self.m.invariants}"
+            if call is None:
+                names[id(node)] = name
+            else:
+                calls.setdefault(id(call.a[3]), {})[id(node)] = name
+        self.invariant_names, self.inline_names = names, calls
+        try:
+            query = write()
+        finally:
+            self.invariant_names, self.inline_names = saved, saved_calls
+        before = []
+        plan, bound = self.cse_plan, self.cse_bound
+        self.cse_plan, self.cse_bound = {}, {}  # nothing kept with := inside the lambda below
+        try:
+            for node, call in parts:
+                name = names[id(node)] if call is None else calls[id(call.a[3])][id(node)]
+                src = self.ex(node) if call is None else self.inline_part(call, node)
+                before.append(f"({name} := attempt(lambda: {src}))")
+        finally:
+            self.cse_plan, self.cse_bound = plan, bound
+        return f"({', '.join(before)}, {query})[-1]"
+
+    def read_invariant(self, x: X) -> str:
+        """A part computed before its query: its value, or, when computing it
+        failed there, the part written in place, to fail where it did."""
+        name = self.invariant_names[id(x)]
+        saved, self.invariant_names = self.invariant_names, None
+        try:
+            src = self.ex(x)
+        finally:
+            self.invariant_names = saved
+        return f"({name} if {name} is not FAILED else {src})"
+
+
+# what a part computed once before its query may not contain: values that
+# draw at random, and calls and lookups that and/or chains keep with := (cse.py)
+NOT_INVARIANT = frozenset({"random", "roll"}) | KEEP
+
+
+# lookups that cost less than keeping their value (a call and a closure per query)
+CHEAP = frozenset({"const", "local", "param", "var", "current", "player_count", "phase", "turn_number", "static",
+                   "static_get", "dyn", "owner", "zone_of", "shared_zone", "zone_items", "zone_len", "zone_item",
+                   "zone_nonempty", "list_item", "field", "pvar", "type_of", "cmp", "arith", "neg", "not", "bool",
+                   "not_none", "len", "first", "last", "as_list", "list", "in_game", "alive", "seat", "face_up",
+                   "is_face_up", "text_item", "ifexpr", "str", "abs"})
+
+
+def invariant_parts(m, body: X, bound: set) -> list[tuple[X, X | None]]:
+    """The largest parts of a query's ``body`` that read none of the
+    ``bound`` locals (the query's item) nor those bound by queries inside
+    it, draw nothing at random and are worth computing once (more than
+    lookups: a call of the runtime library, a query). Each with None, or the
+    call of a small function written at its call site when the part is in
+    that function's body (its parameters given the item count as bound)."""
+    bound = set(bound)
+    for n in walk(body):
+        k = LAMBDA_SLOT.get(n.op)
+        if k is not None and n.a[k] is not None:
+            bound.add(n.a[k])
+
+    def invariant(x: X) -> bool:
+        """Draws nothing at random and reads no bound local other than those
+        it binds itself (a query inside it over its own items)."""
+        own, read = set(), set()
+        for n in walk(x):
+            if n.op in NOT_INVARIANT:
+                return False
+            k = LAMBDA_SLOT.get(n.op)
+            if k is not None and n.a[k] is not None:
+                own.add(n.a[k])
+            elif n.op == "local" and n.a[0] in bound:
+                read.add(n.a[0])
+        return read <= own
+
+    out, stack = [], [body]
+    while stack:
+        x = stack.pop()
+        if x.op in ("const", "local"):
+            continue
+        if invariant(x):
+            if any(n.op not in CHEAP for n in walk(x)):
+                out.append((x, None))
+            continue
+        if x.op == "fn" and inlined(m, x):
+            rule = m.checked.functions[x.a[0]]
+            inner = {p for p, a in zip(rule.params, x.a[3]) if a.op == "local" and a.a[0] in bound}
+            if x.a[1].op == "local" and x.a[1].a[0] in bound:
+                inner.add(0)
+            out.extend((node, x) for node, _ in invariant_parts(m, rule.body, inner))
+            continue
+        stack.extend(x.children())
+    return out
+
+
+def inlined(m, call: X) -> bool:
+    """Whether a call of a ruleset function is written at its call site (``Code.call_function``)."""
+    from compiler.code import _small
+
+    key, _player, _event, args = call.a
+    rule = m.checked.functions[key]
+    return rule.event_slot < 0 and all(a.op in ("local", "const") for a in args) and _small(rule.body)
 
 
 def _measure(x: X) -> int:

@@ -38,6 +38,26 @@ def over_budget(st):
                     hint="a query inside a query over large lists; narrow the lists first")
 
 
+class _Failed:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "FAILED"
+
+
+FAILED = _Failed()  # a part of a query that could not be computed before it (compiler/emit_expr.py)
+
+
+def attempt(compute):
+    """The value of a part of a query computed once before the query, or
+    FAILED when it raised: the query then computes it where the rule reads
+    it, so that it fails where, and only if, the rule would."""
+    try:
+        return compute()
+    except Exception:
+        return FAILED
+
+
 def charged(st, items):
     """``items``, counted against the work budget (for queries written as comprehensions)."""
     st.work += len(items)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import random
 
-from helpers import compile_ok
+import pytest
+from helpers import HEAD, compile_ok
 
 RULES = """
 components:
@@ -160,3 +161,70 @@ def test_a_determinized_sample_reads_keys_of_its_own_rows():
                 want.append(c)
         assert kinds == want and len(kinds) == len(real) == 6
     assert dealt  # the samples did deal the rows out again
+
+
+ONCE = """
+components:
+  card:
+    for_each: {value: "range(1, 9)"}
+zones:
+  deck: {of: card}
+  pile: {of: card}
+functions:
+  above_the_pile:
+    params: {}
+    value: "filter(deck, c => count(pile) == 0 or c.value > sum(pile, x => x.value) // count(pile))"
+  above_the_pile_slow:
+    params: {}
+    value: "filter(deck, c => count(pile) == 0 or c.value > sum(pile, x => x.value + 0 * c.value) // count(pile))"
+  above_empty:
+    params: {}
+    value: "filter(deck, c => c.value > sum(pile, x => x.value) // count(pile))"
+  by_opponent:
+    params: {p: player}
+    value: "sort(deck, c => index_of(opponents(p), c.value % 2))"
+actions:
+  pile_one:
+    effect: |
+      move top(deck) to pile
+phases:
+  play:
+    turn:
+      actions: [pile_one]
+    end_if: "count(deck) == 0"
+    next: done
+  done:
+    on_begin: |
+      end game
+setup: |
+  move components(card) to deck
+  shuffle deck
+"""
+
+
+def test_a_part_of_a_query_that_reads_no_item_is_computed_once_and_fails_only_where_the_rule_would():
+    """A part of a query's condition or key that depends on no item is
+    computed once before the query (``attempt``); when computing it fails,
+    the query computes it where the rule reads it, so an error comes only
+    where, and only when, the rule itself would meet it."""
+    from interpreter.errors import RuleError
+
+    g = compile_ok(ONCE, HEAD.replace("{min: 2, max: 2}", "{min: 3, max: 3}"))
+    src = g.program.source
+    fns = g.program.module
+    assert src.count("attempt(lambda:") == 3  # the pile's mean value twice, and the opponents, once per query
+    above = src[src.index("def fn_above_the_pile_slow"):].split("\n\n")[0]
+    assert "attempt" not in above  # a part that reads the item is not computed before
+    st = g.new(players=3, seed=2)
+    assert fns["fn_above_the_pile"](st, None) == st.zones[st.cat.zone_base["deck"]]  # an empty pile: its mean not read
+    with pytest.raises(RuleError):
+        fns["fn_above_empty"](st, None)  # read, and empty: the rule's own error, at the rule's place
+    while not st.over:
+        assert fns["fn_above_the_pile"](st, None) == fns["fn_above_the_pile_slow"](st, None)
+        for p in range(3):
+            opp = fns["fn_by_opponent"](st, p, p)
+            order = [q for q in [(p + 1) % 3, (p + 2) % 3]]
+            want = sorted(st.zones[st.cat.zone_base["deck"]], key=lambda c: order.index(st.cat.columns["value"][c] % 2)
+                          if st.cat.columns["value"][c] % 2 in order else -1)
+            assert opp == want
+        g.apply(st, g.to_move(st)[0], 0)
