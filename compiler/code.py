@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 
-from compiler.emit_expr import LAMBDA_SLOT, ExprEmitter
+from compiler.emit_expr import LAMBDA_SLOT, ExprEmitter, inlined
 from compiler.emit_stmt import StmtEmitter
 from validator.ir import X
 from validator.types import Type
@@ -300,7 +300,7 @@ class Code(ExprEmitter, StmtEmitter):
     def call_function(self, key, player: X, event: X, args) -> str:
         fname = self.m.function_names[key]
         rule = self.m.checked.functions[key]
-        if rule.event_slot < 0 and all(a.op in ("local", "const") for a in args) and _small(rule.body):
+        if inlined(self.m, key, args):
             return self.inline(rule, player, args, (self.inline_names or {}).get(id(args)))
         parts = ["st", self.ex(player)]
         if rule.event_slot >= 0:
@@ -406,15 +406,5 @@ class Code(ExprEmitter, StmtEmitter):
             sub.line(f"return {sub.ex(x)}", self.where)
         self.m.add(sub)
         return f"{sub.name}({', '.join(params)})"
-
-
-def _small(x: X, limit: int = 80) -> bool:
-    """Whether an expression is small enough to write at each call site."""
-    from validator.ir import walk
-
-    for n, _ in zip(walk(x), range(limit + 1)):
-        if n.op == "fn":
-            return False  # a function calling functions stays a call
-    return sum(1 for _ in zip(walk(x), range(limit + 1))) <= limit
 
 

@@ -198,7 +198,7 @@ def invariant_parts(m, body: X, bound: set) -> list[tuple[X, X | None]]:
             if any(n.op not in CHEAP for n in walk(x)):
                 out.append((x, None))
             continue
-        if x.op == "fn" and inlined(m, x):
+        if x.op == "fn" and inlined(m, x.a[0], x.a[3]):
             rule = m.checked.functions[x.a[0]]
             inner = {p for p, a in zip(rule.params, x.a[3]) if a.op == "local" and a.a[0] in bound}
             if x.a[1].op == "local" and x.a[1].a[0] in bound:
@@ -209,13 +209,20 @@ def invariant_parts(m, body: X, bound: set) -> list[tuple[X, X | None]]:
     return out
 
 
-def inlined(m, call: X) -> bool:
-    """Whether a call of a ruleset function is written at its call site (``Code.call_function``)."""
-    from compiler.code import _small
-
-    key, _player, _event, args = call.a
+def inlined(m, key, args) -> bool:
+    """Whether a call of the ruleset function ``key`` with ``args`` is written
+    at its call site (``Code.call_function``): a small body, called with
+    locals and constants (nothing computed twice, nothing reordered)."""
     rule = m.checked.functions[key]
-    return rule.event_slot < 0 and all(a.op in ("local", "const") for a in args) and _small(rule.body)
+    return rule.event_slot < 0 and all(a.op in ("local", "const") for a in args) and small_body(rule.body)
+
+
+def small_body(x: X, limit: int = 80) -> bool:
+    """Whether an expression is small enough to write at each call site."""
+    for n, _ in zip(walk(x), range(limit + 1)):
+        if n.op == "fn":
+            return False  # a function calling functions stays a call
+    return sum(1 for _ in zip(walk(x), range(limit + 1))) <= limit
 
 
 def _measure(x: X) -> int:
