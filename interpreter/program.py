@@ -114,15 +114,23 @@ class Columns(dict):
     """Fixed properties by name, each a tuple of its value by component id,
     built from ``rows`` the first time a rule reads it; a property a row
     lacks reads none there (rules read it only from components that have
-    it). A catalogue's columns come from its rows; a determinized sample,
-    whose rows are dealt out again, gets columns of its own rows."""
+    it). A catalogue's columns come from its rows. A determinized sample,
+    whose rows are dealt out again, gets columns of its own rows: given the
+    columns it was dealt from (``base``) and where each of its rows lay
+    there (``where``: ``rows[c] is base.rows[where[c]]``), a column is the
+    base's read in that order, built once in the catalogue for all samples."""
 
-    def __init__(self, rows: list):
+    def __init__(self, rows: list, base: Columns | None = None, where: list | None = None):
         super().__init__()
         self.rows = rows
+        self.base = base
+        self.where = where
 
     def __missing__(self, name):
-        column = self[name] = tuple(row.get(name) for row in self.rows)
+        if self.base is not None:
+            column = self[name] = tuple(map(self.base[name].__getitem__, self.where))
+        else:
+            column = self[name] = tuple(row.get(name) for row in self.rows)
         return column
 
 
