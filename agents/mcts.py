@@ -172,9 +172,9 @@ class MCTSAgent:
         while in_tree and not s.over:
             choices = []
             for q in game.to_move(s):
-                opts = game.legal(s, q)
                 mine = node is root and q == me
-                keys = _keys(opts, by_index=mine)
+                # the agent's own options at the root by index (no labels); the others' by label
+                keys = list(range(len(game.legal_values(s, q)))) if mine else _keys(game.legal_labels(s, q))
                 stats = node.stats
                 allowed = root.allowed if mine else None
                 unvisited = []
@@ -245,7 +245,7 @@ class MCTSAgent:
             cap = 0 if self.cutoff == "lead" and judge_of(game.program) is not None else 300
         if s.over or cap <= 0:
             return
-        draw = self.rng.randrange
+        draw = self.rng._randbelow  # randrange(n) for n > 0, without its argument checks: the same draws
         if self.rollout == "greedy":
             judge = judge_of(game.program)
             if judge is not None:
@@ -318,18 +318,16 @@ def _greedy_choice(game, s, q, n, judge, rng) -> int:
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
-def _keys(opts, by_index: bool) -> list:
+def _keys(labels: list[str]) -> list:
     """What identifies each option across determinizations: its label (the
     name its chooser reads), numbered from the second option with the same
-    label; at the root, the agent's own options by index."""
-    if by_index:
-        return [o.index for o in opts]
+    label. (At the root the agent's own options are keyed by index.)"""
     seen: dict[str, int] = {}
     out = []
-    for o in opts:
-        n = seen.get(o.label, 0)
-        seen[o.label] = n + 1
-        out.append((o.label, n) if n else o.label)
+    for label in labels:
+        n = seen.get(label, 0)
+        seen[label] = n + 1
+        out.append((label, n) if n else label)
     return out
 
 

@@ -226,16 +226,37 @@ class Game(Saving):
     def legal(self, st: State, player: int) -> list[Option]:
         i = self._slot(st, player)
         pend = st.pending
-        labels = pend.get("labels")
         hidden = _hidden_options(st, pend, i, player)
-        if labels:
-            out = [Option(k, v, labels[i][k]) for k, v in enumerate(pend["options"][i])]
-        else:
-            out = [Option(k, v, self.option_label(st, pend, v)) for k, v in enumerate(pend["options"][i])]
+        values = pend["options"][i]
+        out = [Option(k, v, label) for k, (v, label) in enumerate(zip(values, self._labels(st, pend, i), strict=True))]
         if hidden:  # a face-down component the chooser cannot see: its back only, no identity
             for k in hidden:
-                out[k] = Option(k, {"hidden": True, "index": k}, back_name(st, out[k].value))
+                out[k] = Option(k, {"hidden": True, "index": k}, back_name(st, values[k]))
         return out
+
+    def legal_labels(self, st: State, player: int) -> list[str]:
+        """The labels of ``legal``'s options, in the same order, without
+        the options (a search agent keys its statistics by them)."""
+        i = self._slot(st, player)
+        pend = st.pending
+        hidden = _hidden_options(st, pend, i, player)
+        out = self._labels(st, pend, i)
+        if hidden:
+            values = pend["options"][i]
+            for k in hidden:
+                out[k] = back_name(st, values[k])
+        return out
+
+    def _labels(self, st: State, pend: dict, i: int) -> list[str]:
+        """The label of each option of slot ``i``: the rules' own, else ``option_label``'s."""
+        labels = pend.get("labels")
+        if labels:
+            return list(labels[i])
+        values = pend["options"][i]
+        if pend["kind"] != "action":  # option_label, its type read once
+            t = _tag_type(pend.get("type", "any"))
+            return ["pass" if v is None else describe(st, v, t) for v in values]
+        return [self.option_label(st, pend, v) for v in values]
 
     def asked_at(self, st: State) -> str:
         """Where in the ruleset the pending question is asked
