@@ -55,7 +55,6 @@ are not enforced. A ruleset makes those visible by declaring the property
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 
@@ -251,14 +250,21 @@ def _deal(s: State, plan: tuple, rng: random.Random) -> None:
         for c, (row, hidden_props, k) in zip(ids, faces):
             static[c] = row
             if hidden_props is not None:
-                props[c] = {**props[c], **hidden_props}  # public changing properties stay in place
+                props[c].update(hidden_props)  # the clone's own dict: public changing properties stay in place
             if where is not None:
                 where[c] = k
     s.static = static
     # compiled rules read fixed properties by column (interpreter.program.Catalog.columns):
     # the sample's catalogue is the same but for columns read from its own rows
-    cat = s.cat = copy.copy(s.cat)
+    cat = s.cat = _shallow_copy(s.cat)
     cat.columns = Columns(static, columns, where)
+
+
+def _shallow_copy(obj):
+    """``copy.copy`` of a plain object (the catalogue), without its generic protocol."""
+    new = object.__new__(obj.__class__)
+    new.__dict__.update(obj.__dict__)
+    return new
 
 
 def _face_key(face) -> str:

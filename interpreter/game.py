@@ -21,7 +21,7 @@ from interpreter.errors import (
     NotYourTurnError,
     RuleError,
 )
-from interpreter.labels import back_name, describe, literal, player_name
+from interpreter.labels import back_name, comp_name, describe, literal, player_name
 from interpreter.program import TIMED_OUT, Catalog, Program, Type, ZoneTable
 from interpreter.run import run, scores
 from interpreter.saving import SAVE_FORMAT, Saving  # noqa: F401 - the save format is Game's too
@@ -255,6 +255,9 @@ class Game(Saving):
         values = pend["options"][i]
         if pend["kind"] != "action":  # option_label, its type read once
             t = _tag_type(pend.get("type", "any"))
+            if t.kind == "comp":  # describe's answer for a component, without the call
+                return ["pass" if v is None else describe(st, v, t) if isinstance(v, bool) else comp_name(st, v)
+                        for v in values]
             return ["pass" if v is None else describe(st, v, t) for v in values]
         return [self.option_label(st, pend, v) for v in values]
 
@@ -451,8 +454,7 @@ def _hidden_options(st: State, pend: dict, i: int, player: int) -> list[int]:
     type that declares ``public`` properties (pieces whose backs show
     something) names its face-down components through its own label, which
     must use only those; other face-down components are offered unnamed."""
-    from interpreter.ops import can_see
-
+    can_see = ops.can_see
     if pend.get("type") == "action":
         out = []
         for k, (ai, args) in enumerate(pend["options"][i]):
@@ -465,10 +467,12 @@ def _hidden_options(st: State, pend: dict, i: int, player: int) -> list[int]:
         return out
     if pend.get("type") != "comp":
         return []
+    face = st.face  # a face-up component is seen by all: can_see's first test, without the call
+    n = len(face)
     return [
         k
         for k, v in enumerate(pend["options"][i])
-        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(st.face) and not can_see(st, v, player)
+        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < n and not face[v] and not can_see(st, v, player)
     ]
 
 
