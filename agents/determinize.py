@@ -211,7 +211,8 @@ def _plan(st: State, player: int) -> tuple | None:
 def _faces(st: State, groups: list[list[int]]) -> tuple:
     """Each group's components with their identities, the identities in
     canonical order: (ids, [(row, hidden changing properties, where the row
-    was), ...]) for each group, and the columns the rows were read from."""
+    was), ...]) for each group; the columns the rows were read from (None
+    when they are not the state's rows'), and which of them dealing keeps."""
     prog = st.prog
     cat = st.cat
     static = st.static
@@ -231,7 +232,29 @@ def _faces(st: State, groups: list[list[int]]) -> tuple:
         order = sorted(range(len(faces)), key=keys.__getitem__)  # stable: as sorting the faces
         dealt.append((ids, [faces[i] for i in order]))
     columns = cat.columns if getattr(cat.columns, "rows", None) is static else None
-    return dealt, columns
+    return dealt, columns, _Kept(columns, groups) if columns is not None else None
+
+
+class _Kept(dict):
+    """Column name -> whether dealing the groups' rows leaves the column as
+    it is (every group has one value there: a public fixed property, one
+    shared by the whole group), worked out once per plan for all its samples."""
+
+    def __init__(self, columns, groups: list[list[int]]):
+        super().__init__()
+        self.columns, self.groups = columns, groups
+        self.shared: dict = {}  # the kept columns read so far: a new sample starts with them
+
+    def __missing__(self, name):
+        column = self.columns[name]
+        kept = self[name] = all(_same(column[c], column[ids[0]]) for ids in self.groups for c in ids)
+        if kept:
+            self.shared[name] = column
+        return kept
+
+
+def _same(a, b) -> bool:
+    return a is b or (type(a) is type(b) and a == b)
 
 
 def _deal(s: State, plan: tuple, rng: random.Random) -> None:
@@ -239,7 +262,7 @@ def _deal(s: State, plan: tuple, rng: random.Random) -> None:
     gets its own row list (the catalogue's is shared by every game) and
     columns of those rows, read from the columns of the rows they came
     from (a row dealt to component ``c`` from ``k`` gives column[k])."""
-    groups, columns = plan
+    groups, columns, kept = plan
     static = list(s.static)
     props = s.props  # the clone's own dicts
     where = list(range(len(static))) if columns is not None else None
@@ -257,7 +280,9 @@ def _deal(s: State, plan: tuple, rng: random.Random) -> None:
     # compiled rules read fixed properties by column (interpreter.program.Catalog.columns):
     # the sample's catalogue is the same but for columns read from its own rows
     cat = s.cat = _shallow_copy(s.cat)
-    cat.columns = Columns(static, columns, where)
+    cat.columns = Columns(static, columns, where, kept)
+    if kept is not None:
+        cat.columns.update(kept.shared)
 
 
 def _shallow_copy(obj):

@@ -118,19 +118,25 @@ class Columns(dict):
     whose rows are dealt out again, gets columns of its own rows: given the
     columns it was dealt from (``base``) and where each of its rows lay
     there (``where``: ``rows[c] is base.rows[where[c]]``), a column is the
-    base's read in that order, built once in the catalogue for all samples."""
+    base's read in that order, built once in the catalogue for all samples;
+    or the base's own column, where ``kept[name]`` says the dealing cannot
+    change it (each group of exchanged rows has one value there)."""
 
-    def __init__(self, rows: list, base: Columns | None = None, where: list | None = None):
+    def __init__(self, rows: list, base: Columns | None = None, where: list | None = None, kept=None):
         super().__init__()
         self.rows = rows
         self.base = base
         self.where = where
+        self.kept = kept
 
     def __missing__(self, name):
         if self.base is not None:
-            column = self[name] = tuple(map(self.base[name].__getitem__, self.where))
+            column = self.base[name]
+            if self.kept is None or not self.kept[name]:
+                column = tuple(map(column.__getitem__, self.where))
         else:
-            column = self[name] = tuple(row.get(name) for row in self.rows)
+            column = tuple(row.get(name) for row in self.rows)
+        self[name] = column
         return column
 
 
