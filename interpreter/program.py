@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from validator.types import (  # noqa: F401 - the names the engine and tools use
@@ -128,12 +129,16 @@ class Columns(dict):
         self.base = base
         self.where = where
         self.kept = kept
+        self.read = None  # itemgetter(*where): a base column in this order, as a tuple, in one call
 
     def __missing__(self, name):
         if self.base is not None:
             column = self.base[name]
             if self.kept is None or not self.kept[name]:
-                column = tuple(map(column.__getitem__, self.where))
+                if self.read is None:
+                    where = self.where
+                    self.read = itemgetter(*where) if len(where) > 1 else lambda col: tuple(col[k] for k in where)
+                column = self.read(column)
         else:
             column = tuple(row.get(name) for row in self.rows)
         self[name] = column
