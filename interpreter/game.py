@@ -467,13 +467,25 @@ def _hidden_options(st: State, pend: dict, i: int, player: int) -> list[int]:
         return out
     if pend.get("type") != "comp":
         return []
-    face = st.face  # a face-up component is seen by all: can_see's first test, without the call
+    # can_see for each option, its zone's answer asked once per zone: a face-down component
+    # the chooser does not know is seen or not as every such component in its zone
+    face, known, loc = st.face, st.known, st.loc
     n = len(face)
-    return [
-        k
-        for k, v in enumerate(pend["options"][i])
-        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < n and not face[v] and not can_see(st, v, player)
-    ]
+    zone_sees: dict = {}
+    out = []
+    for k, v in enumerate(pend["options"][i]):
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n or face[v]:
+            continue
+        if player is not None:
+            who = known.get(v)
+            if who and player in who:
+                continue
+        sees = zone_sees.get(loc[v])
+        if sees is None:
+            sees = zone_sees[loc[v]] = can_see(st, v, player)
+        if not sees:
+            out.append(k)
+    return out
 
 
 @functools.lru_cache(maxsize=256)
