@@ -60,6 +60,7 @@ class Decision:
         self._state = _state
         self._view = view
         self._view_fn = view_fn
+        self._sampler = None  # agents.determinize.Sampler: what every sample of this decision shares
 
     @property
     def options(self) -> list:
@@ -95,10 +96,13 @@ class Decision:
         has been re-drawn at random (a determinization): hidden faces,
         chance, other players' secret answers (``agents.determinize``).
         The same view and ``rng`` give the same sample, whatever the hidden
-        truth is."""
-        from agents.determinize import determinize
+        truth is. What all samples share (which components are hidden, and
+        their faces) is worked out with the first."""
+        if self._sampler is None:
+            from agents.determinize import Sampler
 
-        return determinize(self._state, self.player, rng)
+            self._sampler = Sampler(self._state, self.player)
+        return self._sampler.sample(rng)
 
 
 def as_agent(agent) -> Callable[[Decision], int]:

@@ -55,7 +55,6 @@ are not enforced. A ruleset makes those visible by declaring the property
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 
@@ -69,14 +68,42 @@ from interpreter.state import State
 def determinize(st: State, player: int, rng: random.Random) -> State:
     """A clone of ``st`` with everything ``player`` cannot see re-drawn from
     ``rng``; the same view for ``player``, the same component counts."""
-    s = st.clone()
-    s.history = []  # the real decisions include other players' secret answers
-    _redeal_hidden(s, player, rng)
-    s.rng = srng.seed_state(rng.getrandbits(64))
-    _reset_secret_pvars(s, player)
-    if s.pending is not None and not s.over:
-        _redraw_pending(s, st.pending, player, rng)
-    return s
+    return Sampler(st, player).sample(rng)
+
+
+class Sampler:
+    """Determinizations of one state for one player (``Decision.sample``
+    keeps one per decision). What every sample shares is worked out once,
+    with the first: the hidden groups (they depend only on the view) and
+    each group's faces in their canonical order. A sample then clones the
+    state, shuffles each group's faces and deals them, with the same draws
+    as ``determinize``. A state changed since (another pending decision,
+    another history or rows) is planned again."""
+
+    __slots__ = ("st", "player", "_plan", "_made_for")
+
+    def __init__(self, st: State, player: int):
+        self.st = st
+        self.player = player
+        self._plan = None
+        self._made_for = None  # (pending, decisions made, rows) of the state the plan was made for
+
+    def sample(self, rng: random.Random) -> State:
+        st, player = self.st, self.player
+        made_for = self._made_for
+        if (made_for is None or made_for[0] is not st.pending or made_for[1] != len(st.history)
+                or made_for[2] is not st.static):
+            self._plan = _plan(st, player)
+            self._made_for = (st.pending, len(st.history), st.static)
+        s = st.clone()
+        s.history = []  # the real decisions include other players' secret answers
+        if self._plan is not None:
+            _deal(s, self._plan, rng)
+        s.rng = srng.seed_state(rng.getrandbits(64))
+        _reset_secret_pvars(s, player)
+        if s.pending is not None and not s.over:
+            _redraw_pending(s, st.pending, player, rng)
+        return s
 
 
 def hidden_groups(st: State, player: int) -> list[list[int]]:
@@ -168,20 +195,29 @@ def exchange_unseen(st: State, players, rng: random.Random, keep=()) -> State:
     return s
 
 
-def _redeal_hidden(s: State, player: int, rng: random.Random) -> None:
-    groups = hidden_groups(s, player)
-    if not groups:
-        return
-    _deal_identities(s, groups, rng)
-
-
 def _deal_identities(s: State, groups: list[list[int]], rng: random.Random) -> None:
     """Deal the identities (fixed row, hidden changing properties) of each
     group's components out again at random."""
-    prog = s.prog
-    cat = s.cat
-    static = list(s.static)  # the sample's own rows: the catalogue's are shared by every game
-    props = s.props
+    _deal(s, _faces(s, groups), rng)
+
+
+def _plan(st: State, player: int) -> tuple | None:
+    """What every sample of ``st`` for ``player`` deals: its hidden groups
+    with their faces in canonical order (None when nothing can be dealt)."""
+    groups = hidden_groups(st, player)
+    return _faces(st, groups) if groups else None
+
+
+def _faces(st: State, groups: list[list[int]]) -> tuple:
+    """Each group's components with their identities, the identities in
+    canonical order: (ids, [(row, hidden changing properties, where the row
+    was), ...]) for each group; the columns the rows were read from (None
+    when they are not the state's rows'), and which of them dealing keeps."""
+    prog = st.prog
+    cat = st.cat
+    static = st.static
+    props = st.props
+    dealt = []
     for ids in groups:
         c0 = ids[0]
         t = cat.types[c0] if c0 < cat.n else static[c0].get("type")
@@ -189,20 +225,71 @@ def _deal_identities(s: State, groups: list[list[int]], rng: random.Random) -> N
         faces = []
         for c in ids:
             hidden_props = {k: v for k, v in props[c].items() if k not in public} if props[c] else None
-            faces.append((static[c], hidden_props))
+            faces.append((static[c], hidden_props, c))
         # canonical order first, so the sample depends on the multiset of hidden faces
         # and on ``rng`` only, not on where the real faces happen to lie
-        faces.sort(key=_face_key)
-        rng.shuffle(faces)
-        for c, (row, hidden_props) in zip(ids, faces):
+        keys = [_face_key(face[:2]) for face in faces]
+        order = sorted(range(len(faces)), key=keys.__getitem__)  # stable: as sorting the faces
+        dealt.append((ids, [faces[i] for i in order]))
+    columns = cat.columns if getattr(cat.columns, "rows", None) is static else None
+    return dealt, columns, _Kept(columns, groups) if columns is not None else None
+
+
+class _Kept(dict):
+    """Column name -> whether dealing the groups' rows leaves the column as
+    it is (every group has one value there: a public fixed property, one
+    shared by the whole group), worked out once per plan for all its samples."""
+
+    def __init__(self, columns, groups: list[list[int]]):
+        super().__init__()
+        self.columns, self.groups = columns, groups
+        self.shared: dict = {}  # the kept columns read so far: a new sample starts with them
+
+    def __missing__(self, name):
+        column = self.columns[name]
+        kept = self[name] = all(_same(column[c], column[ids[0]]) for ids in self.groups for c in ids)
+        if kept:
+            self.shared[name] = column
+        return kept
+
+
+def _same(a, b) -> bool:
+    return a is b or (type(a) is type(b) and a == b)
+
+
+def _deal(s: State, plan: tuple, rng: random.Random) -> None:
+    """Shuffle each group's faces and deal them to its components: the sample
+    gets its own row list (the catalogue's is shared by every game) and
+    columns of those rows, read from the columns of the rows they came
+    from (a row dealt to component ``c`` from ``k`` gives column[k])."""
+    groups, columns, kept = plan
+    static = list(s.static)
+    props = s.props  # the clone's own dicts
+    where = list(range(len(static))) if columns is not None else None
+    shuffle = rng.shuffle
+    for ids, faces in groups:
+        faces = faces[:]
+        shuffle(faces)
+        for c, (row, hidden_props, k) in zip(ids, faces):
             static[c] = row
             if hidden_props is not None:
-                props[c] = {**props[c], **hidden_props}  # public changing properties stay in place
+                props[c].update(hidden_props)  # the clone's own dict: public changing properties stay in place
+            if where is not None:
+                where[c] = k
     s.static = static
     # compiled rules read fixed properties by column (interpreter.program.Catalog.columns):
     # the sample's catalogue is the same but for columns read from its own rows
-    cat = s.cat = copy.copy(cat)
-    cat.columns = Columns(static)
+    cat = s.cat = _shallow_copy(s.cat)
+    cat.columns = Columns(static, columns, where, kept)
+    if kept is not None:
+        cat.columns.update(kept.shared)
+
+
+def _shallow_copy(obj):
+    """``copy.copy`` of a plain object (the catalogue), without its generic protocol."""
+    new = object.__new__(obj.__class__)
+    new.__dict__.update(obj.__dict__)
+    return new
 
 
 def _face_key(face) -> str:

@@ -165,17 +165,19 @@ class MCTSAgent:
     def _iterate(self, game, s, me: int, root: _Node) -> None:
         s.record = False  # no event log: faster, and nobody reads it
         rng, c = self.rng, self.c
+        below = rng._randbelow  # randrange(n) for n > 0: the same draws
+        sqrt, log = math.sqrt, math.log
         model = judge_of(game.program) if self.model == "greedy" else None
         node = root
         path = []
         in_tree = True
         while in_tree and not s.over:
             choices = []
+            stats = node.stats
             for q in game.to_move(s):
-                opts = game.legal(s, q)
                 mine = node is root and q == me
-                keys = _keys(opts, by_index=mine)
-                stats = node.stats
+                # the agent's own options at the root by index (no labels); the others' by label
+                keys = range(len(game.legal_values(s, q))) if mine else _keys(game.legal_labels(s, q))
                 allowed = root.allowed if mine else None
                 unvisited = []
                 best, best_value = 0, -1.0
@@ -186,13 +188,13 @@ class MCTSAgent:
                     if st is None:
                         st = stats[(q, k)] = [0, 0.0, 0]
                     st[2] += 1
-                    if st[0] == 0:
+                    if not st[0]:
                         unvisited.append(i)
                     elif not unvisited:
-                        value = st[1] / st[0] + c * math.sqrt(math.log(st[2]) / st[0])
+                        value = st[1] / st[0] + c * sqrt(log(st[2]) / st[0])
                         if value > best_value:
                             best, best_value = i, value
-                i = unvisited[rng.randrange(len(unvisited))] if unvisited else best
+                i = unvisited[below(len(unvisited))] if unvisited else best
                 if model is not None and q != me and len(keys) > 1 and rng.random() >= self.epsilon:
                     i = _greedy_choice(game, s, q, len(keys), model, rng)  # the others as greedy players
                 choices.append((q, keys[i], i))
@@ -245,7 +247,7 @@ class MCTSAgent:
             cap = 0 if self.cutoff == "lead" and judge_of(game.program) is not None else 300
         if s.over or cap <= 0:
             return
-        draw = self.rng.randrange
+        draw = self.rng._randbelow  # randrange(n) for n > 0, without its argument checks: the same draws
         if self.rollout == "greedy":
             judge = judge_of(game.program)
             if judge is not None:
@@ -318,18 +320,16 @@ def _greedy_choice(game, s, q, n, judge, rng) -> int:
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
-def _keys(opts, by_index: bool) -> list:
+def _keys(labels: list[str]) -> list:
     """What identifies each option across determinizations: its label (the
     name its chooser reads), numbered from the second option with the same
-    label; at the root, the agent's own options by index."""
-    if by_index:
-        return [o.index for o in opts]
+    label. (At the root the agent's own options are keyed by index.)"""
     seen: dict[str, int] = {}
     out = []
-    for o in opts:
-        n = seen.get(o.label, 0)
-        seen[o.label] = n + 1
-        out.append((o.label, n) if n else o.label)
+    for label in labels:
+        n = seen.get(label, 0)
+        seen[label] = n + 1
+        out.append((label, n) if n else label)
     return out
 
 

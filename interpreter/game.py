@@ -21,7 +21,7 @@ from interpreter.errors import (
     NotYourTurnError,
     RuleError,
 )
-from interpreter.labels import back_name, describe, literal, player_name
+from interpreter.labels import back_name, comp_name, describe, literal, player_name
 from interpreter.program import TIMED_OUT, Catalog, Program, Type, ZoneTable
 from interpreter.run import run, scores
 from interpreter.saving import SAVE_FORMAT, Saving  # noqa: F401 - the save format is Game's too
@@ -229,16 +229,40 @@ class Game(Saving):
     def legal(self, st: State, player: int) -> list[Option]:
         i = self._slot(st, player)
         pend = st.pending
-        labels = pend.get("labels")
         hidden = _hidden_options(st, pend, i, player)
-        if labels:
-            out = [Option(k, v, labels[i][k]) for k, v in enumerate(pend["options"][i])]
-        else:
-            out = [Option(k, v, self.option_label(st, pend, v)) for k, v in enumerate(pend["options"][i])]
+        values = pend["options"][i]
+        out = [Option(k, v, label) for k, (v, label) in enumerate(zip(values, self._labels(st, pend, i), strict=True))]
         if hidden:  # a face-down component the chooser cannot see: its back only, no identity
             for k in hidden:
-                out[k] = Option(k, {"hidden": True, "index": k}, back_name(st, out[k].value))
+                out[k] = Option(k, {"hidden": True, "index": k}, back_name(st, values[k]))
         return out
+
+    def legal_labels(self, st: State, player: int) -> list[str]:
+        """The labels of ``legal``'s options, in the same order, without
+        the options (a search agent keys its statistics by them)."""
+        i = self._slot(st, player)
+        pend = st.pending
+        hidden = _hidden_options(st, pend, i, player)
+        out = self._labels(st, pend, i)
+        if hidden:
+            values = pend["options"][i]
+            for k in hidden:
+                out[k] = back_name(st, values[k])
+        return out
+
+    def _labels(self, st: State, pend: dict, i: int) -> list[str]:
+        """The label of each option of slot ``i``: the rules' own, else ``option_label``'s."""
+        labels = pend.get("labels")
+        if labels:
+            return list(labels[i])
+        values = pend["options"][i]
+        if pend["kind"] != "action":  # option_label, its type read once
+            t = _tag_type(pend.get("type", "any"))
+            if t.kind == "comp":  # describe's answer for a component, without the call
+                return ["pass" if v is None else describe(st, v, t) if isinstance(v, bool) else comp_name(st, v)
+                        for v in values]
+            return ["pass" if v is None else describe(st, v, t) for v in values]
+        return [self.option_label(st, pend, v) for v in values]
 
     def asked_at(self, st: State) -> str:
         """Where in the ruleset the pending question is asked
@@ -433,8 +457,7 @@ def _hidden_options(st: State, pend: dict, i: int, player: int) -> list[int]:
     type that declares ``public`` properties (pieces whose backs show
     something) names its face-down components through its own label, which
     must use only those; other face-down components are offered unnamed."""
-    from interpreter.ops import can_see
-
+    can_see = ops.can_see
     if pend.get("type") == "action":
         out = []
         for k, (ai, args) in enumerate(pend["options"][i]):
@@ -447,11 +470,25 @@ def _hidden_options(st: State, pend: dict, i: int, player: int) -> list[int]:
         return out
     if pend.get("type") != "comp":
         return []
-    return [
-        k
-        for k, v in enumerate(pend["options"][i])
-        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(st.face) and not can_see(st, v, player)
-    ]
+    # can_see for each option, its zone's answer asked once per zone: a face-down component
+    # the chooser does not know is seen or not as every such component in its zone
+    face, known, loc = st.face, st.known, st.loc
+    n = len(face)
+    zone_sees: dict = {}
+    out = []
+    for k, v in enumerate(pend["options"][i]):
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n or face[v]:
+            continue
+        if player is not None:
+            who = known.get(v)
+            if who and player in who:
+                continue
+        sees = zone_sees.get(loc[v])
+        if sees is None:
+            sees = zone_sees[loc[v]] = can_see(st, v, player)
+        if not sees:
+            out.append(k)
+    return out
 
 
 @functools.lru_cache(maxsize=256)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from validator.types import (  # noqa: F401 - the names the engine and tools use
@@ -113,20 +114,37 @@ class ActionDef:
 class Columns(dict):
     """Fixed properties by name, each a tuple of its value by component id,
     built from ``rows`` the first time a rule reads it (a tuple of names:
-    each component's key of those properties, for ``distinct_by``); a property a row
-    lacks reads none there (rules read it only from components that have
-    it). A catalogue's columns come from its rows; a determinized sample,
-    whose rows are dealt out again, gets columns of its own rows."""
+    each component's key of those properties, for ``distinct_by``); a
+    property a row lacks reads none there (rules read it only from components that have
+    it). A catalogue's columns come from its rows. A determinized sample,
+    whose rows are dealt out again, gets columns of its own rows: given the
+    columns it was dealt from (``base``) and where each of its rows lay
+    there (``where``: ``rows[c] is base.rows[where[c]]``), a column is the
+    base's read in that order, built once in the catalogue for all samples;
+    or the base's own column, where ``kept[name]`` says the dealing cannot
+    change it (each group of exchanged rows has one value there)."""
 
-    def __init__(self, rows: list):
+    def __init__(self, rows: list, base: Columns | None = None, where: list | None = None, kept=None):
         super().__init__()
         self.rows = rows
+        self.base = base
+        self.where = where
+        self.kept = kept
+        self.read = None  # itemgetter(*where): a base column in this order, as a tuple, in one call
 
     def __missing__(self, name):
-        if name.__class__ is tuple:  # several properties: each component's key of them, as a set holds it
-            column = self[name] = tuple(_key(tuple(row.get(n) for n in name)) for row in self.rows)
+        if self.base is not None:
+            column = self.base[name]
+            if self.kept is None or not self.kept[name]:
+                if self.read is None:
+                    where = self.where
+                    self.read = itemgetter(*where) if len(where) > 1 else lambda col: tuple(col[k] for k in where)
+                column = self.read(column)
+        elif name.__class__ is tuple:  # several properties: each component's key of them, as a set holds it
+            column = tuple(_key(tuple(row.get(n) for n in name)) for row in self.rows)
         else:
-            column = self[name] = tuple(row.get(name) for row in self.rows)
+            column = tuple(row.get(name) for row in self.rows)
+        self[name] = column
         return column
 
 
