@@ -74,8 +74,14 @@ def stall(tmp_path, monkeypatch):
 
 
 def _start(tmp_path, env, *extra) -> subprocess.Popen:
-    command = [sys.executable, "-m", "rulebook.cli", "simulate", str(PIG), "-n", str(GAMES), "--workers", "2",
-               "--agents", "rbstall.agents:Stall", "-q", "--out", str(tmp_path / "k.jsonl"), *extra]
+    args = ["simulate", str(PIG), "-n", str(GAMES), "--workers", "2", "--agents", "rbstall.agents:Stall", "-q",
+            "--out", str(tmp_path / "k.jsonl"), *extra]
+    # Ctrl-C as a shell's foreground process gets it, however this test runs: a test run started in the
+    # background of a shell without job control (`pytest &`) ignores SIGINT, and its children inherit that
+    command = [sys.executable, "-c", "import runpy, signal, sys; "
+               "signal.signal(signal.SIGINT, signal.default_int_handler); "
+               "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT]); sys.argv = ['rulebook'] + sys.argv[1:]; "
+               "runpy.run_module('rulebook.cli', run_name='__main__')", *args]
     # a session of its own: Ctrl-C at a terminal signals the whole foreground process group
     return subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
