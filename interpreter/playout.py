@@ -122,29 +122,25 @@ def playout(st, choose: Callable[[int, int], int] | None = None, cap: int | None
 
 
 def _quiet(st, auto: Auto) -> None:
-    """Answer the pending question, then run with ``st.auto`` set: the rules
-    answer the questions that follow where they are asked, and the run loop
-    returns only at the cap, at the end, or at a question they leave to it
-    (a staged action's parameters, a question put to several seats at once
-    where answers come in rounds)."""
+    """Answer the pending question as the rules answer theirs (``auto_pick``),
+    then run with ``st.auto`` set: the rules answer the questions that follow
+    where they are asked, and the run loop returns only at the cap, at the
+    end, or at a question put to several seats where a seat answers twice
+    (answers in rounds, answered here)."""
     while not st.over and auto.left > 0:
         pend = st.pending
+        st.auto = auto
         if len(pend["players"]) == 1:
-            who = pend["players"][0]
-            options = pend["options"][0]
-            value = options[auto.pick(who, len(options))]
-            st.history.append([who, value])
+            value = auto_pick(st, pend["players"][0], pend["options"][0])
             st.stack[-1][2][pend["slot"]] = [value] if pend["kind"] == "simul" else value
-            auto.left -= 1
         else:
             answers, made = answer_rounds(st.history, pend["players"], pend["options"], auto.pick,
                                           pend["answers"], pend["done"])
             st.stack[-1][2][pend["slot"]] = answers
             auto.left -= made
+            st.since_decision = st.work = 0
+            st.auto = auto if auto.left > 0 else None
         st.pending = None
-        st.since_decision = 0
-        st.work = 0
-        st.auto = auto if auto.left > 0 else None
         run(st)
 
 
