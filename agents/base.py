@@ -61,6 +61,7 @@ class Decision:
         self._view = view
         self._view_fn = view_fn
         self._sampler = None  # agents.determinize.Sampler: what every sample of this decision shares
+        self._remembered = frozenset()  # hidden components whose faces the player remembers
 
     @property
     def options(self) -> list:
@@ -91,6 +92,15 @@ class Decision:
     def __repr__(self) -> str:
         return f"Decision(player={self.player}, options={len(self.options)}, prompt={self.prompt!r})"
 
+    def remember(self, memory) -> None:
+        """Let this player's memory (``agents.determinize.Memory``, kept by
+        the agent from one decision to the next) note what it sees now, and
+        let the samples keep the hidden faces it remembers: a player with
+        perfect recall. Call it before the first ``sample``."""
+        if self._state is not None:  # a decision built without a state samples its own way
+            self._remembered = memory.observe(self._state, self.player)
+            self._sampler = None
+
     def sample(self, rng: random.Random):
         """A clone of the game in which everything this player cannot see
         has been re-drawn at random (a determinization): hidden faces,
@@ -101,7 +111,7 @@ class Decision:
         if self._sampler is None:
             from agents.determinize import Sampler
 
-            self._sampler = Sampler(self._state, self.player)
+            self._sampler = Sampler(self._state, self.player, self._remembered)
         return self._sampler.sample(rng)
 
 

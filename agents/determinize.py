@@ -59,7 +59,7 @@ import json
 import random
 
 from interpreter import rng as srng
-from interpreter.ops import BOX, zone_family, zone_owner
+from interpreter.ops import BOX, can_see, lost_count, zone_family, zone_owner
 from interpreter.program import Columns
 from interpreter.run import reask
 from interpreter.state import State
@@ -80,11 +80,12 @@ class Sampler:
     as ``determinize``. A state changed since (another pending decision,
     another history or rows) is planned again."""
 
-    __slots__ = ("st", "player", "_plan", "_made_for")
+    __slots__ = ("st", "player", "_plan", "_made_for", "remembered")
 
-    def __init__(self, st: State, player: int):
+    def __init__(self, st: State, player: int, remembered: frozenset = frozenset()):
         self.st = st
         self.player = player
+        self.remembered = remembered  # hidden components whose faces the player remembers: kept as they are
         self._plan = None
         self._made_for = None  # (pending, decisions made, rows) of the state the plan was made for
 
@@ -93,10 +94,11 @@ class Sampler:
         made_for = self._made_for
         if (made_for is None or made_for[0] is not st.pending or made_for[1] != len(st.history)
                 or made_for[2] is not st.static):
-            self._plan = _plan(st, player)
+            self._plan = _plan(st, player, self.remembered)
             self._made_for = (st.pending, len(st.history), st.static)
         s = st.clone()
         s.history = []  # the real decisions include other players' secret answers
+        s.track = False  # a search's sample: nobody's memory is kept from it
         if self._plan is not None:
             _deal(s, self._plan, rng)
         s.rng = srng.seed_state(rng.getrandbits(64))
@@ -106,10 +108,70 @@ class Sampler:
         return s
 
 
-def hidden_groups(st: State, player: int) -> list[list[int]]:
+class Memory:
+    """What one player remembers of the faces it has seen: a player with
+    perfect recall, as board-game players are assumed to be (the rules may
+    forbid looking again, not remembering).
+
+    ``observe(st, player)`` is called at each of the player's decisions
+    (``Decision.remember``): every component whose face the player sees then
+    is noted with its face (fixed row, changing properties that are not
+    public) and how often it had been mixed out of the player's sight
+    (``interpreter.ops.lost_count``). It returns the components hidden now
+    whose faces the player still knows: seen before and not mixed since
+    (shuffled, put at a random place, taken out of an unordered zone the
+    player cannot see into among look-alikes), with the face it saw. A
+    determinization keeps those as they are and re-deals the rest.
+
+    The memory follows one game (a new seed or a shorter history starts it
+    afresh), and remembers nothing when the game does not keep count of
+    what players lose track of (``Game.new(track=False)``)."""
+
+    __slots__ = ("seen", "_game")
+
+    def __init__(self):
+        self.seen: dict[int, tuple] = {}  # component -> (fixed row, hidden changing properties, lost count)
+        self._game = None
+
+    def observe(self, st: State, player: int) -> frozenset:
+        if not st.track:
+            return frozenset()
+        game = (st.seed, st.n, st.cat)
+        if self._game is None or self._game[0] != game or self._game[1] > len(st.history):
+            self.seen = {}
+        self._game = (game, len(st.history))
+        seen = self.seen
+        static = st.static
+        remembered = []
+        for c in range(len(static)):
+            if _back_key(st, c) is None:
+                continue  # board spaces are never re-drawn
+            face = (static[c], _hidden_props(st, c), lost_count(st, player, c))
+            if can_see(st, c, player):
+                seen[c] = face
+            elif seen.get(c) == face:
+                remembered.append(c)
+            elif c in seen:
+                del seen[c]  # mixed since, or its hidden face changed where the player could not see
+        return frozenset(remembered)
+
+
+def _hidden_props(st: State, c: int) -> tuple | None:
+    """The changing properties of ``c`` that its back does not show."""
+    p = st.props[c]
+    if not p:
+        return None
+    t = st.cat.types[c] if c < st.cat.n else st.static[c].get("type")
+    public = st.prog.comp_types[t].public
+    return tuple(sorted((k, repr(v)) for k, v in p.items() if k not in public))
+
+
+def hidden_groups(st: State, player: int, remembered=frozenset()) -> list[list[int]]:
     """The components ``player`` cannot see, grouped by what their backs show
     of the card itself (type, public fixed properties); only groups of two
-    or more, whose identities can be exchanged. Sorted, so deterministic."""
+    or more, whose identities can be exchanged. Sorted, so deterministic.
+    Components in ``remembered`` (faces the player saw and could follow
+    since: ``Memory``) count as seen."""
     static = st.static
     face = st.face
     known = st.known
@@ -117,7 +179,7 @@ def hidden_groups(st: State, player: int) -> list[list[int]]:
     zone_sees: dict[int, bool] = {}  # zone -> whether player sees the face-down components in it
     groups: dict[tuple, list[int]] = {}
     for c in range(len(static)):
-        if face[c]:
+        if face[c] or c in remembered:
             continue  # ops.can_see, with the zone's answer computed once per zone
         if player is not None:
             k = known.get(c)
@@ -201,10 +263,10 @@ def _deal_identities(s: State, groups: list[list[int]], rng: random.Random) -> N
     _deal(s, _faces(s, groups), rng)
 
 
-def _plan(st: State, player: int) -> tuple | None:
+def _plan(st: State, player: int, remembered=frozenset()) -> tuple | None:
     """What every sample of ``st`` for ``player`` deals: its hidden groups
     with their faces in canonical order (None when nothing can be dealt)."""
-    groups = hidden_groups(st, player)
+    groups = hidden_groups(st, player, remembered)
     return _faces(st, groups) if groups else None
 
 

@@ -18,8 +18,10 @@ at random in the lookahead (as the determinization re-draws the answers
 already given), so the round resolves before it is judged. Exact ties are
 broken at random (never by position: the first option is not a strategy).
 Randomness in the rules and hidden cards are re-drawn by each
-determinization, so ``samples`` > 1 averages an option over several draws:
-in push-your-luck games, an estimate of the risk.
+determinization (but for the faces the agent saw and could follow since:
+it has perfect recall, ``memory=1``, see ``agents.determinize.Memory``),
+so ``samples`` > 1 averages an option over several draws: in
+push-your-luck games, an estimate of the risk.
 
 Why it exists: uniformly random bots are the right tool to show a ruleset
 runs without errors, but in games where any player may always draw instead
@@ -34,6 +36,7 @@ from __future__ import annotations
 import math
 import random
 
+from agents.determinize import Memory
 from interpreter.errors import RulebookError
 
 WIN = 1e12
@@ -42,13 +45,18 @@ WIN = 1e12
 class GreedyAgent:
     """One-step lookahead on the ruleset's ``bots.heuristic``."""
 
-    def __init__(self, seed: int = 0, samples: int = 1):
+    def __init__(self, seed: int = 0, samples: int = 1, memory: int = 1):
         if samples < 1:
             raise ValueError("the greedy agent needs at least one sample")
         self.rng = random.Random(seed)
         self.samples = int(samples)
+        self.memory = None
+        if memory:  # a player with perfect recall
+            self.memory = Memory()
 
     def decide(self, decision) -> int:
+        if self.memory is not None:
+            decision.remember(self.memory)
         n = decision.count
         if n <= 1:
             return 0

@@ -42,6 +42,9 @@ Whitehouse 2012) with decoupled UCT at simultaneous decisions:
   iterations only the best ceil(widen * sqrt(N + 1)) are searched.
 * ``model="greedy"`` makes the other players choose in the tree as the
   greedy agent would (measured: no clear gain; not the default).
+* **Perfect recall** (``memory=1``, the default): the agent keeps a
+  ``Memory`` of the faces it has seen, and its samples keep the hidden ones
+  it could follow since (``agents.determinize.Memory``).
 
 Which of these bought how much strength against greedy bots is measured in
 docs/agents.md.
@@ -57,6 +60,7 @@ import math
 import random
 import time
 
+from agents.determinize import Memory
 from agents.greedy import _answer_for_the_others as _answer
 from agents.greedy import heuristic_of, judge_of, value
 from interpreter.errors import RulebookError
@@ -89,6 +93,8 @@ class MCTSAgent:
         epsilon: float = 0.2,
         widen: float = 1.0,
         model: str = "search",
+        memory: int = 1,
+        baseline: int = 1,
     ):
         if rollout not in ("random", "greedy"):
             raise ValueError(f"unknown rollout policy '{rollout}' (random or greedy)")
@@ -101,6 +107,12 @@ class MCTSAgent:
         if model not in ("search", "greedy"):
             raise ValueError(f"unknown opponent model '{model}' (search or greedy)")
         self.model = model
+        # a player with perfect recall: the hidden faces it saw and could follow since are not re-drawn
+        self.memory = Memory() if memory else None
+        # leaves valued by the lead's change from the iteration's own sample at the root (plus the mean lead
+        # there): what the sample re-drew and the moves did not touch cancels out
+        self.baseline = bool(baseline)
+        self._root_leads = [None, 0]  # per decision: the sum of the root samples' lead vectors, and how many
         self._scale = [0.0, 0]  # sum of |lead| seen at cutoffs, and how many: the scale of a lead
         if iterations is None:
             iterations = None if seconds else 200
@@ -118,6 +130,8 @@ class MCTSAgent:
 
     # ------------------------------------------------------------ protocol
     def decide(self, decision) -> int:
+        if self.memory is not None:
+            decision.remember(self.memory)  # also at forced decisions: what it sees now, it may need later
         n = decision.count
         if n <= 1:
             return 0
@@ -128,6 +142,7 @@ class MCTSAgent:
         done = failed = 0
         last_error = None
         order = self._prior_order(game, decision, me, n) if self.widen > 0 else None
+        self._root_leads = [None, 0]
         while True:
             if deadline is not None and done:
                 now = time.perf_counter()  # stop before an iteration at the pace so far would end past it
@@ -168,6 +183,11 @@ class MCTSAgent:
         below = rng._randbelow  # randrange(n) for n > 0: the same draws
         sqrt, log = math.sqrt, math.log
         model = judge_of(game.program) if self.model == "greedy" else None
+        base = self._leads(game, s) if self.baseline and self.cutoff == "lead" else None
+        if base is not None:  # the decision's mean lead: the level the changes are added to
+            seen = self._root_leads
+            seen[0] = base if seen[0] is None else [a + b for a, b in zip(seen[0], base)]
+            seen[1] += 1
         node = root
         path = []
         in_tree = True
@@ -208,7 +228,8 @@ class MCTSAgent:
                 in_tree = False
             node = child
         self._rollout(game, s)
-        reward = self._evaluate(game, s) if self.cutoff == "lead" and not s.over else _rewards(game, s, self.cutoff)
+        reward = self._evaluate(game, s, base) if self.cutoff == "lead" and not s.over else \
+            _rewards(game, s, self.cutoff)
         for node, joint in path:
             stats = node.stats
             for q, k in joint:
@@ -267,14 +288,12 @@ class MCTSAgent:
                     game.apply(s, q, _greedy_choice(game, s, q, n, judge, rng))
                 made += 1
 
-    def _evaluate(self, game, s) -> list[float]:
-        """``cutoff="lead"``: each player's reward at the cap is a logistic
-        function of its lead (its ``bots.heuristic``, else its score, minus
-        the best of the others'), scaled by the mean size of the leads this
-        agent has seen, so that a bigger lead is worth more but never a win."""
+    def _leads(self, game, s) -> list[float] | None:
+        """Each player's lead in ``s``: its ``bots.heuristic`` (else its
+        score) minus the best of the other live players' (None without either)."""
         judge = judge_of(game.program)
         if judge is None:
-            return [1.0 / s.n] * s.n
+            return None
         n = s.n
         values = [judge(s, p) for p in range(n)]
         live = [p for p in range(n) if not s.eliminated[p]] or list(range(n))
@@ -282,6 +301,28 @@ class MCTSAgent:
         for p in range(n):
             others = [values[q] for q in live if q != p]
             leads.append(values[p] - max(others) if others else 0.0)
+        return leads
+
+    def _evaluate(self, game, s, base: list[float] | None = None) -> list[float]:
+        """``cutoff="lead"``: each player's reward at the cap is a logistic
+        function of its lead (its ``bots.heuristic``, else its score, minus
+        the best of the others'), scaled by the mean size of the leads this
+        agent has seen, so that a bigger lead is worth more but never a win.
+
+        With ``base`` (the leads in this iteration's sample before the walk;
+        ``baseline=1``) the lead valued is the mean lead of the decision's
+        samples plus this walk's change of it: what the sample re-drew (a
+        hidden value counted in a score) weighs the same before and after
+        the moves, so it cancels out instead of drowning their effect (a
+        control variate; the expected lead is unchanged)."""
+        leads = self._leads(game, s)
+        if leads is None:
+            return [1.0 / s.n] * s.n
+        n = s.n
+        if base is not None:
+            total, count = self._root_leads
+            leads = [leads[p] - base[p] + total[p] / count for p in range(n)]
+        live = [p for p in range(n) if not s.eliminated[p]] or list(range(n))
         scale = self._scale
         for p in live:
             scale[0] += abs(leads[p])

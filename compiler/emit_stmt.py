@@ -174,7 +174,7 @@ class StmtEmitter:
             self.line(f"if len(st.zones[{z}]) > 1: st.face[st.zones[{z}][1]] = False")
         else:  # under a face-up pile: face up only when the pile was empty
             self.line(f"st.face[{c}] = st.zones[{z}][0] == {c}")
-        self.line(f"if st.known or st.record: after_move(st, {c}, {src}, {z})")
+        self.line(f"if st.known or st.record or st.track: after_move(st, {c}, {src}, {z})")
 
     def mover(self, family: str | None, position: str) -> str | None:
         """The move written for a destination of ``family`` (None: the general one)."""

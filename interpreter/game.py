@@ -57,11 +57,12 @@ class Game(Saving):
         record: bool = True,
         after_setup: tuple = (),
         chance: tuple = (),
+        track: bool = True,
     ) -> State:
         """A new game, run up to its first decision. ``after_setup``: extra
         compiled blocks (a scenario's own setup) run after the ruleset's;
-        ``chance``: outcomes a scenario imposes on the first chance events,
-        the setup's included (``State.script``, see ``interpreter.ops``)."""
+        ``chance``: outcomes a scenario imposes on the first chance events (see
+        ``interpreter.ops``); ``track``: count what players lose track of."""
         prog = self.program
         n = (
             players
@@ -88,9 +89,8 @@ class Game(Saving):
             st.script = tuple(chance)
         st.rng = rng.seed_state(seed) if not prog.start_draws else st.rng
         st.seed = seed
-        st.record = record
-        st.quiet = False
-        st.auto = None
+        st.record, st.track, st.lost = record, track, ()
+        st.quiet, st.auto = False, None
         st.events = []
         st.history = []
         st.stack = [[0, 0, [None, None]]]  # the flow of phases: its player and the answer to a turn's menu
@@ -125,8 +125,8 @@ class Game(Saving):
             if want.kind == "player" and v is not None and not (type(v) is int and 0 <= v < n):
                 raise RuleError("E063", f"parameter '{k}' is a player: a seat from 0 to {n - 1}, not {literal(v)}")
         st.params = merged
-        st.record = st.quiet = False
-        st.auto = None
+        st.record = st.quiet = st.track = False
+        st.auto, st.lost = None, ()
         st.events = []
         st.rng = rng.seed_state(seed)
         st.script = tuple(chance)
@@ -194,8 +194,8 @@ class Game(Saving):
         prog = self.program
         st = State.__new__(State)
         st.prog, st.n, st.params, st.record, st.events = prog, players, dict(prog.params), False, []
-        st.quiet = False
-        st.auto = None
+        st.quiet = st.track = False
+        st.auto, st.lost = None, ()
         st.rng, st.vars, st.eliminated, st.current = rng.seed_state(0), {}, [False] * players, None
         st.work = st.loops = st.depth = 0
         st.script = ()

@@ -739,6 +739,8 @@ def option_labels(options: list, render) -> list[str]:
 # that the ruleset has no face-up piles and no trigger on 'moved': then a move
 # is only taking the component out of its zone and putting it into another.
 def after_move(st, c, src, dest) -> None:
+    if st.track and src != BOX:
+        ops.blur(st, c, src)
     if c in st.known:
         del st.known[c]
     if st.record:  # a face-up component is named now: what it shows may change once it is hidden
@@ -764,7 +766,7 @@ def move_top(st, c, dest: int, up: bool) -> None:
     st.zones[dest].insert(0, c)
     st.loc[c] = dest
     st.face[c] = up
-    if st.known or st.record:
+    if st.known or st.record or st.track:
         after_move(st, c, src, dest)
 
 
@@ -775,7 +777,7 @@ def move_bottom(st, c, dest: int, up: bool) -> None:
     st.zones[dest].append(c)
     st.loc[c] = dest
     st.face[c] = up
-    if st.known or st.record:
+    if st.known or st.record or st.track:
         after_move(st, c, src, dest)
 
 
@@ -787,7 +789,7 @@ def move_sorted(st, c, dest: int, up: bool) -> None:
     insort(st.zones[dest], c)
     st.loc[c] = dest
     st.face[c] = up
-    if st.known or st.record:
+    if st.known or st.record or st.track:
         after_move(st, c, src, dest)
 
 

@@ -48,12 +48,16 @@ def move(st, c: int, dest: int, position: str = "top", face: str | None = None, 
             zone.append(c)
         else:
             zone.insert(random_index(st, len(zone) + 1), c)
+            if st.track:  # nobody can say where in the zone it went
+                lose(st, (c,))
         st.loc[c] = dest
         st.face[c] = (face or fam.face) == "up"
         if fam.visibility == "top":  # a face-up pile: only its top is face up (so it was before)
             st.face[c] = zone[0] == c
             if zone[0] == c and len(zone) > 1:
                 st.face[zone[1]] = False
+    if st.track and src != BOX:
+        blur(st, c, src)
     if c in st.known:
         del st.known[c]
     if st.record:  # a face-up component is named now: what it shows may change once it is hidden
@@ -190,10 +194,69 @@ def shuffle(st, z: int) -> None:
         _scripted_shuffle(st, z)
     else:
         st.rng = rng.shuffle(st.rng, st.zones[z])
+    if st.track:
+        lose(st, st.zones[z])
     if st.prog.top_piles:
         show_top(st, z)
     if st.record:
         st.events.append(("shuffle", z))
+
+
+# ------------------------------------------------------------ what players lose track of
+# A player who saw a component's face remembers it while it can follow the
+# component (agents.determinize.Memory). The engine counts, per player and
+# component, the times it was mixed out of that player's sight: shuffled,
+# put at a random place, or taken face down out of an unordered zone the
+# player cannot see into while look-alikes (same type and public fixed
+# properties) stayed there face down, so that the player cannot say which
+# one left. Kept only when ``st.track`` (the real game, not a search's samples).
+
+
+def lose(st, comps, players=None) -> None:
+    """Count ``comps`` as mixed for ``players`` (None: everyone)."""
+    n_comps = len(st.static)
+    rows = [list(r) + [0] * (n_comps - len(r)) for r in st.lost] if st.lost else [[0] * n_comps for _ in range(st.n)]
+    for p in range(st.n) if players is None else players:
+        row = rows[p]
+        for c in comps:
+            row[c] += 1
+    st.lost = tuple(tuple(r) for r in rows)
+
+
+def lost_count(st, p: int, c: int) -> int:
+    """How often ``c`` was mixed out of player ``p``'s sight so far."""
+    lost = st.lost
+    if not lost:
+        return 0
+    row = lost[p]
+    return row[c] if c < len(row) else 0
+
+
+def blur(st, c: int, src: int) -> None:
+    """``c`` has just left zone ``src``: if ``src`` is unordered and
+    look-alikes of ``c`` stay there face down, the players who could not
+    see into ``src`` cannot tell which one left (nor which stayed)."""
+    fam = st.prog.families[zone_family(st, src)]
+    if fam.ordered:
+        return
+    key = _look(st, c)
+    mates = [d for d in st.zones[src] if not st.face[d] and _look(st, d) == key]
+    if not mates:
+        return
+    owner = zone_owner(st, src) if fam.visibility == "owner" else None
+    knew = st.known.get(c) or ()
+    blind = [p for p in range(st.n) if p != owner and p not in knew]
+    if blind:
+        lose(st, [c] + mates, blind)
+
+
+def _look(st, c: int) -> tuple:
+    """What a face-down component shows: its type and public fixed properties."""
+    row = st.static[c]
+    t = st.cat.types[c] if c < st.cat.n else row.get("type")
+    ct = st.prog.comp_types.get(t)
+    public = ct.public if ct is not None else ()
+    return (t,) + tuple(repr(row.get(p)) for p in public)
 
 
 def random_index(st, n: int) -> int:

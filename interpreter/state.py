@@ -61,6 +61,8 @@ class State:
         "script",  # chance outcomes a scenario scripted (tests only; not saved)
         "quiet",  # an engine playout runs it: options get no labels, nobody reads them (not saved)
         "auto",  # how an engine playout answers, where the rules ask (interpreter/playout.py; not saved)
+        "track",  # whether players' memory is kept up: ``lost`` counted (the real game; not samples, not saved)
+        "lost",  # per player, per component: how often it was mixed out of that player's sight (not saved)
     )
 
     def clone(self) -> State:
@@ -102,6 +104,8 @@ class State:
         s.script = self.script  # a tuple, replaced and never mutated (interpreter.ops.next_scripted)
         s.quiet = self.quiet
         s.auto = None
+        s.track = self.track
+        s.lost = self.lost  # a tuple, replaced and never mutated (interpreter.ops.lose)
         return s
 
     # ------------------------------------------------------------ plain data

@@ -79,7 +79,7 @@ def play_one(game, players: int, seed: int, params=None, record=False) -> tuple[
     and ``benchmarks/side_by_side.py`` time exactly this loop)."""
     from interpreter.playout import playout
 
-    st = game.new(players=players, seed=seed, params=params, record=record)
+    st = game.new(players=players, seed=seed, params=params, record=record, track=False)  # nobody remembers
     decisions = playout(st, draw=random_seats(seed).random)
     return st.winners, decisions
 
@@ -134,7 +134,8 @@ def play_game(
     st = None
     timer = _TimeOuts(game, seed, time_outs) if time_outs else None
     try:
-        st = game.new(players=players, seed=seed, params=params, record=bool(cut_off_says))
+        st = game.new(players=players, seed=seed, params=params, record=bool(cut_off_says),
+                      track=any(spec != "random" for spec in specs))  # random bots remember nothing
         decisions = play_state(game, st, seed, specs, max_decisions, fast, timer=timer)
     except RulebookError as err:
         return _failed(index, seed, specs, st, str(err), RULE)

@@ -205,3 +205,31 @@ def test_the_lead_cutoff_values_a_bigger_lead_more():
         make_agent("mcts:rollout=clever")
     with pytest.raises(ValueError, match="model"):
         make_agent("mcts:model=psychic")
+
+
+def test_with_a_baseline_a_leaf_is_valued_by_the_change_of_the_lead_in_its_own_sample():
+    """``baseline=1``: what a sample re-drew weighs the same at the root and
+    at the leaf, so the value is the decision's mean root lead plus this
+    walk's change: two samples whose leads differ by a constant give the
+    same reward for the same change."""
+    from agents.mcts import MCTSAgent as Agent
+
+    g = game("rulesets/dead-mans-draw/ruleset.yaml")
+    st = g.new(players=2, seed=0, record=False)
+    agent = Agent(seed=0, cutoff="lead")
+    leads = {"now": [0.0, 0.0]}
+    agent._leads = lambda game, s: list(leads["now"])
+    agent._scale = [10.0, 1]  # a lead of 10 is the usual size
+    agent._root_leads = [[0.0, 0.0], 2]  # two root samples, their mean lead 0
+    rewards = []
+    for offset in (0.0, 40.0):  # a re-drawn hidden value that gives P1 40 more in this sample
+        agent._scale = [10.0, 1]
+        leads["now"] = [offset + 5.0, -offset - 5.0]  # the walk gained 5
+        r = agent._evaluate(g, st, base=[offset, -offset])
+        assert r[0] > 0.5 > r[1]
+        rewards.append(r)
+    assert rewards[0] == rewards[1]  # the same change, whatever the sample re-drew
+    plain = Agent(seed=0, cutoff="lead", baseline=0)
+    plain._leads = agent._leads
+    plain._scale = [10.0, 1]
+    assert plain._evaluate(g, st)[0] > r[0]  # without it, the re-drawn 40 counts as a lead
