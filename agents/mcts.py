@@ -42,6 +42,11 @@ Whitehouse 2012) with decoupled UCT at simultaneous decisions:
   iterations only the best ceil(widen * sqrt(N + 1)) are searched.
 * ``model="greedy"`` makes the other players choose in the tree as the
   greedy agent would (measured: no clear gain; not the default).
+* **Normalised values** (``normalize=1``, the default): in UCB each
+  player's mean reward is scaled to [0, 1] by the lowest and highest mean
+  in the decision's tree (as MuZero's min-max statistics), so that options
+  whose values differ by little (a lead's small change, compressed by the
+  logistic) are still told apart against the exploration term.
 * **Perfect recall** (``memory=1``, the default): the agent keeps a
   ``Memory`` of the faces it has seen, and its samples keep the hidden ones
   it could follow since (``agents.determinize.Memory``).
@@ -95,6 +100,7 @@ class MCTSAgent:
         model: str = "search",
         memory: int = 1,
         baseline: int = 1,
+        normalize: int = 1,
     ):
         if rollout not in ("random", "greedy"):
             raise ValueError(f"unknown rollout policy '{rollout}' (random or greedy)")
@@ -113,6 +119,9 @@ class MCTSAgent:
         # there): what the sample re-drew and the moves did not touch cancels out
         self.baseline = bool(baseline)
         self._root_leads = [None, 0]  # per decision: the sum of the root samples' lead vectors, and how many
+        # UCB on each player's mean rewards scaled to [0, 1] by the smallest and largest mean in the tree
+        self.normalize = bool(normalize)
+        self._bounds: dict = {}  # per decision: player -> [lowest mean, highest mean]
         self._scale = [0.0, 0]  # sum of |lead| seen at cutoffs, and how many: the scale of a lead
         if iterations is None:
             iterations = None if seconds else 200
@@ -143,6 +152,7 @@ class MCTSAgent:
         last_error = None
         order = self._prior_order(game, decision, me, n) if self.widen > 0 else None
         self._root_leads = [None, 0]
+        self._bounds = {}
         while True:
             if deadline is not None and done:
                 now = time.perf_counter()  # stop before an iteration at the pace so far would end past it
@@ -191,10 +201,16 @@ class MCTSAgent:
         node = root
         path = []
         in_tree = True
+        bounds = self._bounds if self.normalize else None
         while in_tree and not s.over:
             choices = []
             stats = node.stats
             for q in game.to_move(s):
+                lo, span = 0.0, 1.0
+                if bounds is not None:
+                    b = bounds.get(q)
+                    if b is not None and b[1] > b[0]:
+                        lo, span = b[0], b[1] - b[0]
                 mine = node is root and q == me
                 # the agent's own options at the root by index (no labels); the others' by label
                 keys = range(len(game.legal_values(s, q))) if mine else _keys(game.legal_labels(s, q))
@@ -211,7 +227,7 @@ class MCTSAgent:
                     if not st[0]:
                         unvisited.append(i)
                     elif not unvisited:
-                        value = st[1] / st[0] + c * sqrt(log(st[2]) / st[0])
+                        value = (st[1] / st[0] - lo) / span + c * sqrt(log(st[2]) / st[0])
                         if value > best_value:
                             best, best_value = i, value
                 i = unvisited[below(len(unvisited))] if unvisited else best
@@ -236,6 +252,15 @@ class MCTSAgent:
                 st = stats[(q, k)]
                 st[0] += 1
                 st[1] += reward[q]
+                if bounds is not None:
+                    mean = st[1] / st[0]
+                    b = bounds.get(q)
+                    if b is None:
+                        bounds[q] = [mean, mean]
+                    elif mean < b[0]:
+                        b[0] = mean
+                    elif mean > b[1]:
+                        b[1] = mean
 
     def _prior_order(self, game, decision, me: int, n: int) -> list[int] | None:
         """The agent's options, best first by the greedy agent's one-step

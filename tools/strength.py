@@ -96,6 +96,15 @@ def play_one(name: str, players: int, index: int, iterations: int, cap: int, dea
             slowest[0])
 
 
+def _progress(name: str, results: list) -> None:
+    """One line on stderr per game played: the running tally, so a long run can be followed."""
+    done = [r for r in results if r is not None]
+    if done and results[-1] is not None:
+        wins = sum(r[1] for r in done)
+        print(f"  {name}: game {len(done)}, reward {results[-1][1]:g}, {wins:g} of {len(done)} so far",
+              file=sys.stderr, flush=True)
+
+
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """The 95 % Wilson score interval of a proportion (successes may be
     fractional: a shared win counts 1/k)."""
@@ -138,9 +147,15 @@ def main(argv=None) -> int:
                 for i in range(games)]
         if args.jobs > 1:
             with ProcessPoolExecutor(args.jobs) as pool:
-                results = list(pool.map(play_one, *zip(*task)))
+                results = []
+                for r in pool.map(play_one, *zip(*task)):
+                    results.append(r)
+                    _progress(name, results)
         else:
-            results = [play_one(*t) for t in task]
+            results = []
+            for t in task:
+                results.append(play_one(*t))
+                _progress(name, results)
         results = [r for r in results if r is not None]
         n = len(results)
         wins = sum(r[1] for r in results)
