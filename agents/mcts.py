@@ -42,11 +42,12 @@ Whitehouse 2012) with decoupled UCT at simultaneous decisions:
   iterations only the best ceil(widen * sqrt(N + 1)) are searched.
 * ``model="greedy"`` makes the other players choose in the tree as the
   greedy agent would (measured: no clear gain; not the default).
-* **Normalised values** (``normalize=1``, the default): in UCB each
-  player's mean reward is scaled to [0, 1] by the lowest and highest mean
-  in the decision's tree (as MuZero's min-max statistics), so that options
-  whose values differ by little (a lead's small change, compressed by the
-  logistic) are still told apart against the exploration term.
+* **Normalised values** (``normalize=1``; measured: no gain in Survive,
+  not the default): in UCB each player's mean reward is scaled to [0, 1]
+  by the lowest and highest mean in the decision's tree (as MuZero's
+  min-max statistics), so that options whose values differ by little (a
+  lead's small change, compressed by the logistic) are told apart against
+  the exploration term.
 * **Perfect recall** (``memory=1``, the default): the agent keeps a
   ``Memory`` of the faces it has seen, and its samples keep the hidden ones
   it could follow since (``agents.determinize.Memory``).
@@ -100,7 +101,7 @@ class MCTSAgent:
         model: str = "search",
         memory: int = 1,
         baseline: int = 1,
-        normalize: int = 1,
+        normalize: int = 0,
     ):
         if rollout not in ("random", "greedy"):
             raise ValueError(f"unknown rollout policy '{rollout}' (random or greedy)")
@@ -120,6 +121,7 @@ class MCTSAgent:
         self.baseline = bool(baseline)
         self._root_leads = [None, 0]  # per decision: the sum of the root samples' lead vectors, and how many
         # UCB on each player's mean rewards scaled to [0, 1] by the smallest and largest mean in the tree
+        # (measured in Survive at 1 s a move: 5.5 of 16 games against 11 of 22 without; not the default)
         self.normalize = bool(normalize)
         self._bounds: dict = {}  # per decision: player -> [lowest mean, highest mean]
         self._scale = [0.0, 0]  # sum of |lead| seen at cutoffs, and how many: the scale of a lead

@@ -153,7 +153,7 @@ class _Counting(MCTSAgent):
 
 @pytest.mark.parametrize("options", [{}, {"cutoff": "lead", "max_rollout_decisions": 0},
                                      {"cutoff": "lead", "rollout": "greedy", "max_rollout_decisions": 3},
-                                     {"model": "greedy", "widen": 0}])
+                                     {"model": "greedy", "widen": 0}, {"normalize": 1, "memory": 0, "baseline": 0}])
 def test_mcts_is_deterministic_for_a_seed_and_respects_its_iteration_budget(options):
     g = game("rulesets/dead-mans-draw/ruleset.yaml")
     runs = []
