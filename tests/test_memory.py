@@ -77,6 +77,13 @@ def _do(g, st, action: str, memory: Memory | None = None) -> None:
     g.apply(st, p, labels.index(action))
 
 
+def _put_back(g, st, memory: Memory) -> None:
+    """P1 draws a card (and sees it), then puts it back on top of the deck face down."""
+    _do(g, st, "draw", memory)
+    _do(g, st, "wait")
+    _do(g, st, "back", memory)
+
+
 def _remembered(g, st, memory: Memory) -> frozenset:
     d = Decision(g, 0, None, None, None, st, None)
     d.remember(memory)
@@ -90,9 +97,7 @@ def _top(st) -> int:
 def test_a_card_put_back_on_the_deck_is_remembered_in_every_sample():
     g, st = _start()
     mem = Memory()
-    _do(g, st, "draw", mem)  # P1 draws a card and sees it
-    _do(g, st, "wait")
-    _do(g, st, "back", mem)  # and puts it back on top, face down: it knows what is on top
+    _put_back(g, st, mem)  # it knows what is on top
     _do(g, st, "wait")
     card = _top(st)
     assert card in _remembered(g, st, mem)
@@ -107,9 +112,7 @@ def test_a_card_put_back_on_the_deck_is_remembered_in_every_sample():
 def test_a_shuffle_or_a_random_place_forgets_the_card():
     g, st = _start()
     mem = Memory()
-    _do(g, st, "draw", mem)
-    _do(g, st, "wait")
-    _do(g, st, "back", mem)
+    _put_back(g, st, mem)
     _do(g, st, "mix")  # P2 shuffles the deck
     assert not _remembered(g, st, mem)
     _do(g, st, "draw", mem)
@@ -139,9 +142,7 @@ def test_a_look_alike_taken_out_of_a_hidden_unordered_zone_blurs_them_all():
 def test_nothing_is_remembered_when_the_game_does_not_track():
     g, st = _start(track=False)
     mem = Memory()
-    _do(g, st, "draw", mem)
-    _do(g, st, "wait")
-    _do(g, st, "back", mem)
+    _put_back(g, st, mem)
     _do(g, st, "wait")
     assert not _remembered(g, st, mem)
 
@@ -149,9 +150,7 @@ def test_nothing_is_remembered_when_the_game_does_not_track():
 def test_a_new_game_starts_a_new_memory():
     g, st = _start()
     mem = Memory()
-    _do(g, st, "draw", mem)
-    _do(g, st, "wait")
-    _do(g, st, "back", mem)
+    _put_back(g, st, mem)
     _do(g, st, "wait")
     assert _remembered(g, st, mem)
     other = g.new(players=2, seed=6)
