@@ -28,6 +28,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--root", default=str(Path(__file__).resolve().parent.parent))
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--native", action="store_true", help="the rulesets as native code (compiler/native.py)")
     args = ap.parse_args(argv)
     sys.path.insert(0, args.root)
     try:
@@ -43,7 +44,12 @@ def main(argv=None) -> int:
         from interpreter.mcts import MCTSAgent
     out = {}
     for name, players in GAMES:
-        game = Game(compile_path(Path(args.root) / "rulesets" / name / "ruleset.yaml").program)
+        program = compile_path(Path(args.root) / "rulesets" / name / "ruleset.yaml").program
+        if args.native:
+            from compiler.native import native_program
+
+            program = native_program(program)
+        game = Game(program)
         try:  # the search measured before issue 21's defaults (random rollouts ranked by the score, no widening)
             agent = MCTSAgent(seed=1, iterations=50, max_rollout_decisions=100, cutoff="score", widen=0)
         except TypeError:  # an older engine: that was its only search

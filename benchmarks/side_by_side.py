@@ -52,18 +52,22 @@ def rate(fn, seconds: float, clock=time.process_time) -> tuple[float, int]:
     return games / (clock() - start), games
 
 
-def _game(ruleset: str):
+def _game(ruleset: str, native: bool = False):
     from compiler.build import compile_path
+    from compiler.native import native_program
     from interpreter.game import Game
 
     path = ROOT / "rulesets" / ruleset / "ruleset.yaml"
-    return Game(compile_path(path).program) if path.exists() else None
+    if not path.exists():
+        return None
+    program = compile_path(path).program
+    return Game(native_program(program) if native else program)
 
 
-def rulebook_game(ruleset: str, players: int):
+def rulebook_game(ruleset: str, players: int, native: bool = False):
     from rulebook.simulate import game_seed, play_one
 
-    game = _game(ruleset)
+    game = _game(ruleset, native)
     if game is None:
         return None
     return lambda i: play_one(game, players, game_seed(1, i))
@@ -97,7 +101,11 @@ def main(argv=None) -> int:
                     help="what a second is: this process's CPU time (default) or the wall clock; Young Svintus "
                          "against rlcard is timed by the wall clock (rlcard's runner times itself)")
     args = ap.parse_args(argv)
+    from compiler.native import missing
+
     lines = []
+    if missing():
+        lines.append(f"(no native-code figures: {missing()})")
     for label, ruleset, module, players, run_hand in [
         ("Get Bit!", "get-bit", "handcoded_getbit", 4, lambda m, rng: m.run_one(4, rng)),
         (
@@ -114,18 +122,25 @@ def main(argv=None) -> int:
             lines.append(f"{label}: skipped ({'no ruleset' if ours is None else 'no baseline'})")
             continue
         public = rulebook_public_game(ruleset, players)
+        fast = None if missing() else rulebook_game(ruleset, players, native=True)
         rng = random.Random(12345)
-        ours_rates, base_rates, public_rates = [], [], []
+        ours_rates, base_rates, public_rates, native_rates = [], [], [], []
         for _ in range(args.rounds):
             clock = CLOCK[args.clock]
             base_rates.append(rate(lambda i: run_hand(base, rng), args.seconds / args.rounds, clock)[0])
             ours_rates.append(rate(ours, args.seconds / args.rounds, clock)[0])
+            if fast is not None:
+                native_rates.append(rate(fast, args.seconds / args.rounds, clock)[0])
             public_rates.append(rate(public, args.seconds / args.rounds / 2, clock)[0])
         o, b = sum(ours_rates) / len(ours_rates), sum(base_rates) / len(base_rates)
         q = sum(public_rates) / len(public_rates)
+        nat = ""
+        if native_rates:
+            f = sum(native_rates) / len(native_rates)
+            nat = f"; as native code (rulebook --native): {f:,.0f} games/s, ratio {f / b:.3f}"
         lines.append(
             f"{label} ({players} players): rulebook {o:,.0f} games/s, hand-written {b:,.0f} games/s, ratio {o / b:.3f} "
-            f"(the public decision interface: {q:,.0f} games/s, ratio {q / b:.3f})"
+            f"(the public decision interface: {q:,.0f} games/s, ratio {q / b:.3f}{nat})"
         )
     lines.append(svintus_against_uno(args.seconds, args.rounds))
     print("\n".join(lines))
@@ -145,15 +160,23 @@ def svintus_against_uno(seconds: float, rounds: int) -> str:
     peers = sv.load_peers(BENCH)
     if peers is None:
         return f"Young Svintus against rlcard's UNO: skipped (no peer_playouts.py in {BENCH})"
+    from compiler.native import missing
+
     sides = [("ours", sv.svintus_runner()), ("uno", sv.uno_runner(peers))]
-    totals: dict = {"ours": {}, "uno": {}}
+    if not missing():
+        sides.insert(1, ("native", sv.svintus_runner(native=True)))
+    totals: dict = {name: {} for name, _ in sides}
     for r in range(rounds):
         for name, run in sides if r % 2 == 0 else reversed(sides):
             sv.add(totals[name], run(seconds / rounds))
     o = totals["ours"]["decisions"] / totals["ours"]["seconds"]
     u = totals["uno"]["decisions"] / totals["uno"]["seconds"]
+    nat = ""
+    if "native" in totals:
+        f = totals["native"]["decisions"] / totals["native"]["seconds"]
+        nat = f"; as native code: {f:,.0f} decisions/s, ratio {f / u:.3f}"
     return (f"Young Svintus base (4 players) against rlcard's raw UnoGame: rulebook {o:,.0f} decisions/s, "
-            f"rlcard {u:,.0f} decisions/s, ratio {o / u:.3f}")
+            f"rlcard {u:,.0f} decisions/s, ratio {o / u:.3f}{nat}")
 
 
 if __name__ == "__main__":

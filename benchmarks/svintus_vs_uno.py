@@ -59,12 +59,14 @@ def load_peers(bench: Path):
     return module
 
 
-def svintus_runner():
+def svintus_runner(native: bool = False):
     from compiler.build import compile_path
+    from compiler.native import native_program
     from interpreter.game import Game
     from rulebook.simulate import game_seed, play_one
 
-    game = Game(compile_path(ROOT / "rulesets" / "young-svintus" / "ruleset.yaml").program)
+    program = compile_path(ROOT / "rulesets" / "young-svintus" / "ruleset.yaml").program
+    game = Game(native_program(program) if native else program)
     index = [0]
 
     def run(seconds: float) -> dict:

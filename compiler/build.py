@@ -77,11 +77,13 @@ def build_program(checked, merged=None):
     return program
 
 
-def load_program(path: str | Path, selected: tuple[str, ...] = (), limits=None) -> Compiled:
+def load_program(path: str | Path, selected: tuple[str, ...] = (), limits=None, native: bool | None = None) -> Compiled:
     """The program of the ruleset at ``path``, from the cache when it holds
     this exact ruleset (text, variants, limits, engine), else compiled and
     cached. A program from the cache has no checker and no report: tools
-    that need them (validate, scenarios) use ``compile_path``."""
+    that need them (validate, scenarios) use ``compile_path``. ``native``
+    (default: ``$RULEBOOK_NATIVE``): the module built as native code
+    (``compiler.native``; raises ``NativeError`` when it cannot be)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
@@ -92,17 +94,28 @@ def load_program(path: str | Path, selected: tuple[str, ...] = (), limits=None) 
 
         return load_file(path)
 
-    return _cached(text, str(path), tuple(selected), limits, load)
+    return _native(_cached(text, str(path), tuple(selected), limits, load), native)
 
 
-def load_text_program(text: str, file: str, selected: tuple[str, ...] = (), limits=None) -> Compiled:
+def load_text_program(text: str, file: str, selected: tuple[str, ...] = (), limits=None,
+                      native: bool | None = None) -> Compiled:
     """As ``load_program``, for a ruleset given as text (a worker's copy)."""
     def load():
         from validator.loader import load_text
 
         return load_text(text, file)
 
-    return _cached(text, file, tuple(selected), limits, load)
+    return _native(_cached(text, file, tuple(selected), limits, load), native)
+
+
+def _native(compiled: Compiled, native: bool | None) -> Compiled:
+    """``compiled`` with its program as native code, when that is asked for."""
+    from compiler import native as nat
+
+    if compiled.program is None or not (nat.wanted() if native is None else native):
+        return compiled
+    compiled.program = nat.native_program(compiled.program)
+    return compiled
 
 
 def _cached(text: str, file: str, selected: tuple, limits, loader) -> Compiled:

@@ -267,6 +267,7 @@ class Program:
     ending_units: tuple = ()  # names of the rule units that contain 'end game' (for explain and graphs)
     checker: Any = None  # the checker, kept when compiled from source: scenarios check rule text with it
     document: Any = None  # the loaded Document with the variants applied, or a function that loads it
+    native: bool = False  # the module runs as native code (compiler.native)
 
     @property
     def doc(self):

@@ -40,10 +40,16 @@ from rulebook.loading import (  # noqa: F401  # noqa: F401 - what the commands s
 @click.version_option(package_name="rulebook")
 @click.option("--debug", is_flag=True, help="Show Python tracebacks, and write each ruleset's compiled Python "
               "to ./rulebook-debug/.")
+@click.option("--native", is_flag=True, help="Run rulesets as native code, built once with Cython and a C compiler "
+              "(pip install 'rulebook[native]'); also RULEBOOK_NATIVE=1.")
 @click.pass_context
-def cli(ctx, debug):
+def cli(ctx, debug, native):
     """Rulebook: board and card games written as data."""
     ctx.obj = {"debug": debug}
+    if native:
+        import os
+
+        os.environ["RULEBOOK_NATIVE"] = "1"  # also for the worker processes of simulate
 
 
 @cli.command("compile")

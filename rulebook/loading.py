@@ -34,7 +34,12 @@ def _load(game: str, variants=(), show_warnings: bool = False):
         path = locate(game)
     except FileNotFoundError as err:
         raise Failure(str(err)) from None
-    compiled = load_program(path, tuple(variants))  # from the cache of compiled rulesets when it has it
+    from compiler.native import NativeError
+
+    try:
+        compiled = load_program(path, tuple(variants))  # from the cache of compiled rulesets when it has it
+    except NativeError as err:  # rulebook --native, and this machine cannot build it
+        raise Failure(f"{path}: {err}") from None
     if compiled.program is None and all(d.code in ("E035", "E061") for d in compiled.report.errors):
         d = compiled.report.errors[0]
         raise Failure(f"{d.message}" + (f" ({d.hint})" if d.hint else ""))

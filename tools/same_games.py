@@ -7,7 +7,10 @@ time-out rate of 0.1 (as the matrix plays them) and GAMES random games are
 played from the matrix's seeds. The hash covers the history (every answer),
 every option list of the random games, the winners and the ``say`` lines.
 
-    python tools/same_games.py RULESET [GAMES]
+    python tools/same_games.py RULESET [GAMES] [--native]
+
+With ``--native`` the rulesets run as native code (compiler/native.py):
+the hashes must be the same as without.
 """
 
 from __future__ import annotations
@@ -47,10 +50,16 @@ def hash_cell(h, game: Game, players: int, games: int) -> None:
 
 
 def main(argv: list[str]) -> int:
+    native = "--native" in argv
+    argv = [a for a in argv if a != "--native"]
     ruleset, games = argv[0], int(argv[1]) if len(argv) > 1 else 3
     total = hashlib.sha256()
     for combo in combinations(Path(ruleset)):
         program = compile_path(ruleset, combo).program
+        if native:
+            from compiler.native import native_program
+
+            program = native_program(program)
         game = Game(program)
         h = hashlib.sha256()
         for n in range(max(2, program.min_players), min(6, program.max_players) + 1):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -44,13 +45,14 @@ _GAMES: dict = {}
 
 def _game(name: str):
     if name not in _GAMES:
+        from compiler import native
         from compiler.build import compile_path
         from interpreter.game import Game
 
         result = compile_path(ROOT / "rulesets" / name / "ruleset.yaml")
         if result.program is None:
             raise SystemExit(f"{name} does not compile")
-        _GAMES[name] = Game(result.program)
+        _GAMES[name] = Game(native.native_program(result.program) if native.wanted() else result.program)
     return _GAMES[name]
 
 
@@ -128,7 +130,10 @@ def main(argv=None) -> int:
     ap.add_argument("--cap", type=int, help="rollout cap in decisions")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
     ap.add_argument("--minutes", type=float, default=0, help="per ruleset: start no game after this (0: no limit)")
+    ap.add_argument("--native", action="store_true", help="run the rulesets as native code (rulebook --native)")
     args = ap.parse_args(argv)
+    if args.native:
+        os.environ["RULEBOOK_NATIVE"] = "1"  # the worker processes inherit it
     rows = []
     mcts = args.agent.partition(":")[0] == "mcts"
     print(f"{args.agent} against {args.opponents}", flush=True)

@@ -1,0 +1,177 @@
+"""A compiled ruleset as native code: its module built into a C extension
+with Cython (optional: ``pip install 'rulebook[native]'``, and a C compiler).
+
+Why: the module the compiler writes is plain Python, and CPython spends
+much of a game interpreting its bytecode. The same source translated by
+Cython (untyped: the same Python semantics, the same objects) plays the
+seed games' random playouts about 1.4 times as fast
+(``benchmarks/side_by_side.py``; docs/performance.md). Nothing else
+changes: the state, the engine and the games are the same, event for event
+(tests/test_native.py plays the same games both ways).
+
+How: ``native_program(program)`` writes the module's source as
+``rb_native_<key>.py`` in a build folder, has Cython translate it and the C
+compiler Python was built with compile it, and loads the library as an
+extension module. A run-time error inside it is still placed at its rule:
+Cython's traceback entries carry the module's own line numbers under the
+file name ``rb_native_<key>.py``, which gets the program's line map.
+
+Trust: a library is code that will run, so it is kept as the cache keeps
+source (``compiler/cache.py``): only in the user's own private cache
+folder, beside a digest of its bytes and of the source it was built from;
+a library that does not match is built again, never loaded. Without a
+usable cache folder it is built in a private temporary folder each run.
+
+Turned on by ``rulebook --native COMMAND`` or ``RULEBOOK_NATIVE=1``
+(worker processes inherit it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+from compiler import cache
+from compiler.load import program_from
+
+ENV = "RULEBOOK_NATIVE"
+_LOADED: dict[str, dict] = {}  # key -> namespace: an extension module initialises once per process
+
+
+class NativeError(Exception):
+    """Why a ruleset could not be built as native code (a sentence for the user)."""
+
+
+def wanted() -> bool:
+    """Whether native code was asked for (``RULEBOOK_NATIVE=1``)."""
+    return os.environ.get(ENV, "").strip().lower() in ("1", "yes", "true", "on")
+
+
+def missing() -> str | None:
+    """What this machine lacks to build native code, or None."""
+    if importlib.util.find_spec("Cython") is None:
+        return "native code needs Cython: pip install 'rulebook[native]'"
+    if not _compiler():
+        return "native code needs a C compiler (the one Python was built with, or $CC)"
+    if not sysconfig.get_config_var("EXT_SUFFIX"):
+        return "this Python cannot load extension modules"
+    return None
+
+
+def native_program(program):
+    """``program`` as native code: a new Program whose units are the
+    library's functions, built from ``program.source`` (or found built)."""
+    why = missing()
+    if why:
+        raise NativeError(why)
+    import Cython
+
+    parts = [program.source, Cython.__version__, sys.version, _ext(), " ".join(_compiler())]
+    key = hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    name = f"rb_native_{key}"
+    ns = _LOADED.get(key)
+    if ns is None:
+        ns = _LOADED[key] = _load_or_build(name, program.source)
+    ns["__line_map__"] = dict(program.line_map)
+    ns["__file_name__"] = f"{name}.py"
+    native = program_from(ns)
+    native.source = program.source
+    native.document = program.document
+    native.compile_info, native.checker, native.graph = program.compile_info, program.checker, program.graph
+    native.native = True
+    return native
+
+
+def _load_or_build(name: str, source: str) -> dict:
+    where = cache.folder()
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    if where is not None:
+        lib, sig = where / f"{name}{_ext()}", where / f"{name}.sha256"
+        if _matches(lib, sig, digest):
+            return _import(name, lib)
+        with tempfile.TemporaryDirectory(dir=where, prefix=".build-") as tmp:
+            built = _build(name, source, Path(tmp))
+            data = built.read_bytes()
+            _write(sig, f"{hashlib.sha256(data).hexdigest()} {digest}\n".encode())
+            _write(lib, data)
+        if _matches(lib, sig, digest):
+            return _import(name, lib)
+    with tempfile.TemporaryDirectory(prefix="rulebook-native-") as tmp:  # no cache: built for this run only
+        return _import(name, _build(name, source, Path(tmp)))
+
+
+def _matches(lib: Path, sig: Path, digest: str) -> bool:
+    """The library is there, a plain file, and its bytes and source are the ones recorded."""
+    try:
+        if lib.is_symlink() or sig.is_symlink() or not lib.is_file():
+            return False
+        recorded = sig.read_text(encoding="ascii").split()
+        return recorded == [hashlib.sha256(lib.read_bytes()).hexdigest(), digest]
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _build(name: str, source: str, folder: Path) -> Path:
+    """Translate and compile ``source`` in ``folder``; the library's path."""
+    (folder / f"{name}.py").write_text(source, encoding="utf-8")
+    cython = [sys.executable, "-m", "cython", "-3", "--fast-fail", "-X", "annotation_typing=False",
+              "-X", "binding=False", f"{name}.py"]
+    _run(cython, folder, "Cython could not translate the compiled ruleset")
+    include = sysconfig.get_paths()["include"]
+    out = folder / f"{name}{_ext()}"
+    cc = _compiler() + ["-fPIC", "-O2", "-w", "-I", include, f"{name}.c", "-o", str(out)]
+    _run(cc, folder, "the C compiler failed on the compiled ruleset")
+    return out
+
+
+def _run(argv: list[str], folder: Path, what: str) -> None:
+    try:
+        done = subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise NativeError(f"{what}: {err}") from None
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        raise NativeError(f"{what}: " + " / ".join(tail))
+
+
+def _compiler() -> list[str]:
+    """The command that links a shared library: $CC, else Python's own LDSHARED."""
+    cc = os.environ.get("CC")
+    shared = sysconfig.get_config_var("LDSHARED") or ""
+    argv = shlex.split(shared) if shared else []
+    if cc:
+        argv = [cc, *argv[1:]] if argv else [cc, "-shared"]
+    if not argv or shutil.which(argv[0]) is None:
+        return []
+    return argv
+
+
+def _ext() -> str:
+    return sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+
+
+def _import(name: str, path: Path) -> dict:
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise NativeError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except ImportError as err:
+        raise NativeError(f"cannot load {path}: {err}") from None
+    return module.__dict__
+
+
+def _write(path: Path, content: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    with os.fdopen(fd, "wb") as f:
+        f.write(content)
+    os.replace(tmp, path)

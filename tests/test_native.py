@@ -1,0 +1,138 @@
+"""Rulesets run as native code (``rulebook --native``, compiler/native.py):
+the same games as the Python module, errors still at their rule, and a
+library in the cache that does not match its digest built again, never loaded."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler import native
+from compiler.build import compile_path, compile_text, load_program
+from interpreter.errors import RuleError
+from interpreter.game import Game
+from rulebook.cli import cli
+from rulebook.simulate import game_seed, lineup, play_one, play_state
+from tests.helpers import ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+needs_native = pytest.mark.skipif(native.missing() is not None, reason=str(native.missing()))
+
+
+def _games(game: Game, players: int, count: int) -> list:
+    """Everything a game shows: greedy games with time-outs (the public
+    interface), random games with every option list offered, and the
+    engine's own playout loop's results."""
+    out = []
+    for i in range(count):
+        seed = game_seed(0, i)
+        st = game.new(players=players, seed=seed, record=True)
+        play_state(game, st, seed, lineup(players, ["greedy"]), time_outs=0.1)
+        out.append([st.winners, st.history, [e for e in st.events if e[0] == "say"]])
+        st = game.new(players=players, seed=seed, record=True)
+        rnd, offered = random.Random(seed), []
+        while not st.over:
+            for p in game.to_move(st):
+                options = game.legal_values(st, p)
+                offered.append(options)
+                game.apply(st, p, rnd.randrange(len(options)))
+        out.append([st.winners, st.history, offered, st.events])
+        r = play_one(game, players, seed)
+        out.append(list(r))
+    return json.loads(json.dumps(out, default=str))
+
+
+@needs_native
+@pytest.mark.parametrize(("path", "players"), [
+    ("rulesets/get-bit/ruleset.yaml", 4),
+    ("examples/liars-dice/ruleset.yaml", 3),  # staged actions, simultaneous and public choices, procedures that ask
+])
+def test_native_code_plays_the_same_games(path, players):
+    program = compile_path(ROOT / path).program
+    fast = native.native_program(program)
+    assert fast.native and not program.native
+    assert fast.units[0] is not program.units[0]  # the library's functions, not the module's
+    assert _games(Game(fast), players, 12) == _games(Game(program), players, 12)
+
+
+@needs_native
+def test_a_run_time_error_in_native_code_names_its_rule():
+    text = ruleset("""
+    components:
+      card:
+        for_each: {value: "range(3)"}
+    zones:
+      deck: {}
+    procedures:
+      read:
+        params: {c: card}
+        effect: |
+          let v = c.value + 1
+    phases:
+      p:
+        on_begin: |
+          read(top(deck))
+          end game
+    """)
+    program = native.native_program(compile_text(text, "unit.yaml").program)
+    with pytest.raises(RuleError) as err:
+        Game(program).new(players=2)
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if "let v = c.value" in t)
+    assert err.value.code == "R104" and err.value.where.startswith(f"unit.yaml:{line}:")
+
+
+BUILD = """
+import sys
+from compiler.build import load_program
+program = load_program(sys.argv[1], native=True).program
+print(program.native, program.module_file)
+"""
+
+
+@needs_native
+def test_a_library_that_does_not_match_its_digest_is_built_again(tmp_path):
+    env = dict(os.environ, RULEBOOK_CACHE=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+    game = str(ROOT / "examples/nim/ruleset.yaml")
+
+    def run() -> str:
+        done = subprocess.run([sys.executable, "-c", BUILD, game], env=env, capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()[1]
+
+    name = run().removesuffix(".py")
+    lib = next((tmp_path / "cache").glob(f"{name}*.so")) if os.name != "nt" else None
+    sig = tmp_path / "cache" / f"{name}.sha256"
+    good = lib.read_bytes()
+    assert native._matches(lib, sig, sig.read_text().split()[1])
+    lib.write_bytes(good[:-1] + bytes([good[-1] ^ 1]))  # one bit changed: somebody else's code
+    assert not native._matches(lib, sig, sig.read_text().split()[1])
+    assert run() == f"{name}.py"  # built again and loaded
+    assert lib.read_bytes() != good[:-1] + bytes([good[-1] ^ 1])
+    assert native._matches(lib, sig, sig.read_text().split()[1])
+
+
+def test_native_without_cython_is_a_clear_error(monkeypatch):
+    monkeypatch.setenv("RULEBOOK_NATIVE", "0")  # the command sets it: put back after the test
+    monkeypatch.setattr(native, "missing", lambda: "native code needs Cython: pip install 'rulebook[native]'")
+    result = CliRunner().invoke(cli, ["--native", "simulate", "nim", "-n", "2"])
+    assert result.exit_code == 1
+    assert "needs Cython" in result.output and "Traceback" not in result.output
+    with pytest.raises(native.NativeError):
+        load_program(ROOT / "examples/nim/ruleset.yaml", native=True)
+
+
+def test_native_is_asked_for_by_the_environment(monkeypatch):
+    monkeypatch.setenv("RULEBOOK_NATIVE", "1")
+    assert native.wanted()
+    monkeypatch.setenv("RULEBOOK_NATIVE", "0")
+    assert not native.wanted()
+    monkeypatch.delenv("RULEBOOK_NATIVE")
+    assert not native.wanted()
