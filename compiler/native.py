@@ -44,6 +44,7 @@ from compiler.load import program_from
 
 ENV = "RULEBOOK_NATIVE"
 _LOADED: dict[str, dict] = {}  # key -> namespace: an extension module initialises once per process
+on_build = None  # called with the program's title before a build (the CLI says it takes a few seconds)
 
 
 class NativeError(Exception):
@@ -79,7 +80,7 @@ def native_program(program):
     name = f"rb_native_{key}"
     ns = _LOADED.get(key)
     if ns is None:
-        ns = _LOADED[key] = _load_or_build(name, program.source)
+        ns = _LOADED[key] = _load_or_build(name, program.source, program.title)
     ns["__line_map__"] = dict(program.line_map)
     ns["__file_name__"] = f"{name}.py"
     native = program_from(ns)
@@ -90,20 +91,26 @@ def native_program(program):
     return native
 
 
-def _load_or_build(name: str, source: str) -> dict:
+def _load_or_build(name: str, source: str, title: str) -> dict:
     where = cache.folder()
     digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
     if where is not None:
         lib, sig = where / f"{name}{_ext()}", where / f"{name}.sha256"
         if _matches(lib, sig, digest):
             return _import(name, lib)
-        with tempfile.TemporaryDirectory(dir=where, prefix=".build-") as tmp:
-            built = _build(name, source, Path(tmp))
-            data = built.read_bytes()
-            _write(sig, f"{hashlib.sha256(data).hexdigest()} {digest}\n".encode())
-            _write(lib, data)
-        if _matches(lib, sig, digest):
-            return _import(name, lib)
+    if on_build is not None:
+        on_build(title)
+    if where is not None:
+        try:
+            with tempfile.TemporaryDirectory(dir=where, prefix=".build-") as tmp:
+                data = _build(name, source, Path(tmp)).read_bytes()
+                _write(sig, f"{hashlib.sha256(data).hexdigest()} {digest}\n".encode())
+                _write(lib, data)
+        except OSError:
+            pass  # a cache that cannot be written: built for this run only, below
+        else:
+            if _matches(lib, sig, digest):
+                return _import(name, lib)
     with tempfile.TemporaryDirectory(prefix="rulebook-native-") as tmp:  # no cache: built for this run only
         return _import(name, _build(name, source, Path(tmp)))
 

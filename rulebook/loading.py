@@ -34,8 +34,11 @@ def _load(game: str, variants=(), show_warnings: bool = False):
         path = locate(game)
     except FileNotFoundError as err:
         raise Failure(str(err)) from None
+    from compiler import native
     from compiler.native import NativeError
 
+    native.on_build = lambda title: click.echo(f"rulebook: building {title} as native code (once; a few seconds)",
+                                               err=True)
     try:
         compiled = load_program(path, tuple(variants))  # from the cache of compiled rulesets when it has it
     except NativeError as err:  # rulebook --native, and this machine cannot build it
