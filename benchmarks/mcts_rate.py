@@ -31,9 +31,9 @@ def main(argv=None) -> int:
     ap.add_argument("--native", action="store_true", help="the rulesets as native code (compiler/native.py)")
     args = ap.parse_args(argv)
     sys.path.insert(0, args.root)
-    try:
+    if (Path(args.root) / "compiler" / "build.py").exists():
         from compiler.build import compile_path
-    except ImportError:  # engines before the compiler that emits Python
+    else:  # engines before the compiler that emits Python (the installed checkout's compiler/ is not theirs)
         from validator.pipeline import compile_path
     from interpreter.game import Game
     try:
