@@ -21,6 +21,27 @@ def ruleset(body: str, players: tuple[int, int] = (2, 2)) -> str:
     return head + textwrap.dedent(body)
 
 
+# A rule that fails when the game starts (a component's property of nothing), in
+# a procedure: run-time errors must name this line, whatever runs the module.
+FAILS_AT_START = """
+components:
+  card:
+    for_each: {value: "range(3)"}
+zones:
+  deck: {}
+procedures:
+  read:
+    params: {c: card}
+    effect: |
+      let v = c.value + 1
+phases:
+  p:
+    on_begin: |
+      read(top(deck))
+      end game
+"""
+
+
 def compile_ok(body: str, head: str = HEAD):
     result = compile_text(textwrap.dedent(head) + textwrap.dedent(body), "unit.yaml")
     assert result.program is not None, "\n".join(d.render() for d in result.report.errors)

@@ -17,7 +17,7 @@ from compiler.build import compile_path, compile_text, load_program, load_text_p
 from interpreter.errors import RuleError
 from interpreter.game import Game
 from interpreter.playout import playout
-from tests.helpers import ruleset
+from tests.helpers import FAILS_AT_START, ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_GAMES = [("get-bit", 4), ("dead-mans-draw", 2), ("young-svintus", 4), ("lifeboat", 6), ("survive", 3)]
@@ -99,23 +99,7 @@ def test_the_module_is_python_a_person_can_read():
 
 
 def test_runtime_errors_name_the_rule_through_the_line_map():
-    text = ruleset("""
-    components:
-      card:
-        for_each: {value: "range(3)"}
-    zones:
-      deck: {}
-    procedures:
-      read:
-        params: {c: card}
-        effect: |
-          let v = c.value + 1
-    phases:
-      p:
-        on_begin: |
-          read(top(deck))
-          end game
-    """)
+    text = ruleset(FAILS_AT_START)
     program = compile_text(text, "unit.yaml").program
     with pytest.raises(RuleError) as err:
         Game(program).new(players=2)

@@ -4,9 +4,10 @@ library in the cache that does not match its digest built again, never loaded.""
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import json
 import os
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -19,34 +20,29 @@ from compiler.build import compile_path, compile_text, load_program
 from interpreter.errors import RuleError
 from interpreter.game import Game
 from rulebook.cli import cli
-from rulebook.simulate import game_seed, lineup, play_one, play_state
-from tests.helpers import ruleset
+from rulebook.simulate import game_seed, play_one
+from tests.helpers import FAILS_AT_START, ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 needs_native = pytest.mark.skipif(native.missing() is not None, reason=str(native.missing()))
 
 
-def _games(game: Game, players: int, count: int) -> list:
-    """Everything a game shows: greedy games with time-outs (the public
-    interface), random games with every option list offered, and the
-    engine's own playout loop's results."""
-    out = []
-    for i in range(count):
-        seed = game_seed(0, i)
-        st = game.new(players=players, seed=seed, record=True)
-        play_state(game, st, seed, lineup(players, ["greedy"]), time_outs=0.1)
-        out.append([st.winners, st.history, [e for e in st.events if e[0] == "say"]])
-        st = game.new(players=players, seed=seed, record=True)
-        rnd, offered = random.Random(seed), []
-        while not st.over:
-            for p in game.to_move(st):
-                options = game.legal_values(st, p)
-                offered.append(options)
-                game.apply(st, p, rnd.randrange(len(options)))
-        out.append([st.winners, st.history, offered, st.events])
-        r = play_one(game, players, seed)
-        out.append(list(r))
-    return json.loads(json.dumps(out, default=str))
+def _same_games():
+    spec = importlib.util.spec_from_file_location("same_games", ROOT / "tools" / "same_games.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _games(game: Game, players: int, count: int) -> str:
+    """A hash of everything the games show (``tools/same_games.py``: greedy
+    games with time-outs through the public interface, random games with
+    every option list offered, winners and narration), and the results of
+    the engine's own playout loop."""
+    h = hashlib.sha256()
+    _same_games().hash_cell(h, game, players, count)
+    h.update(json.dumps([list(play_one(game, players, game_seed(0, i))) for i in range(count)]).encode())
+    return h.hexdigest()
 
 
 @needs_native
@@ -64,23 +60,7 @@ def test_native_code_plays_the_same_games(path, players):
 
 @needs_native
 def test_a_run_time_error_in_native_code_names_its_rule():
-    text = ruleset("""
-    components:
-      card:
-        for_each: {value: "range(3)"}
-    zones:
-      deck: {}
-    procedures:
-      read:
-        params: {c: card}
-        effect: |
-          let v = c.value + 1
-    phases:
-      p:
-        on_begin: |
-          read(top(deck))
-          end game
-    """)
+    text = ruleset(FAILS_AT_START)
     program = native.native_program(compile_text(text, "unit.yaml").program)
     with pytest.raises(RuleError) as err:
         Game(program).new(players=2)
