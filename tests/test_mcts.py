@@ -153,7 +153,8 @@ class _Counting(MCTSAgent):
 
 @pytest.mark.parametrize("options", [{}, {"cutoff": "lead", "max_rollout_decisions": 0},
                                      {"cutoff": "lead", "rollout": "greedy", "max_rollout_decisions": 3},
-                                     {"model": "greedy", "widen": 0}, {"normalize": 1, "memory": 0, "baseline": 0}])
+                                     {"model": "greedy", "widen": 0}, {"normalize": 1, "memory": 0, "baseline": 0},
+                                     {"baseline": 2}])
 def test_mcts_is_deterministic_for_a_seed_and_respects_its_iteration_budget(options):
     g = game("rulesets/dead-mans-draw/ruleset.yaml")
     runs = []
@@ -233,3 +234,22 @@ def test_with_a_baseline_a_leaf_is_valued_by_the_change_of_the_lead_in_its_own_s
     plain._leads = agent._leads
     plain._scale = [10.0, 1]
     assert plain._evaluate(g, st)[0] > r[0]  # without it, the re-drawn 40 counts as a lead
+
+
+def test_an_estimated_baseline_is_whole_when_both_leads_move_together_and_nothing_when_they_do_not():
+    """``baseline=2``: the control variate's coefficient is estimated from
+    the decision's own iterations: 1 when the leaf's lead is the root's plus
+    a change (a re-drawn value counted at both), 0 when they are unrelated."""
+    import random
+
+    from agents.mcts import MCTSAgent as Agent
+
+    rnd = random.Random(0)
+    together, apart = Agent(seed=0, baseline=2), Agent(seed=0, baseline=2)
+    assert together._beta(0, 1.0, 1.0) == 0.0  # too few iterations to estimate anything
+    for _ in range(200):
+        b = rnd.gauss(0, 40)
+        beta_together = together._beta(0, b + rnd.choice((-2.0, 2.0)), b)
+        beta_apart = apart._beta(0, rnd.gauss(0, 5), b)
+    assert 0.95 < beta_together <= 1.0
+    assert 0.0 <= beta_apart < 0.1
