@@ -120,7 +120,7 @@ class MCTSAgent:
         # there): what the sample re-drew and the moves did not touch cancels out
         # baseline=2: the baseline weighted by its coefficient estimated in the decision's own iterations
         # (beta = Cov(leaf lead, root lead) / Var(root lead), in [0, 1]): whole where re-drawn hidden values
-        # move both leads alike, nothing where they do not (measured: the whole baseline costs Young Svintus)
+        # move both leads alike, nothing where they do not (the whole baseline was measured to cost one seed game)
         self.baseline = int(baseline)
         self._root_leads = [None, 0]  # per decision: the sum of the root samples' lead vectors, and how many
         self._cv: dict = {}  # baseline=2, per decision: player -> [n, sum b, sum b*b, sum l, sum l*b]
