@@ -54,14 +54,14 @@ def rate(fn, seconds: float, clock=time.process_time) -> tuple[float, int]:
 
 def _game(ruleset: str, native: bool = False):
     from compiler.build import compile_path
-    from compiler.native import native_program
+    from compiler.native import as_asked
     from interpreter.game import Game
 
     path = ROOT / "rulesets" / ruleset / "ruleset.yaml"
     if not path.exists():
         return None
     program = compile_path(path).program
-    return Game(native_program(program) if native else program)
+    return Game(as_asked(program, native))
 
 
 def rulebook_game(ruleset: str, players: int, native: bool = False):

@@ -61,12 +61,12 @@ def load_peers(bench: Path):
 
 def svintus_runner(native: bool = False):
     from compiler.build import compile_path
-    from compiler.native import native_program
+    from compiler.native import as_asked
     from interpreter.game import Game
     from rulebook.simulate import game_seed, play_one
 
     program = compile_path(ROOT / "rulesets" / "young-svintus" / "ruleset.yaml").program
-    game = Game(native_program(program) if native else program)
+    game = Game(as_asked(program, native))
     index = [0]
 
     def run(seconds: float) -> dict:

@@ -110,11 +110,10 @@ def load_text_program(text: str, file: str, selected: tuple[str, ...] = (), limi
 
 def _native(compiled: Compiled, native: bool | None) -> Compiled:
     """``compiled`` with its program as native code, when that is asked for."""
-    from compiler import native as nat
+    from compiler.native import as_asked
 
-    if compiled.program is None or not (nat.wanted() if native is None else native):
-        return compiled
-    compiled.program = nat.native_program(compiled.program)
+    if compiled.program is not None:
+        compiled.program = as_asked(compiled.program, native)
     return compiled
 
 

@@ -67,6 +67,12 @@ def missing() -> str | None:
     return None
 
 
+def as_asked(program, native: bool | None = None):
+    """``program`` as native code when that is asked for (``native``, else
+    ``$RULEBOOK_NATIVE``), else ``program`` itself."""
+    return native_program(program) if (wanted() if native is None else native) else program
+
+
 def native_program(program):
     """``program`` as native code: a new Program whose units are the
     library's functions, built from ``program.source`` (or found built)."""

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from variant_matrix import combinations  # noqa: E402
 
 from compiler.build import compile_path  # noqa: E402
+from compiler.native import as_asked  # noqa: E402
 from interpreter.game import Game  # noqa: E402
 from rulebook.simulate import game_seed, lineup, play_state  # noqa: E402
 
@@ -55,11 +56,7 @@ def main(argv: list[str]) -> int:
     ruleset, games = argv[0], int(argv[1]) if len(argv) > 1 else 3
     total = hashlib.sha256()
     for combo in combinations(Path(ruleset)):
-        program = compile_path(ruleset, combo).program
-        if native:
-            from compiler.native import native_program
-
-            program = native_program(program)
+        program = as_asked(compile_path(ruleset, combo).program, native)
         game = Game(program)
         h = hashlib.sha256()
         for n in range(max(2, program.min_players), min(6, program.max_players) + 1):

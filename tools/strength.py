@@ -52,7 +52,7 @@ def _game(name: str):
         result = compile_path(ROOT / "rulesets" / name / "ruleset.yaml")
         if result.program is None:
             raise SystemExit(f"{name} does not compile")
-        _GAMES[name] = Game(native.native_program(result.program) if native.wanted() else result.program)
+        _GAMES[name] = Game(native.as_asked(result.program))
     return _GAMES[name]
 
 
