@@ -42,7 +42,7 @@ class ChainMemo:
 
     def chain(self, op: str, x: X) -> str:
         operands = []
-        _flatten(x, op, operands)
+        _flatten(x, op, operands, self.invariant_names or {})
         if self.in_iterable or len(operands) < 3 and not self._repeats(operands):
             return "(" + f" {op} ".join(self.ex(o) for o in operands) + ")"
         plan = self._plan(operands)
@@ -93,10 +93,12 @@ class ChainMemo:
         return True
 
 
-def _flatten(x: X, op: str, out: list) -> None:
-    if x.op == op:
+def _flatten(x: X, op: str, out: list, whole: dict) -> None:
+    """The operands of a chain of ``op``; a part of it in ``whole`` (one
+    computed once before its query) stays one operand."""
+    if x.op == op and id(x) not in whole:
         for a in x.a:
-            _flatten(a, op, out)
+            _flatten(a, op, out, whole)
     else:
         out.append(x)
 

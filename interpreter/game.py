@@ -552,6 +552,7 @@ def build_catalog(st: State) -> Catalog:
         if ct.board:
             cat.boards[name] = boards.build(ct.board, by_type.get(name, []), static)
     cat.adjacent = [None] * len(types)
+    cat.distances = [None] * len(types)
     for board in cat.boards.values():
         for space in board.ids:
             cat.adjacent[space] = list(board.adj.get(space, ()))

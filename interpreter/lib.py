@@ -354,14 +354,12 @@ def distinct_by(items, key):
 
 def distinct_of(items, keys):
     """``distinct_by`` whose key is made of fixed properties only: each
-    item's key read from ``keys``, a column of them (``Columns``)."""
-    out, seen = [], set()
+    item's key read from ``keys``, a column of them (``Columns``): the
+    first item of each key, in order."""
+    first: dict = {}
     for x in items:
-        k = keys[x]
-        if k not in seen:
-            seen.add(k)
-            out.append(x)
-    return out
+        first.setdefault(keys[x], x)
+    return list(first.values())
 
 
 def bottom_n(xs, k):
@@ -496,7 +494,31 @@ def board_lines(st, type_name: str, n, through, where: str):
 
 
 def distance(st, a, b):
+    """Spaces apart on ``a``'s board (None when ``b`` is not on it): read
+    from ``a``'s row of distances, computed the first time it is asked
+    (heuristics sum distances at every position a search judges)."""
+    table = st.cat.distances
+    if a.__class__ is int and 0 <= a < len(table):
+        row = table[a]
+        if row is None:
+            row = table[a] = distance_row(st, a)
+        if b.__class__ is int and 0 <= b < len(row):
+            return row[b]
     return board_of(st, a).distance(a, b)
+
+
+def distance_row(st, a) -> list:
+    """Space ``a``'s distance to each component (by id; None off its board)."""
+    board = board_of(st, a)
+    row = [None] * st.cat.n
+    if board.kind in ("hex", "square"):
+        for b in board.ids:
+            row[b] = board.distance(a, b)
+    else:
+        for b, d in board.bfs(a).items():
+            if b in board.coord:
+                row[b] = d
+    return row
 
 
 def within(st, start, k, passable):

@@ -114,7 +114,8 @@ class ActionDef:
 class Columns(dict):
     """Fixed properties by name, each a tuple of its value by component id,
     built from ``rows`` the first time a rule reads it (a tuple of names:
-    each component's key of those properties, for ``distinct_by``); a
+    each component's key of those properties, for ``distinct_by``, as an
+    int that components with equal keys share); a
     property a row lacks reads none there (rules read it only from components that have
     it). A catalogue's columns come from its rows. A determinized sample,
     whose rows are dealt out again, gets columns of its own rows: given the
@@ -140,8 +141,9 @@ class Columns(dict):
                     where = self.where
                     self.read = itemgetter(*where) if len(where) > 1 else lambda col: tuple(col[k] for k in where)
                 column = self.read(column)
-        elif name.__class__ is tuple:  # several properties: each component's key of them, as a set holds it
-            column = tuple(_key(tuple(row.get(n) for n in name)) for row in self.rows)
+        elif name.__class__ is tuple:  # several properties: each component's key of them, as a small int
+            ids: dict = {}  # (rules only compare these keys: an int hashes faster than a tuple)
+            column = tuple(ids.setdefault(_key(tuple(row.get(n) for n in name)), len(ids)) for row in self.rows)
         else:
             column = tuple(row.get(name) for row in self.rows)
         self[name] = column
@@ -192,6 +194,9 @@ class Catalog:
     zone_of_comp: dict = field(default_factory=dict)  # family kept per component -> {component: zone}
     zone_player: list = field(default_factory=list)  # zone -> its owner: a seat, None, or -2 (its component's)
     adjacent: list = field(default_factory=list)  # component -> its neighbours on its board (None: not a space)
+    # component -> its distance to each component (None: not on its board), filled on first use (lib.distance);
+    # a determinized sample's copy shares it, as it shares the boards
+    distances: list = field(default_factory=list)
     columns: dict = field(default_factory=dict)  # static property -> a tuple of its value by component id
     family_zones: dict = field(default_factory=dict)  # zone family -> its zones (lib.components_in fills it)
 
