@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from compiler.build import compile_path
+from interpreter.errors import RulebookError
 from interpreter.game import Game
 from tests.helpers import codes, compile_ok
 
@@ -118,3 +121,25 @@ def test_board_functions_need_board_spaces():
           let n = neighbours(first(components(card)))
           end game
     """)
+
+
+def test_distance_rows_agree_with_the_boards_own_distance_on_every_kind():
+    """``lib.distance`` reads a row per space, computed on first use: the
+    same answers as the board's own ``distance`` for every pair, on hex,
+    square and graph boards, across boards (None) and for components that
+    are no space of the first one's board."""
+    from interpreter import lib
+
+    result = compile_path(HERE / "data" / "boards.yaml")
+    st = Game(result.program).new(players=2)
+    boards = st.cat.boards
+    assert {b.kind for b in boards.values()} >= {"hex", "square", "graph"}
+    everything = range(st.cat.n)
+    for board in boards.values():
+        for a in board.ids:
+            for b in everything:
+                assert lib.distance(st, a, b) == board.distance(a, b), (board.kind, a, b)
+    assert all(st.cat.distances[a] is not None for board in boards.values() for a in board.ids)
+    pawn = st.cat.by_type["pawn"][0]
+    with pytest.raises(RulebookError, match="not a board space"):  # no space: the rule's error, as before
+        lib.distance(st, pawn, boards["hex"].ids[0])
