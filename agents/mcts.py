@@ -100,7 +100,7 @@ class MCTSAgent:
         widen: float = 1.0,
         model: str = "search",
         memory: int = 1,
-        baseline: int = 1,
+        baseline: int = 2,
         normalize: int = 0,
     ):
         if rollout not in ("random", "greedy"):
@@ -118,7 +118,8 @@ class MCTSAgent:
         self.memory = Memory() if memory else None
         # leaves valued by the lead's change from the iteration's own sample at the root (plus the mean lead
         # there): what the sample re-drew and the moves did not touch cancels out
-        # baseline=2: the baseline weighted by its coefficient estimated in the decision's own iterations
+        # baseline=2 (the default since 2026-12-03, docs/agents.md): the baseline weighted by its coefficient
+        # estimated in the decision's own iterations
         # (beta = Cov(leaf lead, root lead) / Var(root lead), in [0, 1]): whole where re-drawn hidden values
         # move both leads alike, nothing where they do not (the whole baseline was measured to cost one seed game)
         self.baseline = int(baseline)

@@ -217,7 +217,7 @@ def test_with_a_baseline_a_leaf_is_valued_by_the_change_of_the_lead_in_its_own_s
 
     g = game("rulesets/dead-mans-draw/ruleset.yaml")
     st = g.new(players=2, seed=0, record=False)
-    agent = Agent(seed=0, cutoff="lead")
+    agent = Agent(seed=0, cutoff="lead", baseline=1)
     leads = {"now": [0.0, 0.0]}
     agent._leads = lambda game, s: list(leads["now"])
     agent._scale = [10.0, 1]  # a lead of 10 is the usual size
