@@ -64,6 +64,14 @@ class Board:
             return max(abs(c1 - c2), abs(r1 - r2)) if self.diagonal else abs(c1 - c2) + abs(r1 - r2)
         return self.bfs(a).get(b)
 
+    def distances_from(self, a: int) -> dict[int, int]:
+        """Every space's distance from ``a`` (those ``distance`` gives a number for)."""
+        if a not in self.coord:
+            return {}
+        if self.kind in ("hex", "square"):
+            return {b: self.distance(a, b) for b in self.coord}
+        return self.bfs(a)
+
     def bfs(self, start: int, passable=None, limit: int | None = None) -> dict[int, int]:
         seen = {start: 0}
         queue = deque([start])

@@ -509,15 +509,9 @@ def distance(st, a, b):
 
 def distance_row(st, a) -> list:
     """Space ``a``'s distance to each component (by id; None off its board)."""
-    board = board_of(st, a)
     row = [None] * st.cat.n
-    if board.kind in ("hex", "square"):
-        for b in board.ids:
-            row[b] = board.distance(a, b)
-    else:
-        for b, d in board.bfs(a).items():
-            if b in board.coord:
-                row[b] = d
+    for b, d in board_of(st, a).distances_from(a).items():
+        row[b] = d
     return row
 
 
