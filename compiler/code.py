@@ -38,6 +38,7 @@ class Module:
         self.inlined = 0  # function bodies written at call sites so far
         self.kept = 0  # values kept in and/or chains so far (compiler/cse.py)
         self._pure: set | None = None
+        self._constants: dict | None = None
 
     def name(self, base: str) -> str:
         """A fresh Python name made from ``base`` (rule names stay readable)."""
@@ -73,6 +74,18 @@ class Module:
         if hit is None:
             hit = self.consts[key] = (f"K{len(self.consts)}", src)
         return hit[0]
+
+    def constant_defines(self) -> dict:
+        """The definitions whose value the rule text fixes (literals, lists of
+        them, earlier such definitions): written as constants where read,
+        not looked up in the game's table of values each time."""
+        if self._constants is None:
+            self._constants = {}
+            for name, expr in self.checked.defines:
+                value = _literal(expr.x, self._constants)
+                if value is not _NOT_LITERAL:
+                    self._constants[name] = value
+        return self._constants
 
     def pure_functions(self) -> set:
         """The ruleset's function variants that draw nothing at random, nor call one that does."""
@@ -286,10 +299,28 @@ class Code(ExprEmitter, StmtEmitter):
         """``item in coll``: charged to the work budget when the list is long
         (over 64 items; a short list costs no more than the rule around it)."""
         neg = "not " if negated else ""
+        fixed = self.fixed_value(coll)
+        if isinstance(fixed, (list, str)) and len(fixed) <= 64:  # short and known: no charge to decide at run time
+            return f"({neg}({self.ex(item)} in {self.ex(coll)}))"
         if coll.op in ("local", "zone_items", "var", "param", "const"):
             c = self.ex(coll)
             return f"({neg}({self.ex(item)} in {c} if len({c}) <= 64 else contains(st, {self.ex(item)}, {c})))"
         return f"({neg}contains(st, {self.ex(item)}, {self.ex(coll)}))"
+
+    def fixed_value(self, x: X):
+        """The value of a literal or of a definition the rule text fixes, else ``_NOT_LITERAL``."""
+        if x.op == "const":
+            return x.a[0]
+        if x.op == "param":
+            return self.m.constant_defines().get(x.a[0], _NOT_LITERAL)
+        return _NOT_LITERAL
+
+    def param(self, name: str) -> str:
+        """A parameter or definition: a constant when the rule text fixes it."""
+        constants = self.m.constant_defines()
+        if name in constants:
+            return self.const(constants[name])
+        return f"st.params[{name!r}]"
 
     def hoisted(self, name: str, src: str) -> str:
         """A value read once at the start of the function (tables of the
@@ -408,3 +439,17 @@ class Code(ExprEmitter, StmtEmitter):
         return f"{sub.name}({', '.join(params)})"
 
 
+_NOT_LITERAL = object()
+
+
+def _literal(x, constants: dict):
+    """The value of an expression made of literals only (nested lists, and
+    definitions already known to be such), else ``_NOT_LITERAL``."""
+    if x.op == "const":
+        return x.a[0]
+    if x.op == "param" and x.a[0] in constants:
+        return constants[x.a[0]]
+    if x.op == "list":
+        items = [_literal(i, constants) for i in x.a[0]]
+        return _NOT_LITERAL if any(i is _NOT_LITERAL for i in items) else items
+    return _NOT_LITERAL

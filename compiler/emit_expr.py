@@ -137,21 +137,34 @@ class ExprEmitter(ChainMemo):
             self.cse_plan, self.cse_bound = plan, bound
         return f"({', '.join(before)}, {query})[-1]"
 
+    def type_of(self, c: X) -> str:
+        """A component's type: from the catalogue's table, which holds every
+        component when no rule creates one in play."""
+        if not self.m.an.created:
+            return f"{self.hoisted('cat_types', 'st.cat.types')}[{self.ex(c)}]"
+        if c.op == "local":
+            return f"(st.cat.types[{self.ex(c)}] if {self.ex(c)} < st.cat.n else st.static[{self.ex(c)}]['type'])"
+        return f"type_of(st, {self.ex(c)})"
+
     def read_invariant(self, x: X) -> str:
         """A part computed before its query: its value, or, when computing it
         failed there, the part written in place, to fail where it did."""
         name = self.invariant_names[id(x)]
+        # nothing kept with := in the fallback: it runs only when the part failed, and the operands after it
+        # would read a name never bound
         saved, self.invariant_names = self.invariant_names, None
+        saved_plan, self.cse_plan = self.cse_plan, {}
         try:
             src = self.ex(x)
         finally:
-            self.invariant_names = saved
+            self.invariant_names, self.cse_plan = saved, saved_plan
         return f"({name} if {name} is not FAILED else {src})"
 
 
 # what a part computed once before its query may not contain: values that
-# draw at random, and calls and lookups that and/or chains keep with := (cse.py)
-NOT_INVARIANT = frozenset({"random", "roll"}) | KEEP
+# draw at random, and the lookups that and/or chains keep with := (cse.py);
+# calls of the ruleset's functions may be in it when they draw nothing
+NOT_INVARIANT = frozenset({"random", "roll"}) | (KEEP - {"fn"})
 
 
 # lookups that cost less than keeping their value (a call and a closure per query)
@@ -170,6 +183,7 @@ def invariant_parts(m, body: X, bound: set) -> list[tuple[X, X | None]]:
     call of a small function written at its call site when the part is in
     that function's body (its parameters given the item count as bound)."""
     bound = set(bound)
+    pure = m.pure_functions()
     for n in walk(body):
         k = LAMBDA_SLOT.get(n.op)
         if k is not None and n.a[k] is not None:
@@ -180,7 +194,7 @@ def invariant_parts(m, body: X, bound: set) -> list[tuple[X, X | None]]:
         it binds itself (a query inside it over its own items)."""
         own, read = set(), set()
         for n in walk(x):
-            if n.op in NOT_INVARIANT:
+            if n.op in NOT_INVARIANT or n.op == "fn" and n.a[0] not in pure:
                 return False
             k = LAMBDA_SLOT.get(n.op)
             if k is not None and n.a[k] is not None:
@@ -251,13 +265,12 @@ EMIT = {
     "phase": lambda e: "st.phase",
     "turn_number": lambda e: "st.turn",
     "var": lambda e, name: f"st.vars[{name!r}]",
-    "param": lambda e, name: f"st.params[{name!r}]",
+    "param": lambda e, name: e.param(name),
     "shared_zone": lambda e, family: e.shared_zone(family),
     "pvar": lambda e, p, attr: f"st.pvars[{e.ex(p)}][{attr!r}]",
     "field": lambda e, ev, attr: f"{e.ex(ev)}[{attr!r}]",
     "owner": lambda e, c: f"st.owner[{e.ex(c)}]",
-    "type_of": lambda e, c: (f"(st.cat.types[{e.ex(c)}] if {e.ex(c)} < st.cat.n else st.static[{e.ex(c)}]['type'])"
-                             if c.op == "local" else f"type_of(st, {e.ex(c)})"),
+    "type_of": lambda e, c: e.type_of(c),
     "dyn": lambda e, c, attr: f"st.props[{e.ex(c)}][{attr!r}]",
     "static": lambda e, c, attr, kind: e.static_prop(c, attr, kind),
     "static_get": lambda e, c, attr: e.static_prop(c, attr, None),

@@ -360,3 +360,44 @@ def test_procedures_that_can_ask_nest_deeper_than_python_would_call(depth):
         with pytest.raises(RuleError) as err:
             Game(with_default.program).new(players=2, seed=1)
         assert err.value.code == "R105"
+
+
+FIXED = """
+define:
+  kinds: "['oak', 'elm']"
+  more_kinds: "[kinds, ['ash']]"
+  per_player: "player_count * 2"
+params:
+  wanted: oak
+functions:
+  known:
+    params: {s: str}
+    value: "s in kinds and s != wanted"
+  counted:
+    params: {}
+    value: "per_player + count(more_kinds)"
+phases:
+  play:
+    on_begin: |
+      end game
+"""
+
+
+def test_a_definition_the_rule_text_fixes_is_written_as_a_constant():
+    """A definition made of literals (and of such definitions) is the same
+    in every game: it is written where it is read, not looked up in the
+    game's table; one computed from the game (the player count) and a
+    parameter are still read from the game."""
+    result = compile_text(ruleset(FIXED), "fixed.yaml")
+    assert result.program is not None, result.report.errors
+    src = result.program.source
+    assert "st.params['kinds']" not in src and "st.params['more_kinds']" not in src
+    assert "st.params['per_player']" in src and "st.params['wanted']" in src
+    game = Game(result.program)
+    for players, wanted in ((2, "oak"), (2, "elm")):
+        st = game.new(players=players, seed=1, params={"wanted": wanted})
+        fns = result.program.module
+        assert fns["fn_known"](st, None, "elm") is (wanted != "elm")
+        assert fns["fn_known"](st, None, "ash") is False
+        assert fns["fn_counted"](st, None) == 2 * players + 2
+        assert st.params["kinds"] == ["oak", "elm"]  # the game's table still holds it (views, saves)

@@ -114,3 +114,23 @@ def test_a_zone_of_a_component_that_is_not_of_the_type_is_still_an_error():
         assert err.code == "R104" and "not a pawn" in str(err)
     else:
         raise AssertionError("a card is not a pawn: pile[card] must fail")
+
+
+def test_a_type_test_reads_made_components_too_and_the_table_when_none_are_made():
+    """``x.type`` of a component made in play is its type; a ruleset that
+    makes none reads every type from the catalogue's table (no test of
+    whether the component was made)."""
+    typed = GROW.replace("zones:\n", 'functions:\n  pawns_in_bag:\n    params: {}\n'
+                         '    value: "count(filter(bag, x => x.type == \'pawn\'))"\nzones:\n', 1)
+    g = compile_ok(typed)
+    st = g.new(players=2, seed=3)
+    count = g.program.module["fn_pawns_in_bag"]
+    assert count(st, None) == 2
+    g.apply(st, g.to_move(st)[0], 0)  # grow: a third pawn, made in play
+    assert max(st.zones[st.cat.zone_base["bag"]]) >= st.cat.n and count(st, None) == 3
+    assert "cat_types" not in g.program.source
+    unmade = compile_ok(typed.replace("      create pawn in bag as extra\n", "      let extra = top(bag)\n"))
+    src = unmade.program.source
+    assert "cat_types = st.cat.types" in src and "st.cat.n" not in src.split("def fn_pawns_in_bag")[1].split("\n\n")[0]
+    st = unmade.new(players=2, seed=3)
+    assert unmade.program.module["fn_pawns_in_bag"](st, None) == 2

@@ -228,3 +228,77 @@ def test_a_part_of_a_query_that_reads_no_item_is_computed_once_and_fails_only_wh
                           if st.cat.columns["value"][c] % 2 in order else -1)
             assert opp == want
         g.apply(st, g.to_move(st)[0], 0)
+
+
+CALLS = """
+components:
+  card:
+    for_each: {value: "range(1, 9)"}
+zones:
+  deck: {of: card}
+  pile: {of: card}
+functions:
+  pile_total:
+    params: {}
+    value: "sum(pile, x => x.value)"
+  mean_pile:
+    params: {}
+    value: "pile_total() // count(pile)"
+  lucky:
+    params: {}
+    value: "roll(6)"
+  above_mean:
+    params: {}
+    value: "filter(deck, c => c.value > mean_pile() and c.value < mean_pile() + 3)"
+  above_mean_slow:
+    params: {}
+    value: >-
+      filter(deck, c => c.value > sum(pile, x => x.value) // count(pile)
+                        and c.value < sum(pile, x => x.value) // count(pile) + 3)
+  above_luck:
+    params: {}
+    value: "filter(deck, c => c.value > lucky())"
+actions:
+  pile_one:
+    effect: |
+      move top(deck) to pile
+phases:
+  play:
+    turn:
+      actions: [pile_one]
+    end_if: "count(deck) == 0"
+    next: done
+  done:
+    on_begin: |
+      end game
+setup: |
+  move components(card) to deck
+"""
+
+
+def test_a_call_of_a_function_that_draws_nothing_is_computed_once_before_the_query():
+    """A ruleset function called in a query's condition with nothing of the
+    item is computed once before the query (twice written in an and-chain:
+    both read the one value), and fails only where the rule would; a
+    function that draws at random is called for each item, as written."""
+    from interpreter.errors import RuleError
+
+    g = compile_ok(CALLS)
+    src = g.program.source
+    fns = g.program.module
+    assert "attempt(lambda: fn_mean_pile(" in src
+    luck = src[src.index("def fn_above_luck("):].split("\n\n")[0]
+    assert "attempt" not in luck  # a draw per item, as the rule says
+    st = g.new(players=2, seed=2)
+    with pytest.raises(RuleError):
+        fns["fn_above_mean"](st, None)  # the pile is empty: the rule's own division by zero
+    real, calls = fns["fn_mean_pile"], []
+    fns["fn_mean_pile"] = lambda *args: calls.append(args) or real(*args)  # the module's globals: counted
+    while not st.over:
+        g.apply(st, g.to_move(st)[0], 0)
+        if st.over:
+            break
+        calls.clear()
+        assert fns["fn_above_mean"](st, None) == fns["fn_above_mean_slow"](st, None)
+        assert len(calls) == 2  # once for each of the two parts, not once for each card of the deck
+    assert fns["fn_above_mean"](st, None) == []  # the deck is empty: the pile's mean is read for no card
