@@ -29,6 +29,7 @@ def main(argv=None) -> int:
     ap.add_argument("--root", default=str(Path(__file__).resolve().parent.parent))
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--native", action="store_true", help="the rulesets as native code (compiler/native.py)")
+    ap.add_argument("--only", action="append", help="a seed game's name (repeatable; default: all five)")
     args = ap.parse_args(argv)
     sys.path.insert(0, args.root)
     if (Path(args.root) / "compiler" / "build.py").exists():
@@ -44,6 +45,8 @@ def main(argv=None) -> int:
         from interpreter.mcts import MCTSAgent
     out = {}
     for name, players in GAMES:
+        if args.only and name not in args.only:
+            continue
         program = compile_path(Path(args.root) / "rulesets" / name / "ruleset.yaml").program
         if args.native:
             from compiler.native import native_program
