@@ -39,6 +39,8 @@ class Module:
         self.kept = 0  # values kept in and/or chains so far (compiler/cse.py)
         self._pure: set | None = None
         self._constants: dict | None = None
+        self.nonempty_names: dict = {}  # function key -> its companion that tests its list for items
+        self.nonempty_todo: list = []  # companions asked for and not written yet
 
     def name(self, base: str) -> str:
         """A fresh Python name made from ``base`` (rule names stay readable)."""
@@ -86,6 +88,15 @@ class Module:
                 if value is not _NOT_LITERAL:
                     self._constants[name] = value
         return self._constants
+
+    def nonempty_name(self, key) -> str:
+        """The companion of the ruleset function ``key`` that tells whether
+        its list has an item (compiler/emptiness.py), written on first use."""
+        name = self.nonempty_names.get(key)
+        if name is None:
+            name = self.nonempty_names[key] = self.name(self.function_names[key] + "_nonempty")
+            self.nonempty_todo.append(key)
+        return name
 
     def pure_functions(self) -> set:
         """The ruleset's function variants that draw nothing at random, nor call one that does."""

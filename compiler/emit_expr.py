@@ -15,6 +15,7 @@ before the number divided, a zone before what moves into it).
 from __future__ import annotations
 
 from compiler.cse import KEEP, ChainMemo, key_of
+from compiler.emptiness import EmptinessTests
 from compiler.plan import family_of_filter
 from validator.ir import X, walk
 
@@ -32,7 +33,7 @@ FRESH = frozenset({"list", "filter", "map", "sorted", "sort_by", "reverse", "dis
                    "within"})
 
 
-class ExprEmitter(ChainMemo):
+class ExprEmitter(ChainMemo, EmptinessTests):
     """Mixed into ``compiler.code.Code``: ``ex(x) -> str``."""
 
     cse_plan: dict = {}  # id(node) -> (name, key): values kept where first computed (compiler/cse.py)
@@ -136,6 +137,10 @@ class ExprEmitter(ChainMemo):
         finally:
             self.cse_plan, self.cse_bound = plan, bound
         return f"({', '.join(before)}, {query})[-1]"
+
+    def inlines(self, key, args) -> bool:
+        """Whether the call of function ``key`` with ``args`` is written at its call site."""
+        return inlined(self.m, key, args)
 
     def type_of(self, c: X) -> str:
         """A component's type: from the catalogue's table, which holds every
@@ -285,7 +290,7 @@ EMIT = {
     # ------------------------------------------------------------- operators
     "ifexpr": lambda e, c, a, b: f"({e.ex(a)} if {e.ex(c)} else {e.ex(b)})",
     "not": lambda e, a: f"(not {e.ex(a)})",
-    "cmp": lambda e, op, a, b: f"({e.ex(a)} {op} {e.ex(b)})",
+    "cmp": lambda e, op, a, b: e.compare(op, a, b),
     "cmp_sized": lambda e, op, a, b: f"same(st, {e.ex(a)}, {e.ex(b)}, {op == '=='})",
     "in": lambda e, item, coll, neg: e.contains(item, coll, neg),
     "list_plus": lambda e, a, b, w: f"sized({e.ex(a)} + {e.ex(b)}, {e.const(w)}, {e.limit('max_value')})",

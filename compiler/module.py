@@ -66,6 +66,7 @@ class ModuleWriter(Module):
         self.write_components()
         self.write_values()
         self.write_end()
+        self.write_nonempty()
         from compiler.analysis import start_draws
 
         ch.meta["start_draws"] = start_draws(ch)
@@ -84,6 +85,7 @@ class ModuleWriter(Module):
             self.write_function(key, rule)
         self.write_components()
         self.write_values()
+        self.write_nonempty()
         from compiler.emit_parts import write_start_tables
 
         write_start_tables(self)
@@ -96,6 +98,19 @@ class ModuleWriter(Module):
         code.line(f"def {code.name}({', '.join(params)}):")
         with code.block():
             code.line(f"return {code.ex(rule.body)}")
+
+    def write_nonempty(self) -> None:
+        """The companions of functions whose lists were only tested for
+        items (compiler/emptiness.py); one may ask for another."""
+        while self.nonempty_todo:
+            key = self.nonempty_todo.pop(0)
+            rule = self.checked.functions[key]
+            code = self.add(Code(self, self.nonempty_names[key], f"function {key[0]}", rule.slot_names))
+            params = ["st", "player"] + ([code.local(rule.event_slot)] if rule.event_slot >= 0 else [])
+            params += [code.local(s) for s in rule.params]
+            code.line(f"def {code.name}({', '.join(params)}):")
+            with code.block():
+                code.line(f"return {code.nonempty(rule.body)}")
 
     def write_unit(self, name: str, unit) -> None:
         names = self.slot_names(name)

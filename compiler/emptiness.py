@@ -1,0 +1,90 @@
+"""Whether a list is empty, without building it.
+
+Rules test lists for emptiness all the time: ``count(person_dests(x)) > 0``
+asks whether a person may move at all, ``count(swimmers(h)) == 0`` whether
+a space is free of swimmers. Written as they read, they build the whole list
+to count it. Here a comparison of ``count(xs)`` with 0 (``> 0``, ``!= 0``,
+``>= 1``, ``== 0``, ``< 1``, ``<= 0``) is written as a test that stops as soon
+as the answer is known:
+
+* ``a + b`` is not empty when ``a`` is not, else when ``b`` is not;
+* ``a if c else b`` asks the branch ``c`` picks;
+* ``filter(xs, x => p)`` is ``any`` of ``p`` over ``xs``; ``map(xs, f)`` is
+  not empty when ``xs`` is not (``f`` is not called);
+* a list written out (``[a, b]``) is not empty when it names an item;
+* a call of a ruleset function asks the same of its body: written at the
+  call site for a small function, else by a companion function
+  ``<name>_nonempty`` the module holds beside it;
+* anything else is built and its length compared with 0.
+
+Only lists that draw nothing at random are tested this way (skipping a draw
+would change the game). The answer is the one the rule gives. What is not
+computed cannot fail: a
+rule error in a part of the list the test does not need (an item ``f``
+would have made, the second operand of ``+`` when the first has items) is
+met when the list itself is computed, not by the test. docs/language.md
+says so under ``count``.
+"""
+
+from __future__ import annotations
+
+from validator.ir import X
+
+# count(xs) <op> k: (True when it means "xs is not empty", False when "xs is empty")
+_MEANS = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("==", 0): False, ("<", 1): False, ("<=", 0): False}
+# the same with the count on the right: k <op> count(xs)
+_MIRROR = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
+
+class EmptinessTests:
+    """Mixed into the expression writer: ``compare`` writes ``cmp`` nodes."""
+
+    def compare(self, op: str, a: X, b: X) -> str:
+        test = _emptiness_test(op, a, b)
+        if test is None or not self.pure(test[0]):  # a draw at random the test would skip changes the game
+            return f"({self.ex(a)} {op} {self.ex(b)})"
+        xs, nonempty = test
+        src = self.nonempty(xs)
+        return src if nonempty else f"(not {src})"
+
+    def nonempty(self, xs: X) -> str:
+        """Source of a bool: whether the list ``xs`` has an item."""
+        op = xs.op
+        if op == "list_plus":
+            return f"({self.nonempty(xs.a[0])} or {self.nonempty(xs.a[1])})"
+        if op == "list_plus_one":
+            return "True"
+        if op == "ifexpr":
+            c, a, b = xs.a
+            return f"({self.nonempty(a)} if {self.ex(c)} else {self.nonempty(b)})"
+        if op == "filter":
+            items, slot, pred = xs.a
+            return self.lam(slot, pred, items, "any({body} for {t} in {items})")
+        if op == "map":
+            return self.nonempty(xs.a[0])
+        if op == "list":
+            return "True" if xs.a[0] else "False"
+        if op == "fn":
+            return self.nonempty_call(*xs.a)
+        return f"(len({self.ex(xs)}) > 0)"
+
+    def nonempty_call(self, key, player: X, event: X, args) -> str:
+        rule = self.m.checked.functions[key]
+        if self.inlines(key, args):
+            sub = self.inline_writer(rule, player, args)
+            src = f"({sub.nonempty(rule.body)})"
+            self.lines_from(sub)
+            return src
+        parts = ["st", self.ex(player)]
+        if rule.event_slot >= 0:
+            parts.append(self.ex(event))
+        parts += [self.ex(a) for a in args]
+        return f"{self.m.nonempty_name(key)}({', '.join(parts)})"
+
+
+def _emptiness_test(op: str, a: X, b: X) -> tuple[X, bool] | None:
+    """(the list, True for "not empty") when ``a op b`` compares a count with 0."""
+    for count, k, o in ((a, b, op), (b, a, _MIRROR.get(op))):
+        if count.op == "len" and k.op == "const" and type(k.a[0]) is int and (o, k.a[0]) in _MEANS:
+            return count.a[0], _MEANS[(o, k.a[0])]
+    return None
