@@ -48,6 +48,10 @@ Whitehouse 2012) with decoupled UCT at simultaneous decisions:
   min-max statistics), so that options whose values differ by little (a
   lead's small change, compressed by the logistic) are told apart against
   the exploration term.
+* **Centred values** (``centre=1``; with a baseline): a leaf is valued by
+  the change of the lead from the decision's mean root lead, on the scale
+  of this decision's changes, not at the root's level where the logistic
+  is flat (docs/agents.md has the measure).
 * **Perfect recall** (``memory=1``, the default): the agent keeps a
   ``Memory`` of the faces it has seen, and its samples keep the hidden ones
   it could follow since (``agents.determinize.Memory``).
@@ -102,6 +106,7 @@ class MCTSAgent:
         memory: int = 1,
         baseline: int = 2,
         normalize: int = 0,
+        centre: int = 0,
     ):
         if rollout not in ("random", "greedy"):
             raise ValueError(f"unknown rollout policy '{rollout}' (random or greedy)")
@@ -130,6 +135,11 @@ class MCTSAgent:
         self.normalize = bool(normalize)
         self._bounds: dict = {}  # per decision: player -> [lowest mean, highest mean]
         self._scale = [0.0, 0]  # sum of |lead| seen at cutoffs, and how many: the scale of a lead
+        # centre=1 (with a baseline): a leaf is valued by the change of the lead from the decision's root, without
+        # the root's level, on the scale of this decision's changes: where a move changes the lead by a point or
+        # two and the level is tens of points, the logistic at the level is flat, and the options' means differ by
+        # less than the exploration term (measured in Survive: visits all but uniform over the options)
+        self.centre = bool(centre)
         if iterations is None:
             iterations = None if seconds else 200
         if (iterations is None or iterations < 1) and not seconds:
@@ -161,6 +171,8 @@ class MCTSAgent:
         self._root_leads = [None, 0]
         self._cv = {}
         self._bounds = {}
+        if self.centre:
+            self._scale = [0.0, 0]
         while True:
             if deadline is not None and done:
                 now = time.perf_counter()  # stop before an iteration at the pace so far would end past it
@@ -377,6 +389,8 @@ class MCTSAgent:
                          for p in range(n)]
             else:
                 leads = [leads[p] - base[p] + total[p] / count for p in range(n)]
+            if self.centre:
+                leads = [leads[p] - total[p] / count for p in range(n)]
         live = [p for p in range(n) if not s.eliminated[p]] or list(range(n))
         scale = self._scale
         for p in live:

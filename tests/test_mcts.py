@@ -154,7 +154,7 @@ class _Counting(MCTSAgent):
 @pytest.mark.parametrize("options", [{}, {"cutoff": "lead", "max_rollout_decisions": 0},
                                      {"cutoff": "lead", "rollout": "greedy", "max_rollout_decisions": 3},
                                      {"model": "greedy", "widen": 0}, {"normalize": 1, "memory": 0, "baseline": 0},
-                                     {"baseline": 2}])
+                                     {"baseline": 2}, {"centre": 1}])
 def test_mcts_is_deterministic_for_a_seed_and_respects_its_iteration_budget(options):
     g = game("rulesets/dead-mans-draw/ruleset.yaml")
     runs = []
@@ -234,6 +234,33 @@ def test_with_a_baseline_a_leaf_is_valued_by_the_change_of_the_lead_in_its_own_s
     plain._leads = agent._leads
     plain._scale = [10.0, 1]
     assert plain._evaluate(g, st)[0] > r[0]  # without it, the re-drawn 40 counts as a lead
+
+
+def test_centred_a_leaf_is_valued_by_the_change_of_the_lead_on_the_scale_of_the_changes():
+    """``centre=1``: the root's level (a lead of 30 in every sample) is not
+    valued, only the walk's change, on the scale of this decision's changes;
+    so a gain of 2 is worth clearly more than no change, where at the level
+    the logistic is flat."""
+    from agents.mcts import MCTSAgent as Agent
+
+    g = game("rulesets/dead-mans-draw/ruleset.yaml")
+    st = g.new(players=2, seed=0, record=False)
+    out = {}
+    for centre in (0, 1):
+        agent = Agent(seed=0, cutoff="lead", baseline=1, centre=centre)
+        leads = {"now": [0.0, 0.0]}
+        agent._leads = lambda game, s: list(leads["now"])
+        # the size of the leads seen so far: their level; centred, a decision starts its own scale of changes
+        agent._scale = [0.0, 0] if centre else [30.0, 1]
+        agent._root_leads = [[30.0, -30.0], 1]
+        values = []
+        for gain in (0.0, 2.0, 2.0):
+            leads["now"] = [30.0 + gain, -30.0 - gain]
+            values.append(agent._evaluate(g, st, base=[30.0, -30.0])[0])
+        out[centre] = values
+    assert out[1][0] == 0.5  # no change: even
+    assert out[1][2] - out[1][0] > 0.3  # a gain of 2 among changes of about 1-2: clearly better
+    assert 0 < out[0][2] - out[0][0] < 0.05  # at the level of 30 the same gain is all but invisible
 
 
 def test_an_estimated_baseline_is_whole_when_both_leads_move_together_and_nothing_when_they_do_not():
