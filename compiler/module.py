@@ -92,12 +92,17 @@ class ModuleWriter(Module):
         return self.source()
 
     def write_function(self, key, rule) -> None:
-        code = self.add(Code(self, self.function_names[key], f"function {key[0]}", rule.slot_names))
+        code = self.function_def(key, rule, self.function_names[key])
+        with code.block():
+            code.line(f"return {code.ex(rule.body)}")
+
+    def function_def(self, key, rule, name: str) -> Code:
+        """A function of the module taking a ruleset function's parameters, its ``def`` line written."""
+        code = self.add(Code(self, name, f"function {key[0]}", rule.slot_names))
         params = ["st", "player"] + ([code.local(rule.event_slot)] if rule.event_slot >= 0 else [])
         params += [code.local(s) for s in rule.params]
         code.line(f"def {code.name}({', '.join(params)}):")
-        with code.block():
-            code.line(f"return {code.ex(rule.body)}")
+        return code
 
     def write_nonempty(self) -> None:
         """The companions of functions whose lists were only tested for
@@ -105,10 +110,7 @@ class ModuleWriter(Module):
         while self.nonempty_todo:
             key = self.nonempty_todo.pop(0)
             rule = self.checked.functions[key]
-            code = self.add(Code(self, self.nonempty_names[key], f"function {key[0]}", rule.slot_names))
-            params = ["st", "player"] + ([code.local(rule.event_slot)] if rule.event_slot >= 0 else [])
-            params += [code.local(s) for s in rule.params]
-            code.line(f"def {code.name}({', '.join(params)}):")
+            code = self.function_def(key, rule, self.nonempty_names[key])
             with code.block():
                 code.line(f"return {code.nonempty(rule.body)}")
 

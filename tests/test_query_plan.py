@@ -230,14 +230,7 @@ def test_a_part_of_a_query_that_reads_no_item_is_computed_once_and_fails_only_wh
         g.apply(st, g.to_move(st)[0], 0)
 
 
-CALLS = """
-components:
-  card:
-    for_each: {value: "range(1, 9)"}
-zones:
-  deck: {of: card}
-  pile: {of: card}
-functions:
+CALLS = ONCE[:ONCE.index("functions:\n")] + """functions:
   pile_total:
     params: {}
     value: "sum(pile, x => x.value)"
@@ -258,22 +251,7 @@ functions:
   above_luck:
     params: {}
     value: "filter(deck, c => c.value > lucky())"
-actions:
-  pile_one:
-    effect: |
-      move top(deck) to pile
-phases:
-  play:
-    turn:
-      actions: [pile_one]
-    end_if: "count(deck) == 0"
-    next: done
-  done:
-    on_begin: |
-      end game
-setup: |
-  move components(card) to deck
-"""
+""" + ONCE[ONCE.index("actions:\n"):]
 
 
 def test_a_call_of_a_function_that_draws_nothing_is_computed_once_before_the_query():
