@@ -96,18 +96,26 @@ class MCTSAgent:
         seed: int = 0,
         iterations: int | None = None,
         seconds: float | None = None,
-        c: float = 1.4,
+        c: float | None = None,
         rollout: str = "random",
         max_rollout_decisions: int | None = None,
         cutoff: str = "lead",
-        epsilon: float = 0.2,
-        widen: float = 1.0,
+        epsilon: float | None = None,
+        widen: float | None = None,
         model: str = "search",
         memory: int = 1,
-        baseline: int = 2,
-        normalize: int = 0,
-        centre: int = 0,
+        baseline: int | None = None,
+        normalize: int | None = None,
+        centre: int | None = None,
     ):
+        # the options a ruleset may set for its game (bots.search): what the caller gave wins, then the ruleset's,
+        # then the defaults (SEARCH_DEFAULTS)
+        asked = {"c": c, "epsilon": epsilon, "widen": widen, "baseline": baseline, "normalize": normalize,
+                 "centre": centre}
+        self._asked = {k for k, v in asked.items() if v is not None}
+        self._hinted_by = None  # the program whose bots.search was applied last
+        c, epsilon, widen, baseline, normalize, centre = (
+            SEARCH_DEFAULTS[k] if v is None else v for k, v in asked.items())
         if rollout not in ("random", "greedy"):
             raise ValueError(f"unknown rollout policy '{rollout}' (random or greedy)")
         if cutoff not in CUTOFFS:
@@ -156,6 +164,8 @@ class MCTSAgent:
 
     # ------------------------------------------------------------ protocol
     def decide(self, decision) -> int:
+        if decision.game.program is not self._hinted_by:
+            self._apply_hints(decision.game.program)
         if self.memory is not None:
             decision.remember(self.memory)  # also at forced decisions: what it sees now, it may need later
         n = decision.count
@@ -205,6 +215,14 @@ class MCTSAgent:
         top = max(ranked.values())
         best = [k for k, v in ranked.items() if v == top]
         return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+    def _apply_hints(self, prog) -> None:
+        """The ruleset's ``bots.search`` options, for those the caller did not give."""
+        self._hinted_by = prog
+        for key, default in SEARCH_DEFAULTS.items():
+            if key not in self._asked:
+                value = (getattr(prog, "search", None) or {}).get(key, default)
+                setattr(self, key, _SEARCH_TYPES[key](value))
 
     # ------------------------------------------------------------ search
     def _iterate(self, game, s, me: int, root: _Node) -> None:
@@ -408,6 +426,9 @@ class MCTSAgent:
 
 
 CUTOFFS = ("score", "heuristic", "lead")
+# the options a ruleset's bots.search may set, and their defaults (validator/ruleset.schema.json checks them)
+SEARCH_DEFAULTS = {"c": 1.4, "epsilon": 0.2, "widen": 1.0, "baseline": 2, "normalize": 0, "centre": 0}
+_SEARCH_TYPES = {"c": float, "epsilon": float, "widen": float, "baseline": int, "normalize": bool, "centre": bool}
 
 
 def _greedy_choice(game, s, q, n, judge, rng) -> int:

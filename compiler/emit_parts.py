@@ -191,6 +191,7 @@ def write_tables(m) -> None:
     t.append(f"TIE_BREAKS = [{', '.join(m.tie_fns)}]")
     t.append("SCORE_PARTS = [" + ", ".join(f"({name!r}, {fn})" for name, fn in m.part_fns) + "]")
     t.append(f"HEURISTIC = {m.heuristic_fn}")
+    t.append(f"SEARCH = {dict(sorted(m.checked.search.items()))!r}")
     t.append(f"PLAYER_NAME = {m.player_label_fn}")
     t.append(f"HAS_END_RULES = {bool(ch.end_rules)}")
     import pprint

@@ -95,6 +95,7 @@ def program_from(ns: dict) -> Program:
     prog.score_parts = list(ns["SCORE_PARTS"])
     prog.lowest_wins = meta["lowest_wins"]
     prog.heuristic = ns["HEURISTIC"]
+    prog.search = dict(ns.get("SEARCH", {}))
     label = ns["PLAYER_NAME"]
     prog.player_label = label
     prog.units = list(ns["UNITS"])

@@ -245,6 +245,7 @@ class Program:
     score_parts: list = field(default_factory=list)  # (name, (st, player) -> int): the score's summands
     lowest_wins: bool = False
     heuristic: Callable | None = None  # bots.heuristic: (st, player) -> int
+    search: dict = field(default_factory=dict)  # bots.search: the MCTS agent's options for this game
     phases: list[str] = field(default_factory=list)
     hooks: dict = field(default_factory=dict)  # (phase, hook) -> unit name, for graphs and docs
     start_phase: str = ""

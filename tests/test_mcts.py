@@ -280,3 +280,57 @@ def test_an_estimated_baseline_is_whole_when_both_leads_move_together_and_nothin
         beta_apart = apart._beta(0, rnd.gauss(0, 5), b)
     assert 0.95 < beta_together <= 1.0
     assert 0.0 <= beta_apart < 0.1
+
+
+SEARCHED = """
+components:
+  card:
+    count: 12
+zones:
+  deck: {of: card}
+  hand: {per: player, of: card}
+setup: |
+  move components(card) to deck
+actions:
+  take:
+    params: {n: "[1, 2]"}
+    effect: |
+      draw n from deck to hand[player]
+phases:
+  play:
+    turn:
+      actions: [take]
+    end_if: "count(deck) == 0"
+    next: over
+  over:
+    on_begin: |
+      end game
+scoring:
+  score: "count(hand[player])"
+bots:
+  heuristic: "count(hand[player])"
+  search: {centre: 1, c: 0.5}
+"""
+
+
+def test_a_ruleset_sets_its_search_options_and_the_callers_win():
+    """``bots.search`` gives MCTS its options for the game; an option the
+    caller gives is kept; a game without them gets the defaults again."""
+    from helpers import compile_ok
+
+    from agents.base import as_agent, decide
+    from agents.mcts import SEARCH_DEFAULTS, MCTSAgent
+
+    hinted = compile_ok(SEARCHED)
+    plain = compile_ok(SEARCHED.replace("  search: {centre: 1, c: 0.5}\n", ""))
+    assert hinted.program.search == {"centre": 1, "c": 0.5} and plain.program.search == {}
+    agent, own = MCTSAgent(seed=1, iterations=5), MCTSAgent(seed=1, iterations=5, centre=0)
+    for g in (hinted, plain):
+        st = g.new(players=2, seed=1)
+        for a in (agent, own):
+            decide(g, st, 0, as_agent(a))
+        if g is hinted:
+            assert (agent.centre, agent.c, own.centre, own.c) == (True, 0.5, False, 0.5)
+        else:
+            assert (agent.centre, agent.c) == (bool(SEARCH_DEFAULTS["centre"]), SEARCH_DEFAULTS["c"])
+    assert game("rulesets/survive/ruleset.yaml").program.search == {"centre": 1}

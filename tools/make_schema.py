@@ -464,6 +464,28 @@ schema = {
             "properties": {
                 "heuristic": dict(EXPR, description="How good the position is for 'player' (higher is better); "
                                   "the greedy agent plays the option that leads to its best lead over the others."),
+                "search": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "description": "How the MCTS agent searches this game unless its spec says otherwise "
+                    "(docs/agents.md): options of mcts.",
+                    "properties": {
+                        "c": {"type": "number", "minimum": 0, "description": "The exploration constant of UCB."},
+                        "widen": {"type": "number", "minimum": 0,
+                                  "description": "Progressive widening of the agent's own options (0: none)."},
+                        "baseline": {"enum": [0, 1, 2],
+                                     "description": "A leaf valued by the lead's change in its own sample: 0 no, "
+                                     "1 whole, 2 weighted by its estimated coefficient."},
+                        "centre": {"enum": [0, 1],
+                                   "description": "1: a leaf valued by the lead's change from the decision's root, "
+                                   "on the scale of the decision's changes (for heuristics whose level is large "
+                                   "against what one move changes)."},
+                        "normalize": {"enum": [0, 1], "description": "1: UCB on values scaled to [0, 1] by the "
+                                      "tree's lowest and highest means."},
+                        "epsilon": {"type": "number", "minimum": 0, "maximum": 1,
+                                    "description": "The share of random choices in greedy rollouts."},
+                    },
+                },
             },
         },
         "presentation": {
@@ -701,6 +723,13 @@ FIELD_DOCS: dict[str, dict] = {
     "scoring.lowest_wins": {"description": "true: the lowest score wins (and the lowest tie breaks).", "examples": [True]},
     "bots": {"examples": [{"heuristic": "player.score - count(hand[player])"}]},
     "bots.heuristic": {"examples": ["player.score - count(hand[player])", "10 * count(won[player]) + player.coins"]},
+    "bots.search": {"examples": [{"centre": 1}, {"c": 1.0, "widen": 2}]},
+    "bots.search.c": {"examples": [1.4, 0.7]},
+    "bots.search.widen": {"examples": [1, 0]},
+    "bots.search.baseline": {"examples": [2, 0]},
+    "bots.search.centre": {"examples": [1]},
+    "bots.search.normalize": {"examples": [1]},
+    "bots.search.epsilon": {"examples": [0.2]},
     "presentation": {"examples": [{"layout": ["table", "hand"], "components": {"card": {"colour_by": "suit", "short": "{value}"}}}]},
     "presentation.layout": {"examples": [["board", "deck", "discard", "hand"]]},
     "presentation.layout.[]": {"description": "A zone family.", "examples": ["hand"]},

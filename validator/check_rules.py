@@ -256,6 +256,7 @@ class RuleChecker:
         bots = self.data.get("bots") or {}
         if "heuristic" in bots:
             self.out.heuristic = self.standalone(("bots", "heuristic"), "heuristic", INT, "the heuristic")
+        self.out.search = dict(bots.get("search") or {})  # its names and values checked by the schema
 
     def score_parts(self) -> list:
         """The parts of the score, for a final breakdown: its top-level

@@ -139,6 +139,7 @@ class Checked:
     tie_breaks: list = field(default_factory=list)
     score_parts: list = field(default_factory=list)  # (name, Expr): the score's summands, for a breakdown
     heuristic: Expr | None = None
+    search: dict = field(default_factory=dict)  # bots.search: the MCTS agent's options for this game
     player_label: Template | None = None
     start_phase: str = ""
     setup: str | None = None  # name of the setup unit
