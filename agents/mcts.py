@@ -219,10 +219,10 @@ class MCTSAgent:
     def _apply_hints(self, prog) -> None:
         """The ruleset's ``bots.search`` options, for those the caller did not give."""
         self._hinted_by = prog
+        hints = getattr(prog, "search", None) or {}
         for key, default in SEARCH_DEFAULTS.items():
             if key not in self._asked:
-                value = (getattr(prog, "search", None) or {}).get(key, default)
-                setattr(self, key, _SEARCH_TYPES[key](value))
+                setattr(self, key, _SEARCH_TYPES[key](hints.get(key, default)))
 
     # ------------------------------------------------------------ search
     def _iterate(self, game, s, me: int, root: _Node) -> None:

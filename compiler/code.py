@@ -310,21 +310,13 @@ class Code(ExprEmitter, StmtEmitter):
         """``item in coll``: charged to the work budget when the list is long
         (over 64 items; a short list costs no more than the rule around it)."""
         neg = "not " if negated else ""
-        fixed = self.fixed_value(coll)
+        fixed = _literal(coll, self.m.constant_defines())
         if isinstance(fixed, (list, str)) and len(fixed) <= 64:  # short and known: no charge to decide at run time
             return f"({neg}({self.ex(item)} in {self.ex(coll)}))"
         if coll.op in ("local", "zone_items", "var", "param", "const"):
             c = self.ex(coll)
             return f"({neg}({self.ex(item)} in {c} if len({c}) <= 64 else contains(st, {self.ex(item)}, {c})))"
         return f"({neg}contains(st, {self.ex(item)}, {self.ex(coll)}))"
-
-    def fixed_value(self, x: X):
-        """The value of a literal or of a definition the rule text fixes, else ``_NOT_LITERAL``."""
-        if x.op == "const":
-            return x.a[0]
-        if x.op == "param":
-            return self.m.constant_defines().get(x.a[0], _NOT_LITERAL)
-        return _NOT_LITERAL
 
     def param(self, name: str) -> str:
         """A parameter or definition: a constant when the rule text fixes it."""
@@ -339,25 +331,27 @@ class Code(ExprEmitter, StmtEmitter):
         self.hoists.setdefault(name, src)
         return name
 
-    def call_function(self, key, player: X, event: X, args) -> str:
-        fname = self.m.function_names[key]
+    def call_function(self, key, player: X, event: X, args, nonempty: bool = False) -> str:
+        """A call of the ruleset function ``key``; with ``nonempty``, of the
+        test whether its list has an item (compiler/emptiness.py)."""
         rule = self.m.checked.functions[key]
         if inlined(self.m, key, args):
-            return self.inline(rule, player, args, (self.inline_names or {}).get(id(args)))
+            return self.inline(rule, player, args, (self.inline_names or {}).get(id(args)), nonempty)
+        fname = self.m.nonempty_name(key) if nonempty else self.m.function_names[key]
         parts = ["st", self.ex(player)]
         if rule.event_slot >= 0:
             parts.append(self.ex(event))
         parts += [self.ex(a) for a in args]
         return f"{fname}({', '.join(parts)})"
 
-    def inline(self, rule, player: X, args, invariant_names: dict | None = None) -> str:
+    def inline(self, rule, player: X, args, invariant_names: dict | None = None, nonempty: bool = False) -> str:
         """A small function's body written at the call site, its parameters
         replaced by the arguments (locals or constants: nothing is computed
         twice, and nothing can happen in a different order). Parts of the
         body a query computes once before it are read by ``invariant_names``."""
         sub = self.inline_writer(rule, player, args)
         sub.invariant_names = invariant_names
-        src = f"({sub.ex(rule.body)})"
+        src = f"({sub.nonempty(rule.body) if nonempty else sub.ex(rule.body)})"
         self.lines_from(sub)
         return src
 

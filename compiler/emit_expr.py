@@ -138,10 +138,6 @@ class ExprEmitter(ChainMemo, EmptinessTests):
             self.cse_plan, self.cse_bound = plan, bound
         return f"({', '.join(before)}, {query})[-1]"
 
-    def inlines(self, key, args) -> bool:
-        """Whether the call of function ``key`` with ``args`` is written at its call site."""
-        return inlined(self.m, key, args)
-
     def type_of(self, c: X) -> str:
         """A component's type: from the catalogue's table, which holds every
         component when no rule creates one in play."""

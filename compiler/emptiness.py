@@ -19,10 +19,9 @@ as the answer is known:
 
 Only lists that draw nothing at random are tested this way (skipping a draw
 would change the game). The answer is the one the rule gives. What is not
-computed cannot fail: a
-rule error in a part of the list the test does not need (an item ``f``
-would have made, the second operand of ``+`` when the first has items) is
-met when the list itself is computed, not by the test. docs/language.md
+computed cannot fail: a rule error in a part of the list the test does not
+need (an item ``f`` would have made, the second operand of ``+`` when the
+first has items) is met when the list itself is computed, not by the test. docs/language.md
 says so under ``count``.
 """
 
@@ -65,21 +64,8 @@ class EmptinessTests:
         if op == "list":
             return "True" if xs.a[0] else "False"
         if op == "fn":
-            return self.nonempty_call(*xs.a)
+            return self.call_function(*xs.a, nonempty=True)
         return f"(len({self.ex(xs)}) > 0)"
-
-    def nonempty_call(self, key, player: X, event: X, args) -> str:
-        rule = self.m.checked.functions[key]
-        if self.inlines(key, args):
-            sub = self.inline_writer(rule, player, args)
-            src = f"({sub.nonempty(rule.body)})"
-            self.lines_from(sub)
-            return src
-        parts = ["st", self.ex(player)]
-        if rule.event_slot >= 0:
-            parts.append(self.ex(event))
-        parts += [self.ex(a) for a in args]
-        return f"{self.m.nonempty_name(key)}({', '.join(parts)})"
 
 
 def _emptiness_test(op: str, a: X, b: X) -> tuple[X, bool] | None:
