@@ -331,13 +331,12 @@ class MCTSAgent:
             cap = 0 if self.cutoff == "lead" and judge_of(game.program) is not None else 300
         if s.over or cap <= 0:
             return
-        draw = self.rng._randbelow  # randrange(n) for n > 0, without its argument checks: the same draws
         if self.rollout == "greedy":
             judge = judge_of(game.program)
             if judge is not None:
                 self._greedy_rollout(game, s, judge, cap)
                 return
-        playout(s, lambda q, n: draw(n) if n > 1 else 0, cap)
+        playout(s, cap=cap, draw=self.rng.random)  # uniform: the option at int(random() * count), no call per pick
 
     def _greedy_rollout(self, game, s, judge, cap: int) -> None:
         rng, eps = self.rng, self.epsilon

@@ -55,7 +55,7 @@ def auto_all(st, players: list, options: list) -> list:
     draw = a.draw
     if draw is not None and len(set(players)) == len(players):  # one round in seat order, uniform draws
         answers = [o[int(draw() * len(o))] for o in options]
-        st.history.extend([p, v] for p, v in zip(players, answers))
+        st.history.extend(map(list, zip(players, answers)))
         made = len(players)
     else:
         answers, made = answer_rounds(st.history, players, options, a.pick)

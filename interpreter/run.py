@@ -120,8 +120,9 @@ def finish(st, winners=None) -> None:
                 k = [prog.score(st, p)] + [tb(st, p) for tb in prog.tie_breaks]
                 return tuple(-v for v in k) if prog.lowest_wins else tuple(k)
 
-            best = max(key(p) for p in candidates)
-            winners = [p for p in candidates if key(p) == best]
+            keys = [key(p) for p in candidates]  # each score computed once: a score can be a query over a zone
+            best = max(keys)
+            winners = [p for p, k in zip(candidates, keys) if k == best]
     st.winners = sorted({w for w in winners if w is not None})
     st.over = True
     st.pending = None
