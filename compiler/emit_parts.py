@@ -5,7 +5,7 @@ scoring, and the tables that tell the engine where everything is."""
 from __future__ import annotations
 
 from compiler.code import Code
-from validator.ir import ComponentRules
+from validator.ir import ComponentRules, Template, walk
 from validator.types import Type as _Type
 
 
@@ -74,9 +74,25 @@ def write_component(m, r: ComponentRules) -> None:
             for k, s in init["slots"].items():
                 icode.line(f"{icode.local(s)} = props.get({k!r})")
             icode.line(f"return {icode.ex(spec[1])}")
+    r.fixed_names = fixed_template(r.label) and (r.back_label is None or fixed_template(r.back_label))
     r.label_fn = m.template_function(r.label, f"label_{r.name}", f"components {r.name} label")
     r.back_fn = m.template_function(r.back_label, f"back_{r.name}", f"components {r.name} back_label")
     r.status_fn = m.template_function(r.status, f"status_{r.name}", f"components {r.name} status")
+
+
+# what a component's name may read and still be the same all game: its fixed properties, constants, the
+# game's parameters, and what is made of them
+FIXED_OPS = frozenset({"const", "local", "static", "param", "player_count", "list_item", "arith", "neg", "abs",
+                       "str_plus", "str", "ifexpr", "cmp", "not", "and", "or", "bool", "len"})
+
+
+def fixed_template(t: Template | None) -> bool:
+    """Whether a label reads nothing that changes in play: the engine then
+    names each component once per catalogue (``labels.comp_name``), a search
+    that keys its statistics by labels renders none twice."""
+    if t is None:
+        return False
+    return all(n.op in FIXED_OPS for piece in t.pieces if isinstance(piece, tuple) for n in walk(piece[0]))
 
 
 def write_values(m) -> None:
@@ -133,7 +149,7 @@ def write_start_tables(m) -> None:
     comps = []
     for r in m.checked.components.values():
         inits = "{" + ", ".join(f"{k!r}: {v}" for k, v in r.init_fns.items()) + "}"
-        comps.append(f"{r.name!r}: ({r.make}, {inits}, {r.label_fn}, {r.status_fn}, {r.back_fn})")
+        comps.append(f"{r.name!r}: ({r.make}, {inits}, {r.label_fn}, {r.status_fn}, {r.back_fn}, {r.fixed_names})")
     t.append("COMPONENTS = {" + ", ".join(comps) + "}")
     t.append("DEFINES = [" + ", ".join(f"({n!r}, {fn})" for n, fn in m.define_fns) + "]")
     t.append("META = " + m.const(m.checked.meta))
@@ -179,7 +195,7 @@ def write_tables(m) -> None:
     comps = []
     for r in ch.components.values():
         inits = "{" + ", ".join(f"{k!r}: {v}" for k, v in r.init_fns.items()) + "}"
-        comps.append(f"{r.name!r}: ({r.make}, {inits}, {r.label_fn}, {r.status_fn}, {r.back_fn})")
+        comps.append(f"{r.name!r}: ({r.make}, {inits}, {r.label_fn}, {r.status_fn}, {r.back_fn}, {r.fixed_names})")
     t.append("COMPONENTS = {" + ", ".join(comps) + "}")
     t.append("DEFINES = [" + ", ".join(f"({n!r}, {fn})" for n, fn in m.define_fns) + "]")
     for label, table in (("VARS", m.var_fns), ("PVARS", m.pvar_fns)):

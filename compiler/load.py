@@ -38,10 +38,10 @@ def start_program_from(ns: dict) -> Program:
 
 def _types_and_zones(prog: Program, meta: dict, ns: dict) -> None:
     for name, spec in meta["comp_types"].items():
-        make, initial, label, status, back = ns["COMPONENTS"][name]
+        make, initial, label, status, back, fixed_names = ns["COMPONENTS"][name]
         prog.comp_types[name] = ComponentType(
             name, spec["static"], spec["dynamic"], tuple(spec["public"]), make, initial, label, status,
-            spec["board"], spec["glyph"], back,
+            spec["board"], spec["glyph"], back, fixed_names,
         )
     for name, spec in meta["families"].items():
         prog.families[name] = ZoneFamily(name, spec["per"], spec["of"], spec["visibility"], spec["face"],

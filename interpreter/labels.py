@@ -43,7 +43,21 @@ _naming: set[int] = set()  # components whose label is being rendered now
 
 
 def comp_name(st, c: int) -> str:
-    ctype = st.prog.comp_types.get(st.static[c].get("type") if c >= st.cat.n else st.cat.types[c])
+    cat = st.cat
+    row = st.static[c]
+    hit = cat.names.get(id(row))
+    if hit is not None and hit[0] is row:
+        return hit[1]
+    ctype = st.prog.comp_types.get(row.get("type") if c >= cat.n else cat.types[c])
+    name = _comp_name(st, c, ctype)
+    if ctype is not None and ctype.fixed_names and c < cat.n:
+        # a name made of fixed properties depends on the component's row alone (a determinized
+        # sample deals the rows anew: the row, not the number, is the key)
+        cat.names[id(row)] = (row, name)
+    return name
+
+
+def _comp_name(st, c: int, ctype) -> str:
     if ctype is not None and ctype.label is not None and c not in _naming:
         _naming.add(c)  # a label naming its own component (through a list, a function) falls back below once
         try:
@@ -117,6 +131,12 @@ def back_name(st, c: int) -> str:
     t = st.cat.types[c] if c < st.cat.n else st.static[c].get("type")
     ct = st.prog.comp_types[t]
     if ct.back_label is not None:
+        if ct.fixed_names and c < st.cat.n:  # as comp_name: by the component's row
+            row = st.static[c]
+            hit = st.cat.backs.get(id(row))
+            if hit is None or hit[0] is not row:
+                hit = st.cat.backs[id(row)] = (row, ct.back_label(st, c))
+            return hit[1]
         return ct.back_label(st, c)
     shown = [f"{p} {st.static[c].get(p, (st.props[c] or {}).get(p))}" for p in ct.public]
     return f"a face-down {t}" + (f" ({', '.join(shown)})" if shown else "")

@@ -90,6 +90,7 @@ class ComponentType:
     board: dict | None = None  # the type's components are board spaces (see interpreter.boards)
     glyph: str | None = None  # how a piece is drawn on a terminal map
     back_label: Callable | None = None  # names a face-down component to someone who cannot see it
+    fixed_names: bool = False  # label and back label read only what never changes: named once per catalogue
 
 
 @dataclass
@@ -199,6 +200,10 @@ class Catalog:
     distances: list = field(default_factory=list)
     columns: dict = field(default_factory=dict)  # static property -> a tuple of its value by component id
     family_zones: dict = field(default_factory=dict)  # zone family -> its zones (lib.components_in fills it)
+    # id(a component's fixed row) -> (the row, its label), for labels made of fixed properties only
+    # (labels.comp_name): shared by a determinized sample's copy, which deals the same rows anew
+    names: dict = field(default_factory=dict)
+    backs: dict = field(default_factory=dict)  # the same for back labels (labels.back_name)
 
     def __post_init__(self):
         """Each fixed property as a column, for compiled rules that read it

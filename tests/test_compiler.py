@@ -401,3 +401,22 @@ def test_a_definition_the_rule_text_fixes_is_written_as_a_constant():
         assert fns["fn_known"](st, None, "ash") is False
         assert fns["fn_counted"](st, None) == 2 * players + 2
         assert st.params["kinds"] == ["oak", "elm"]  # the game's table still holds it (views, saves)
+
+
+def test_names_made_of_fixed_properties_are_kept_and_others_are_not():
+    """A component type's label (and back label) is named once per row when it
+    reads only fixed properties, constants and parameters; one that reads a
+    property that changes, or calls a function, is rendered each time."""
+    kept = {name: ct.fixed_names for name, ct in game_of("get-bit").program.comp_types.items()}
+    assert kept == {"robot": True, "card": True, "shark_card": True}
+    survive = game_of("survive").program.comp_types
+    assert not survive["hex"].fixed_names  # "{self.terrain} ...": terrain changes as tiles sink
+    assert not survive["person"].fixed_names  # calls where(self)
+    g = game_of("survive")
+    st = g.new(players=2, seed=3, record=False)
+    hexes = [c for c in range(st.cat.n) if st.cat.types[c] == "hex" and st.props[c]["terrain"] != "sea"]
+    from interpreter.labels import comp_name
+
+    before = comp_name(st, hexes[0])
+    st.props[hexes[0]]["terrain"] = "sea"
+    assert comp_name(st, hexes[0]) != before and not st.cat.names

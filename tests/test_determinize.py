@@ -228,3 +228,25 @@ def test_labelled_simultaneous_choices_name_the_sample_cards(monkeypatch, rerun)
         assert other == ([f"play {s.static[c]['value']}" for c in cards] if rerun else [comp_name(s, c) for c in cards])
         changed += other != real_other
     assert changed
+
+
+def test_names_kept_per_catalogue_follow_the_rows_a_sample_deals():
+    """A label made of fixed properties is rendered once per fixed row and kept
+    on the catalogue, which a sample shares while it deals the rows anew: each
+    component of the game and of every sample is named by its own row, before
+    and after the other's names are kept."""
+    g = game("examples/crazy-eights/ruleset.yaml")
+    st = g.new(players=3, seed=4, record=False)
+    assert st.prog.comp_types["card"].fixed_names
+    p = g.to_move(st)[0]
+    names = [comp_name(st, c) for c in range(st.cat.n)]
+    assert len(st.cat.names) == len({id(row) for row in st.static})
+    fresh = st.prog.comp_types["card"].label
+    dealt = 0
+    for seed in range(5):
+        s = determinize(st, p, random.Random(seed))
+        assert s.cat.names is st.cat.names  # shared, keyed by row
+        assert [comp_name(s, c) for c in range(s.cat.n)] == [fresh(s, c) for c in range(s.cat.n)]
+        dealt += sum(s.static[c] is not st.static[c] for c in range(s.cat.n))
+        assert [comp_name(st, c) for c in range(st.cat.n)] == names  # the game's names are its own still
+    assert dealt  # the samples did deal rows anew
