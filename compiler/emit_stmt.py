@@ -185,9 +185,27 @@ class StmtEmitter:
             return "move_sorted"
         return "move_top" if position == "top" else "move_bottom"
 
-    def s_draw(self, count, src, dest, face):
+    def s_draw(self, count, src, dest, face, src_family=None, family=None):
         k = self.ex(count) if count is not None else "1"
-        self.line(f"draw(st, {self.ex(src)}, {self.ex(dest)}, {k}, {face!r}, {self.m.an.moved_fires})")
+        mover = self.mover(family, "top") if src_family is not None and src_family != family else None
+        if mover is None:
+            self.line(f"draw(st, {self.ex(src)}, {self.ex(dest)}, {k}, {face!r}, {self.m.an.moved_fires})")
+            return
+        # from one zone family to another whose kind is known: each move written out (as lib.draw makes it)
+        fam = self.m.meta["families"][family]
+        z, d, pile, c = self.temp("z"), self.temp("d"), self.temp("pile"), self.temp("c")
+        self.line(f"{z} = {self.ex(src)}")
+        self.line(f"{d} = {self.ex(dest)}")
+        one = count is None or count.op == "const" and count.a[0] == 1
+        if one:
+            self.line(f"{pile} = st.zones[{z}]")
+        self.line(f"if {pile}:" if one else f"for _ in range({k}):")
+        with self.block():
+            if not one:
+                self.line(f"{pile} = st.zones[{z}]")
+                self.line(f"if not {pile}: break  # drawing from an empty zone draws nothing")
+            self.line(f"{c} = {pile}[0]")
+            self.one_move(c, d, mover, fam, (face or fam["face"]) == "up")
 
     def s_deal(self, count, src, recips, slot, zone_of):
         z, targets = self.temp("z"), self.temp("targets")

@@ -55,9 +55,10 @@ class MoveChecker:
 
     def _s_DrawStmt(self, s, cx):
         count = self.expect(s.count, cx, INT, "the number of cards to draw") if s.count else None
-        src, _ = self.zone_arg(s.source, cx, "draw ... from")
-        dest, _ = self.zone_arg(s.dest, cx, "draw ... to")
-        return S("draw", cx.where(s.pos), count, src, dest, s.face)
+        src, st = self.zone_arg(s.source, cx, "draw ... from")
+        dest, dt = self.zone_arg(s.dest, cx, "draw ... to")
+        return S("draw", cx.where(s.pos), count, src, dest, s.face, self.zone_family_of(s.source, st),
+                 self.zone_family_of(s.dest, dt))
 
     def _s_DealStmt(self, s, cx):
         count = self.expect(s.count, cx, INT, "the number of cards to deal")
