@@ -114,9 +114,15 @@ class ExprEmitter(ChainMemo, EmptinessTests):
             return write()
         saved, saved_calls = self.invariant_names, self.inline_names
         names, calls = dict(saved or {}), dict(saved_calls or {})
+        same: dict = {}  # a lookup that cannot fail, written twice (reading no local): one name
         for node, call in parts:
-            self.m.invariants = getattr(self.m, "invariants", 0) + 1
-            name = f"_i{self.m.invariants}"
+            shared = total(node) and (call is None or not any(n.op == "local" for n in walk(node)))
+            name = same.get(key_of(node)) if shared else None
+            if name is None:
+                self.m.invariants = getattr(self.m, "invariants", 0) + 1
+                name = f"{'_t' if total(node) else '_i'}{self.m.invariants}"
+                if shared:
+                    same[key_of(node)] = name
             if call is None:
                 names[id(node)] = name
             else:
@@ -129,11 +135,16 @@ class ExprEmitter(ChainMemo, EmptinessTests):
         before = []
         plan, bound = self.cse_plan, self.cse_bound
         self.cse_plan, self.cse_bound = {}, {}  # nothing kept with := inside the lambda below
+        written = set()
         try:
             for node, call in parts:
                 name = names[id(node)] if call is None else calls[id(call.a[3])][id(node)]
+                if name in written:
+                    continue
+                written.add(name)
                 src = self.ex(node) if call is None else self.inline_part(call, node)
-                before.append(f"({name} := attempt(lambda: {src}))")
+                # a part that cannot fail is computed plainly; another under attempt (read_invariant)
+                before.append(f"({name} := {src})" if name.startswith("_t") else f"({name} := attempt(lambda: {src}))")
         finally:
             self.cse_plan, self.cse_bound = plan, bound
         return f"({', '.join(before)}, {query})[-1]"
@@ -151,6 +162,8 @@ class ExprEmitter(ChainMemo, EmptinessTests):
         """A part computed before its query: its value, or, when computing it
         failed there, the part written in place, to fail where it did."""
         name = self.invariant_names[id(x)]
+        if name.startswith("_t"):  # a part that cannot fail (``total``)
+            return name
         # nothing kept with := in the fallback: it runs only when the part failed, and the operands after it
         # would read a name never bound
         saved, self.invariant_names = self.invariant_names, None
@@ -174,6 +187,28 @@ CHEAP = frozenset({"const", "local", "param", "var", "current", "player_count", 
                    "zone_nonempty", "list_item", "field", "pvar", "type_of", "cmp", "arith", "neg", "not", "bool",
                    "not_none", "len", "first", "last", "as_list", "list", "in_game", "alive", "seat", "face_up",
                    "is_face_up", "text_item", "ifexpr", "str", "abs"})
+
+
+# lookups that cannot fail (a declared variable or parameter, a shared zone and its ends, a test of
+# equality): computed before a query without ``attempt``, as they would be at the first item
+TOTAL = frozenset({"const", "local", "var", "param", "player_count", "current", "phase", "turn_number",
+                   "shared_zone", "zone_items", "zone_len", "zone_nonempty", "first", "last", "not_none", "not"})
+# those not worth a name of their own (already a local, a constant or one attribute)
+PLAIN = frozenset({"const", "local", "shared_zone", "player_count", "current", "phase", "turn_number"})
+
+
+def total(x: X) -> bool:
+    """Whether ``x`` is made of lookups that cannot fail."""
+    for n in walk(x):
+        if n.op == "cmp":
+            if n.a[0] not in ("==", "!="):
+                return False
+        elif n.op == "zone_items" or n.op in ("zone_len", "zone_nonempty"):
+            if n.a[0].op != "shared_zone":
+                return False
+        elif n.op not in TOTAL:
+            return False
+    return True
 
 
 def invariant_parts(m, body: X, bound: set) -> list[tuple[X, X | None]]:
@@ -212,6 +247,11 @@ def invariant_parts(m, body: X, bound: set) -> list[tuple[X, X | None]]:
         if invariant(x):
             if any(n.op not in CHEAP for n in walk(x)):
                 out.append((x, None))
+            elif total(x):  # lookups, read once per query when they cannot fail (no closure needed)
+                if x.op not in PLAIN:
+                    out.append((x, None))
+            else:
+                stack.extend(x.children())  # the lookups inside it that cannot fail
             continue
         if x.op == "fn" and inlined(m, x.a[0], x.a[3]):
             rule = m.checked.functions[x.a[0]]

@@ -280,3 +280,43 @@ def test_a_call_of_a_function_that_draws_nothing_is_computed_once_before_the_que
         assert fns["fn_above_mean"](st, None) == fns["fn_above_mean_slow"](st, None)
         assert len(calls) == 2  # once for each of the two parts, not once for each card of the deck
     assert fns["fn_above_mean"](st, None) == []  # the deck is empty: the pile's mean is read for no card
+
+
+LOOKUPS = ONCE[:ONCE.index("functions:\n")] + """vars:
+  limit: 4
+functions:
+  near_the_top:
+    params: {}
+    value: "filter(deck, c => top(pile) == none or c.value == limit or c.value < top(pile).value)"
+  near_the_top_slow:
+    params: {}
+    value: >-
+      filter(deck, c => top(pile) == none or c.value == limit + 0 * c.value
+      or c.value < top(pile).value + 0 * c.value)
+  above_top:
+    params: {}
+    value: "filter(deck, c => c.value > top(pile).value)"
+""" + ONCE[ONCE.index("actions:\n"):]
+
+
+def test_lookups_that_cannot_fail_are_read_once_per_query_without_attempt():
+    """A variable, a shared zone's top and an equality test of them read no
+    item and cannot fail: they are read once before the query into plain
+    names (no closure, no ``attempt``), written twice, named once; a
+    property of that top can fail (an empty pile) and stays in place, so
+    the rule's error comes where the rule meets it."""
+    from interpreter.errors import RuleError
+
+    g = compile_ok(LOOKUPS)
+    src = g.program.source
+    fns = g.program.module
+    near = src[src.index("def fn_near_the_top("):].split("\n\n")[0]
+    assert "attempt" not in near
+    assert near.count(":= st.vars['limit'])") == 1 and near.count(":= (st.zones[") == 1
+    st = g.new(players=2, seed=2)
+    assert fns["fn_near_the_top"](st, None) == st.zones[st.cat.zone_base["deck"]]  # an empty pile
+    with pytest.raises((RuleError, TypeError)):  # a TypeError the run loop reports at the rule's place
+        fns["fn_above_top"](st, None)  # the empty pile's top has no value: the rule's own error
+    while not st.over:
+        assert fns["fn_near_the_top"](st, None) == fns["fn_near_the_top_slow"](st, None)
+        g.apply(st, g.to_move(st)[0], 0)
