@@ -266,7 +266,13 @@ class Code(ExprEmitter, StmtEmitter):
         return repr(base) if base is not None else f"st.cat.zone_base[{family!r}]"
 
     def player_zone(self, family: str, p: X, where: str) -> str:
-        return f"player_zone(st, {family!r}, {self.ex(p)}, {self.const(where)})"
+        who = self.ex(p)
+        call = f"player_zone(st, {family!r}, {who}, {self.const(where)})"
+        if p.op not in ("local", "current"):
+            return call
+        # a seat read from a name: the zone by arithmetic, the call (and its error) only for what is not a seat
+        base = self.hoisted(f"zb_{family}", f"st.cat.zone_base[{family!r}]")
+        return f"({base} + {who} if ({who}).__class__ is int and 0 <= {who} < st.n else {call})"
 
     def comp_zone(self, family: str, c: X, where: str, per: str) -> str:
         table = self.hoisted(f"zoc_{family}", f"st.cat.zone_of_comp[{family!r}]")
@@ -317,6 +323,12 @@ class Code(ExprEmitter, StmtEmitter):
             c = self.ex(coll)
             return f"({neg}({self.ex(item)} in {c} if len({c}) <= 64 else contains(st, {self.ex(item)}, {c})))"
         return f"({neg}contains(st, {self.ex(item)}, {self.ex(coll)}))"
+
+    def end_rules_first(self) -> None:
+        """Before a decision (or its error), the end rules are tried, as the
+        run loop tries them; a ruleset without end rules has nothing to try."""
+        if self.m.checked.end_rules:
+            self.line("if check_end(st): return STOP")
 
     def param(self, name: str) -> str:
         """A parameter or definition: a constant when the rule text fixes it."""

@@ -137,7 +137,7 @@ class FlowWriter(UnitWriter):
                 c.line(f"flat, options = options, staged_menu(options, {staged})")
             c.line("if not options:")
             with c.block():
-                c.line("if check_end(st): return STOP")
+                c.end_rules_first()
                 c.line(f"raise no_action(st, p, {p.name!r}, {c.m.why_function(t.actions)}, "
                        f"{c.const(t.where_actions)})")
             if not staged:  # a staged action's parameters are asked one by one: the playout answers each

@@ -247,7 +247,7 @@ class UnitWriter:
         c = self.c
         c.line("if st.auto is not None:")
         with c.block():
-            c.line("if check_end(st): return STOP")
+            c.end_rules_first()
             c.line(f"{target} = {call}")
             c.line(f"pc = {self.ref(answer)}; continue")
 
@@ -265,7 +265,7 @@ class UnitWriter:
             c.line("options.append(None)")
         c.line("if not options:")
         with c.block():
-            c.line("if check_end(st): return STOP")
+            c.end_rules_first()
             c.line(f"raise no_options({name!r}, {w})")
         who = c.ex(chooser) if chooser is not None else "L[0]"
         c.line(f"who = {who}")
@@ -309,7 +309,7 @@ class UnitWriter:
                 c.line("o.append(None)")
             c.line("if not o:")
             with c.block():
-                c.line("if check_end(st): return STOP")
+                c.end_rules_first()
                 c.line(f"raise no_options({name!r}, {w})")
             who = c.ex(chooser) if chooser is not None else "L[0]"
             c.line(f"who = {who}")

@@ -420,3 +420,57 @@ def test_names_made_of_fixed_properties_are_kept_and_others_are_not():
     before = comp_name(st, hexes[0])
     st.props[hexes[0]]["terrain"] = "sea"
     assert comp_name(st, hexes[0]) != before and not st.cat.names
+
+
+SEATS = """
+components:
+  card: {count: 6}
+zones:
+  deck: {of: card}
+  hand: {per: player, of: card}
+vars:
+  who: 0
+setup: |
+  move components(card) to deck
+phases:
+  main:
+    turn:
+      actions: [take]
+    end_if: "count(deck) == 0"
+    next: done
+  done:
+    on_begin: end game
+actions:
+  take:
+    effect: |
+      let p = who
+      move top(deck) to hand[p]
+      set who = WHO
+"""
+
+
+@pytest.mark.parametrize("who, message", [("-1", r"hand\[-1\]: there is no player -1 in a game of 2"),
+                                          ("3", r"hand\[3\]: there is no player 3 in a game of 2")])
+def test_a_seats_zone_read_by_arithmetic_still_reports_a_seat_that_is_not_one(who, message):
+    """``hand[p]`` of a name is the zone's number by arithmetic (no call) when
+    ``p`` is a seat; a value that is not one still gets the rule's error."""
+    from tests.helpers import compile_ok
+
+    g = compile_ok(SEATS.replace("WHO", who))
+    assert "zb_hand + p_" in g.program.source
+    st = g.new(players=2, seed=1)
+    g.apply(st, 0, 0)  # p = 0: the card goes to hand 0
+    assert len(st.zones[st.cat.zone_base["hand"]]) == 1
+    with pytest.raises(RuleError, match=message):
+        g.apply(st, 1, 0)
+
+
+def test_a_ruleset_without_end_rules_tries_none_before_a_decision():
+    """The end rules are tried before every decision a playout answers; a
+    ruleset with none has no call to try them."""
+    from tests.helpers import compile_ok
+
+    g = compile_ok(SEATS.replace("WHO", "1 - p"))
+    assert "check_end(st)" not in g.program.source.split("def check_end")[0]
+    st = g.new(players=2, seed=1)
+    assert playout(st, draw=random.Random(1).random) == 6 and st.over
