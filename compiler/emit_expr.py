@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from compiler.cse import KEEP, ChainMemo, key_of
 from compiler.emptiness import EmptinessTests
-from compiler.plan import family_of_filter
+from compiler.plan import distinct_source, family_of_filter, reads_only_key
 from validator.ir import X, walk
 
 MAX_DEPTH = 30  # nesting kept in one Python expression; deeper parts become functions of their own
@@ -90,10 +90,33 @@ class ExprEmitter(ChainMemo, EmptinessTests):
         family the condition requires, when it requires one (compiler/plan.py)."""
         family = family_of_filter(self.m, xs, slot, pred)
         if family is None:
+            source = distinct_source(self.m, xs)
+            if source is not None and reads_only_key(self.m, pred, slot, source[1]):
+                return self.filter_then_distinct(slot, pred, *source)
             return self.lam(slot, pred, xs, "[{t} for {t} in {items} if {body}]")
         target = self.local(slot, bind=True)
         body = self.ex(pred)
         return f"[{target} for {target} in charged(st, components_in(st, {xs.a[0]!r}, {family!r})) if {body}]"
+
+    def filter_then_distinct(self, slot: int, pred: X, distinct: X, attrs: tuple, call: X | None) -> str:
+        """``filter(distinct_by(items, key), pred)`` as ``distinct_by(filter(items,
+        pred), key)`` when ``pred`` reads the item only through the key's fixed
+        properties (plan.reads_only_key): the cards of a hand the rule keeps,
+        then one of each kind, instead of one of each kind of the whole hand."""
+        items = distinct.a[0]
+        if call is not None:  # the small function's list, its parameters bound to the call's arguments
+            _key, player, _event, args = call.a
+            sub = self.inline_writer(self.m.checked.functions[_key], player, args)
+            sub.in_iterable += 1
+            source = sub.ex(items)
+            self.lines_from(sub)
+        else:
+            source = self.iterable(items)
+        keys = self.hoisted(f"keys_{len(self.hoists)}", f"st.cat.columns[{attrs!r}]")
+        target = self.local(slot, bind=True)
+        kept = self.once_per_query(slot, pred, lambda: f"[{target} for {target} in charged(st, {source}) "
+                                                       f"if {self.ex(pred)}]")
+        return f"distinct_of(charged(st, {kept}), {keys})"
 
     def lam(self, slot: int, body: X, items: X, template: str) -> str:
         """A comprehension binding ``slot`` to each item of ``items`` (charged

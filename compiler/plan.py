@@ -58,3 +58,54 @@ def _implied(m, x: X, slot: int, calls: int) -> str | None:
 def _zone_of_item(x, slot: int) -> bool:
     return isinstance(x, X) and x.op == "zone_of" and isinstance(x.a[0], X) and x.a[0].op == "local" \
         and x.a[0].a[0] == slot
+
+
+def distinct_source(m, xs: X) -> tuple[X, tuple, X | None] | None:
+    """``xs`` as ``distinct_by(items, c => key)`` whose key is made of fixed
+    properties only (written in place, or the body of a small function
+    written at its call site): (the distinct_by node, the key's properties,
+    the call or None); else None."""
+    call = None
+    if xs.op == "fn":
+        from compiler.emit_expr import inlined
+
+        key, _player, _event, args = xs.a
+        if not inlined(m, key, args):
+            return None
+        call, xs = xs, m.checked.functions[key].body
+    if xs.op != "distinct_by":
+        return None
+    _items, slot, key = xs.a
+    parts = key.a[0] if key.op == "list" else [key]
+    if not parts or not all(isinstance(p, X) and p.op == "static" and p.a[0].op == "local" and p.a[0].a[0] == slot
+                            and p.a[2] is not None and p.a[2] not in m.an.created for p in parts):
+        return None
+    return xs, tuple(p.a[1] for p in parts), call
+
+
+def reads_only_key(m, x: X, slot: int, attrs: tuple, calls: int = 0) -> bool:
+    """Whether ``x`` reads the item bound to ``slot`` only through its fixed
+    properties ``attrs`` (also in the functions it is passed to), and draws
+    nothing at random: then its value is the same for items of the same key,
+    and ``filter(distinct_by(xs, key), x)`` keeps what ``distinct_by(filter(xs,
+    x), key)`` keeps, in the same order, with the condition's errors at the
+    same item."""
+    if x.op in ("random", "roll"):
+        return False
+    if x.op == "local":
+        return x.a[0] != slot
+    if x.op == "static" and isinstance(x.a[0], X) and x.a[0].op == "local" and x.a[0].a[0] == slot:
+        return x.a[1] in attrs
+    if x.op == "fn":
+        key, player, event, args = x.a
+        if key not in m.pure_functions():
+            return False
+        rule = m.checked.functions[key]
+        for param, arg in zip(rule.params, args):
+            if isinstance(arg, X) and arg.op == "local" and arg.a[0] == slot:
+                if calls >= MAX_CALLS or not reads_only_key(m, rule.body, param, attrs, calls + 1):
+                    return False
+            elif isinstance(arg, X) and not reads_only_key(m, arg, slot, attrs, calls):
+                return False
+        return all(reads_only_key(m, a, slot, attrs, calls) for a in (player, event) if isinstance(a, X))
+    return all(reads_only_key(m, c, slot, attrs, calls) for c in x.children())

@@ -320,3 +320,79 @@ def test_lookups_that_cannot_fail_are_read_once_per_query_without_attempt():
     while not st.over:
         assert fns["fn_near_the_top"](st, None) == fns["fn_near_the_top_slow"](st, None)
         g.apply(st, g.to_move(st)[0], 0)
+
+
+KEPT_KINDS = """
+components:
+  card:
+    for_each: {colour: "['red', 'blue', 'green']", rank: "range(1, 6)"}
+    copies: 3
+    state:
+      worn: "0"
+zones:
+  deck: {of: card}
+  hand: {of: card, per: player}
+vars:
+  wanted: 3
+functions:
+  kinds_in:
+    params: {p: player}
+    value: "distinct(hand[p], c => [c.colour, c.rank])"
+  fits:
+    params: {c: card}
+    value: "c.rank == wanted or c.colour == 'red'"
+  red_or_wanted:
+    params: {p: player}
+    value: "filter(kinds_in(p), x => fits(x))"
+  red_or_wanted_slow:
+    params: {p: player}
+    value: "filter(kinds_in(p), x => fits(x) or x.worn > 99)"
+  written_in_place:
+    params: {p: player}
+    value: "filter(distinct(hand[p], c => [c.colour, c.rank]), x => x.rank > wanted)"
+  written_in_place_slow:
+    params: {p: player}
+    value: "filter(distinct(hand[p], c => [c.colour, c.rank]), x => x.rank > wanted and x.worn < 99)"
+actions:
+  take:
+    effect: |
+      move top(deck) to hand[player]
+      set wanted = roll(5)
+phases:
+  play:
+    turn:
+      actions: [take]
+    end_if: "count(deck) == 0"
+    next: done
+  done:
+    on_begin: |
+      end game
+setup: |
+  move components(card) to deck
+  shuffle deck
+"""
+
+
+def test_a_filter_of_distinct_kinds_by_their_own_properties_filters_first():
+    """``filter(distinct(xs, key), pred)`` where ``pred`` reads the item only
+    through the key's fixed properties (here through a function) is written
+    as ``distinct(filter(xs, pred), key)``: the same cards in the same order;
+    a condition that reads anything else of the item keeps the written order."""
+    g = compile_ok(KEPT_KINDS)
+    src = g.program.source
+    fns = g.program.module
+    fast = src[src.index("def fn_red_or_wanted("):].split("\n\n")[0]
+    slow = src[src.index("def fn_red_or_wanted_slow("):].split("\n\n")[0]
+    assert "return distinct_of(charged(st, " in fast and "return distinct_of(" not in slow
+    assert "return distinct_of(charged(st, " in src[src.index("def fn_written_in_place("):].split("\n\n")[0]
+    checked = 0
+    for seed in range(4):
+        st = g.new(players=2, seed=seed)
+        while not st.over:
+            for p in range(2):
+                kept = fns["fn_red_or_wanted"](st, p, p)
+                assert kept == fns["fn_red_or_wanted_slow"](st, p, p)
+                assert fns["fn_written_in_place"](st, p, p) == fns["fn_written_in_place_slow"](st, p, p)
+                checked += bool(kept)
+            g.apply(st, g.to_move(st)[0], 0)
+    assert checked > 20
