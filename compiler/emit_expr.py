@@ -90,7 +90,7 @@ class ExprEmitter(ChainMemo, EmptinessTests):
         family the condition requires, when it requires one (compiler/plan.py)."""
         family = family_of_filter(self.m, xs, slot, pred)
         if family is None:
-            source = distinct_source(self.m, xs)
+            source = distinct_source(self.m, xs, inlined)
             if source is not None and reads_only_key(self.m, pred, slot, source[1]):
                 return self.filter_then_distinct(slot, pred, *source)
             return self.lam(slot, pred, xs, "[{t} for {t} in {items} if {body}]")

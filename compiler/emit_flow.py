@@ -12,7 +12,7 @@ that loop without a decision.
 
 from __future__ import annotations
 
-from compiler.emit_unit import Label, UnitWriter
+from compiler.emit_unit import Label, UnitWriter, frame_locals
 from validator.ir import walk
 
 ANSWER = 1  # the flow frame's slot for the answer to a turn's action menu
@@ -41,7 +41,7 @@ class FlowWriter(UnitWriter):
             if unit in self.an.susp:
                 u = c.m.checked.units[unit]
                 uid = c.m.unit_ids[unit]
-                self.call_frame(uid, f"[{uid}, 0, [st.current] + [None] * {u.nlocals - 1}]")
+                self.call_frame(uid, f"[{uid}, 0, {frame_locals(['st.current'], u.nlocals)}]")
             else:
                 c.line(f"{c.m.plain_names[unit]}(st, st.current)")
                 if unit in self.an.can_end:

@@ -173,7 +173,14 @@ def write_tables(m) -> None:
         unit = ch.units[act.unit]
         plain = m.plain_names.get(act.unit)
         slots = [s for _, s, _ in act.params]
-        frame = (f"lambda p, args: [{m.unit_ids[act.unit]}, 0, _frame(p, {slots!r}, args, {unit.nlocals})]")
+        if unit.nlocals <= 24 and len(set(slots)) == len(slots) and all(0 < s < unit.nlocals for s in slots):
+            # the arguments written in their slots (an answer is one of the options, with all of them)
+            at = {s: f"args[{k}]" for k, s in enumerate(slots)}
+            cells = ["p"] + [at.get(i, "None") for i in range(1, unit.nlocals)]
+            frame = f"lambda p, args: [{m.unit_ids[act.unit]}, 0, [{', '.join(cells)}]]"
+        else:
+            frame = f"lambda p, args: [{m.unit_ids[act.unit]}, 0, _frame(p, {slots!r}, args, {unit.nlocals})]"
+
         acts.append(
             f"Action({act.name!r}, {act.index}, {plain or 'None'}, {frame}, "
             f"{base + '_if' if act.cond is not None else 'None'}, "

@@ -154,16 +154,18 @@ class StmtEmitter:
         else:
             self.line(f"move_list(st, {self.ex(what)}, {z}, {position!r}, {face!r}, {self.m.an.moved_fires})")
 
-    def one_move(self, c: str, z: str, mover: str, fam: dict, up: bool) -> None:
+    def one_move(self, c: str, z: str, mover: str, fam: dict, up: bool, top_of: tuple | None = None) -> None:
         """The move of component ``c`` (not none) to zone ``z``, written out
         for the destination's family (as ``ops.move`` makes it when no
-        trigger listens to 'moved')."""
+        trigger listens to 'moved'). ``top_of``: (zone, its list, its family)
+        when ``c`` is known to be that zone's top (a draw)."""
         src = self.temp("src")
-        self.line(f"{src} = st.loc[{c}]")
-        if self.m.an.top_piles:  # the source may be a face-up pile, whose new top turns up
-            self.line(f"if {src} != -1: leave_pile(st, {c}, {src})")
+        if top_of is not None and self.m.meta["families"][top_of[2]]["visibility"] != "top":
+            self.line(f"{src} = {top_of[0]}")
+            self.line(f"del {top_of[1]}[0]")  # not a face-up pile: nothing below turns up
         else:
-            self.line(f"if {src} != -1: st.zones[{src}].remove({c})")
+            self.line(f"{src} = st.loc[{c}]")
+            self.leave(c, src)
         self.line({"move_top": f"st.zones[{z}].insert(0, {c})", "move_bottom": f"st.zones[{z}].append({c})",
                    "move_sorted": f"insort(st.zones[{z}], {c})"}[mover])
         self.line(f"st.loc[{c}] = {z}")
@@ -175,6 +177,13 @@ class StmtEmitter:
         else:  # under a face-up pile: face up only when the pile was empty
             self.line(f"st.face[{c}] = st.zones[{z}][0] == {c}")
         self.line(f"if st.known or st.record or st.track: after_move(st, {c}, {src}, {z})")
+
+    def leave(self, c: str, src: str) -> None:
+        """``c`` taken out of zone ``src`` (-1: out of the game, in no zone)."""
+        if self.m.an.top_piles:  # the source may be a face-up pile, whose new top turns up
+            self.line(f"if {src} != -1: leave_pile(st, {c}, {src})")
+        else:
+            self.line(f"if {src} != -1: st.zones[{src}].remove({c})")
 
     def mover(self, family: str | None, position: str) -> str | None:
         """The move written for a destination of ``family`` (None: the general one)."""
@@ -205,7 +214,7 @@ class StmtEmitter:
                 self.line(f"{pile} = st.zones[{z}]")
                 self.line(f"if not {pile}: break  # drawing from an empty zone draws nothing")
             self.line(f"{c} = {pile}[0]")
-            self.one_move(c, d, mover, fam, (face or fam["face"]) == "up")
+            self.one_move(c, d, mover, fam, (face or fam["face"]) == "up", (z, pile, src_family))
 
     def s_deal(self, count, src, recips, slot, zone_of):
         z, targets = self.temp("z"), self.temp("targets")

@@ -131,8 +131,7 @@ class UnitWriter:
         new = ["L[0]"] + [c.ex(a) for a in args]
         if u.ret_slot >= 0:  # it returns a value: the slot it goes to (None: not wanted)
             new.append(repr(result))
-        pad = u.nlocals - len(new)
-        self.call_frame(uid, f"[{uid}, 0, [{', '.join(new)}]{f' + [None] * {pad}' if pad > 0 else ''}]")
+        self.call_frame(uid, f"[{uid}, 0, {frame_locals(new, u.nlocals)}]")
 
     def u_emit(self, event, fields):
         self.c.s_emit(event, fields)
@@ -421,3 +420,12 @@ def public_key(public: bool) -> str:
 
 
 __all__ = ["UnitWriter", "S"]
+
+
+def frame_locals(first: list[str], nlocals: int) -> str:
+    """Source of a new frame's locals: ``first``, then None up to ``nlocals``,
+    written as one list (no list made to be added to another, for a few)."""
+    pad = nlocals - len(first)
+    if pad > 16:
+        return f"[{', '.join(first)}] + [None] * {pad}"
+    return "[" + ", ".join(first + ["None"] * max(pad, 0)) + "]"

@@ -60,15 +60,13 @@ def _zone_of_item(x, slot: int) -> bool:
         and x.a[0].a[0] == slot
 
 
-def distinct_source(m, xs: X) -> tuple[X, tuple, X | None] | None:
+def distinct_source(m, xs: X, inlined) -> tuple[X, tuple, X | None] | None:
     """``xs`` as ``distinct_by(items, c => key)`` whose key is made of fixed
     properties only (written in place, or the body of a small function
-    written at its call site): (the distinct_by node, the key's properties,
-    the call or None); else None."""
+    written at its call site, as ``inlined(m, key, args)`` says): (the
+    distinct_by node, the key's properties, the call or None); else None."""
     call = None
     if xs.op == "fn":
-        from compiler.emit_expr import inlined
-
         key, _player, _event, args = xs.a
         if not inlined(m, key, args):
             return None
