@@ -220,18 +220,42 @@ TOTAL = frozenset({"const", "local", "var", "param", "player_count", "current", 
 PLAIN = frozenset({"const", "local", "shared_zone", "player_count", "current", "phase", "turn_number"})
 
 
-def total(x: X) -> bool:
-    """Whether ``x`` is made of lookups that cannot fail."""
-    for n in walk(x):
-        if n.op == "cmp":
-            if n.a[0] not in ("==", "!="):
+def total(x: X, present: frozenset = frozenset()) -> bool:
+    """Whether ``x`` is made of lookups that cannot fail. ``present``: the
+    ends of shared zones known not to be none here (``top(pile) == none or
+    top(pile).rank == r`` reads the rank only of a card that is there)."""
+    op = x.op
+    if op in ("and", "or"):  # each operand, knowing what the ones before it said
+        known = set(present)
+        for part in x.a:
+            if not total(part, frozenset(known)):
                 return False
-        elif n.op == "zone_items" or n.op in ("zone_len", "zone_nonempty"):
-            if n.a[0].op != "shared_zone":
-                return False
-        elif n.op not in TOTAL:
-            return False
-    return True
+            end = _none_test(part, "==" if op == "or" else "!=")
+            if end is not None:
+                known.add(key_of(end))
+        return True
+    if op == "static":  # a fixed property of a shared zone's end that is there
+        end = x.a[0]
+        return end.op in ("first", "last") and key_of(end) in present and total(end)
+    if op == "cmp" and x.a[0] not in ("==", "!="):
+        return False
+    if op in ("zone_items", "zone_len", "zone_nonempty") and x.a[0].op != "shared_zone":
+        return False
+    if op not in TOTAL and op != "cmp":
+        return False
+    return all(total(c, present) for c in x.children())
+
+
+def _none_test(x: X, op: str) -> X | None:
+    """The shared zone's end that ``x`` compares with none by ``op``, if it does."""
+    if x.op == "cmp" and x.a[0] == op:
+        a, b = x.a[1], x.a[2]
+        for end, other in ((a, b), (b, a)):
+            if end.op in ("first", "last") and other.op == "const" and other.a[0] is None:
+                return end
+    if op == "!=" and x.op == "not_none" and x.a[0].op in ("first", "last"):
+        return x.a[0]
+    return None
 
 
 def invariant_parts(m, body: X, bound: set) -> list[tuple[X, X | None]]:

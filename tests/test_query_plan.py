@@ -296,6 +296,12 @@ functions:
   above_top:
     params: {}
     value: "filter(deck, c => c.value > top(pile).value)"
+  guarded_top:
+    params: {}
+    value: "filter(deck, c => top(pile) == none or top(pile).value == 4 or c.value == 1)"
+  guarded_top_slow:
+    params: {}
+    value: "filter(deck, c => top(pile) == none or top(pile).value == 4 + 0 * c.value or c.value == 1)"
 """ + ONCE[ONCE.index("actions:\n"):]
 
 
@@ -313,12 +319,15 @@ def test_lookups_that_cannot_fail_are_read_once_per_query_without_attempt():
     near = src[src.index("def fn_near_the_top("):].split("\n\n")[0]
     assert "attempt" not in near
     assert near.count(":= st.vars['limit'])") == 1 and near.count(":= (st.zones[") == 1
+    guarded = src[src.index("def fn_guarded_top("):].split("\n\n")[0]
+    assert "attempt" not in guarded  # the top's value is read only when there is a top: it cannot fail
     st = g.new(players=2, seed=2)
     assert fns["fn_near_the_top"](st, None) == st.zones[st.cat.zone_base["deck"]]  # an empty pile
     with pytest.raises((RuleError, TypeError)):  # a TypeError the run loop reports at the rule's place
         fns["fn_above_top"](st, None)  # the empty pile's top has no value: the rule's own error
     while not st.over:
         assert fns["fn_near_the_top"](st, None) == fns["fn_near_the_top_slow"](st, None)
+        assert fns["fn_guarded_top"](st, None) == fns["fn_guarded_top_slow"](st, None)
         g.apply(st, g.to_move(st)[0], 0)
 
 
