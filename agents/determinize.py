@@ -58,6 +58,7 @@ from __future__ import annotations
 import json
 import random
 
+from interpreter import indexes
 from interpreter import rng as srng
 from interpreter.ops import BOX, can_see, lost_count, zone_family, zone_owner
 from interpreter.program import Columns
@@ -339,6 +340,8 @@ def _deal(s: State, plan: tuple, rng: random.Random) -> None:
             if where is not None:
                 where[c] = k
     s.static = static
+    if s.index:  # hidden changing properties dealt anew: the indexes of properties made again
+        s.index = indexes.build(s)
     # compiled rules read fixed properties by column (interpreter.program.Catalog.columns):
     # the sample's catalogue is the same but for columns read from its own rows
     cat = s.cat = _shallow_copy(s.cat)

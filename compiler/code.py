@@ -14,6 +14,7 @@ from contextlib import contextmanager
 
 from compiler.emit_expr import LAMBDA_SLOT, ExprEmitter, inlined
 from compiler.emit_stmt import StmtEmitter
+from compiler.plan import index_plan
 from validator.ir import X
 from validator.types import Type
 
@@ -38,6 +39,8 @@ class Module:
         self.inlined = 0  # function bodies written at call sites so far
         self.kept = 0  # values kept in and/or chains so far (compiler/cse.py)
         self._pure: set | None = None
+        self._indexes: set | None = None
+        self.indexed_props: set = set()
         self._constants: dict | None = None
         self.nonempty_names: dict = {}  # function key -> its companion that tests its list for items
         self.nonempty_todo: list = []  # companions asked for and not written yet
@@ -97,6 +100,14 @@ class Module:
             name = self.nonempty_names[key] = self.name(self.function_names[key] + "_nonempty")
             self.nonempty_todo.append(key)
         return name
+
+    def index_plan(self) -> set:
+        """The (type, changing property) pairs the engine keeps by value for
+        the ruleset's filters (compiler/plan.index_plan)."""
+        if self._indexes is None:
+            self._indexes = index_plan(self)
+            self.indexed_props = {p for _, p in self._indexes}
+        return self._indexes
 
     def pure_functions(self) -> set:
         """The ruleset's function variants that draw nothing at random, nor call one that does."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from compiler.cse import KEEP, ChainMemo, key_of
 from compiler.emptiness import EmptinessTests
-from compiler.plan import distinct_source, family_of_filter, reads_only_key
+from compiler.plan import distinct_source, family_of_filter, reads_only_key, value_test
 from validator.ir import X, walk
 
 MAX_DEPTH = 30  # nesting kept in one Python expression; deeper parts become functions of their own
@@ -89,6 +89,12 @@ class ExprEmitter(ChainMemo, EmptinessTests):
         """``filter``; over every component of a type, only those in the zone
         family the condition requires, when it requires one (compiler/plan.py)."""
         family = family_of_filter(self.m, xs, slot, pred)
+        found = value_test(self.m, xs, slot, pred) if family is None else None
+        if found is not None and found[:2] in self.m.index_plan():  # the components holding those values only
+            target = self.local(slot, bind=True)
+            items = f"indexed(st, {found[0]!r}, {found[1]!r}, {self.const(found[2])})"
+            return self.once_per_query(slot, pred, lambda: f"[{target} for {target} in charged(st, {items}) "
+                                                           f"if {self.ex(pred)}]")
         if family is None:
             source = distinct_source(self.m, xs, inlined)
             if source is not None and reads_only_key(self.m, pred, slot, source[1]):
@@ -295,7 +301,7 @@ def invariant_parts(m, body: X, bound: set) -> list[tuple[X, X | None]]:
             if any(n.op not in CHEAP for n in walk(x)):
                 out.append((x, None))
             elif total(x):  # lookups, read once per query when they cannot fail (no closure needed)
-                if x.op not in PLAIN:
+                if x.op not in PLAIN and not (x.op == "param" and x.a[0] in m.constant_defines()):
                     out.append((x, None))
             else:
                 stack.extend(x.children())  # the lookups inside it that cannot fail

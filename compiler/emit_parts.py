@@ -217,6 +217,7 @@ def write_tables(m) -> None:
     t.append(f"SEARCH = {dict(sorted(m.checked.search.items()))!r}")
     t.append(f"PLAYER_NAME = {m.player_label_fn}")
     t.append(f"HAS_END_RULES = {bool(ch.end_rules)}")
+    t.append(f"INDEXES = {sorted(m.index_plan())!r}")
     import pprint
 
     from compiler.code import _source

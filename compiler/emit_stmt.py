@@ -84,7 +84,8 @@ class StmtEmitter:
         self.line(f"{put} = {v}")
 
     def s_set(self, target, op, value, numeric):
-        if op == "=":
+        indexed = target[0] == "prop" and target[2] in self.m.indexed_props
+        if op == "=" and not indexed:
             v = self.ex(value)
             if target[0] == "direction":
                 v = f"direction({v}, {self.const(self.where)})"
@@ -100,15 +101,23 @@ class StmtEmitter:
             obj = self.temp("o")
             self.line(f"{obj} = {self.ex(target[1])}")
         get, put = self.place(target, obj)
+        if indexed:  # a property some index keeps: set through the index (interpreter/indexes.py)
+            put = self.temp("v")
         w, big = self.const(self.where), self.limit("max_number")
         v = self.ex(value)
-        new = f"mul({get}, {v}, {w}, {big})" if op == "*=" else f"number({get} {op[0]} {v}, {w}, {big})"
+        if op == "=":
+            new = self.bounded(value, v) if numeric else v
+        else:
+            new = f"mul({get}, {v}, {w}, {big})" if op == "*=" else f"number({get} {op[0]} {v}, {w}, {big})"
         if target[0] == "direction":
             new = f"direction({new}, {w})"
-        elif op != "*=":
+        elif op not in ("=", "*="):
             self.store_number(put, f"{get} {op[0]} {v}")
-            return
-        self.line(f"{put} = {new}")
+            new = None
+        if new is not None:
+            self.line(f"{put} = {new}")
+        if indexed:
+            self.line(f"set_indexed(st, {obj}, {target[2]!r}, {put})")
 
     def _read_modify(self, target):
         obj = None

@@ -96,6 +96,7 @@ def program_from(ns: dict) -> Program:
     prog.lowest_wins = meta["lowest_wins"]
     prog.heuristic = ns["HEURISTIC"]
     prog.search = dict(ns.get("SEARCH", {}))
+    prog.indexes = tuple(ns.get("INDEXES", ()))
     label = ns["PLAYER_NAME"]
     prog.player_label = label
     prog.units = list(ns["UNITS"])

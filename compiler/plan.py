@@ -107,3 +107,94 @@ def reads_only_key(m, x: X, slot: int, attrs: tuple, calls: int = 0) -> bool:
                 return False
         return all(reads_only_key(m, a, slot, attrs, calls) for a in (player, event) if isinstance(a, X))
     return all(reads_only_key(m, c, slot, attrs, calls) for c in x.children())
+
+
+# ------------------------------------------------------------ indexes of changing properties
+SCALAR = ("str", "int", "bool")
+MAX_INDEXED_VALUES = 16
+
+
+def value_test(m, xs: X, slot: int, pred: X) -> tuple[str, str, tuple] | None:
+    """For ``filter(components(T), c => ... and c.p == v and ...)`` (or ``c.p in
+    [v, w]``, also through the functions the condition calls), where ``p`` is
+    a changing property of ``T`` holding a plain value and no rule creates a
+    ``T`` in play: (T, p, the values). The compiler keeps such properties in
+    an index by value (``lib.indexed``), and the filter reads only the
+    components holding one of the values, in the same order as the scan of
+    all of them. The condition must draw nothing at random: it is evaluated
+    for fewer components."""
+    if xs.op != "components" or xs.a[0] in m.an.created:
+        return None
+    pure = m.pure_functions()
+    if any(n.op in ("random", "roll") or (n.op == "fn" and n.a[0] not in pure) for n in walk(pred)):
+        return None
+    return _value_test(m, pred, slot, xs.a[0], 0)
+
+
+def _value_test(m, x: X, slot: int, type_name: str, calls: int):
+    if x.op == "and":
+        for part in x.a:
+            if isinstance(part, X):
+                found = _value_test(m, part, slot, type_name, calls)
+                if found is not None:
+                    return found
+        return None
+    if x.op == "cmp" and x.a[0] == "==":
+        for here, there in ((x.a[1], x.a[2]), (x.a[2], x.a[1])):
+            prop = _changing_of_item(m, here, slot, type_name)
+            if prop is not None and isinstance(there, X) and there.op == "const" and _plain(there.a[0]):
+                return type_name, prop, (there.a[0],)
+        return None
+    if x.op == "in" and not x.a[2]:
+        prop = _changing_of_item(m, x.a[0], slot, type_name)
+        coll = x.a[1]
+        values = None
+        if coll.op == "const":
+            values = coll.a[0]
+        elif coll.op == "param":
+            values = m.constant_defines().get(coll.a[0])
+        elif coll.op == "list" and all(isinstance(i, X) and i.op == "const" for i in coll.a[0]):
+            values = [i.a[0] for i in coll.a[0]]
+        if prop is not None and isinstance(values, list) and 0 < len(values) <= MAX_INDEXED_VALUES \
+                and all(_plain(v) for v in values):
+            return type_name, prop, tuple(dict.fromkeys(values))
+        return None
+    if x.op == "fn" and calls < MAX_CALLS:
+        key, _player, _event, args = x.a
+        rule = m.checked.functions[key]
+        for param, arg in zip(rule.params, args):
+            if isinstance(arg, X) and arg.op == "local" and arg.a[0] == slot:
+                found = _value_test(m, rule.body, param, type_name, calls + 1)
+                if found is not None:
+                    return found
+    return None
+
+
+def _plain(v) -> bool:
+    return isinstance(v, (str, int, bool)) or v is None
+
+
+def _changing_of_item(m, x, slot: int, type_name: str) -> str | None:
+    """The property ``p`` when ``x`` is ``item.p``, a changing property of the
+    type holding a plain value."""
+    if not (isinstance(x, X) and x.op == "dyn" and isinstance(x.a[0], X) and x.a[0].op == "local"
+            and x.a[0].a[0] == slot):
+        return None
+    t = m.meta["comp_types"][type_name]["dynamic"].get(x.a[1])
+    return x.a[1] if t is not None and getattr(t, "kind", None) in SCALAR else None
+
+
+def index_plan(m) -> set:
+    """The (type, property) pairs some filter of the ruleset reads by value
+    (``value_test``): the engine keeps an index of each."""
+    out = set()
+    roots = [u.body for u in m.checked.units.values()] + [f.body for f in m.checked.functions.values()]
+    for root in roots:
+        for n in walk(root):
+            if n.op == "filter":
+                xs, slot, pred = n.a
+                if family_of_filter(m, xs, slot, pred) is None:
+                    found = value_test(m, xs, slot, pred)
+                    if found is not None:
+                        out.add(found[:2])
+    return out

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter import ops, rng
+from interpreter import indexes, ops, rng
 from interpreter.errors import (
     GameOverError,
     IllegalOptionError,
@@ -167,6 +167,7 @@ class Game(Saving):
         for c in range(cat.n):
             ct = prog.comp_types[cat.types[c]]
             st.props.append({k: f(st, cat.static[c]) for k, f in ct.initial.items()} if ct.dynamic else None)
+        st.index = indexes.build(st) if prog.indexes else {}
         st.vars = {"direction": 1}
         for name, fn in prog.vars.items():
             st.vars[name] = fn(st)
@@ -319,8 +320,7 @@ class Game(Saving):
             ev = ("decision", player, value, pend["kind"], pend.get("type", "any"), label)
             st.events.append(ev + (True,) if pend.get("public") else ev)  # 'choose ... public': told to all
         if pend["kind"] == "simul":
-            answers = list(pend["answers"])
-            done = list(pend["done"])
+            answers, done = list(pend["answers"]), list(pend["done"])
             answers[i] = value
             done[i] = True
             if not all(done):

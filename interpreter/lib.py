@@ -16,6 +16,7 @@ from bisect import insort
 
 from interpreter import ops
 from interpreter.errors import BAD_VALUE, NO_OPTIONS, STEP_LIMIT, RuleError
+from interpreter.indexes import indexed, set_indexed  # noqa: F401 - for compiled rules (from lib import *)
 from interpreter.labels import HIDDEN, HiddenInText, comp_name, describe, literal
 
 MAX_SUBSETS = 5000

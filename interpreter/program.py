@@ -245,6 +245,7 @@ class Program:
     phase_actions: dict[str, list[int]] = field(default_factory=dict)
     check_end: Callable | None = None  # (st) -> bool: the end rules, tried before every decision
     has_end_rules: bool = False
+    indexes: tuple = ()  # (type, changing property) pairs kept by value for queries (interpreter/indexes.py)
     score: Callable | None = None  # (st, player) -> int
     tie_breaks: list[Callable] = field(default_factory=list)
     score_parts: list = field(default_factory=list)  # (name, (st, player) -> int): the score's summands

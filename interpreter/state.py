@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter import indexes
+
 
 class State:
     __slots__ = (
@@ -63,6 +65,7 @@ class State:
         "auto",  # how an engine playout answers, where the rules ask (interpreter/playout.py; not saved)
         "track",  # whether players' memory is kept up: ``lost`` counted (the real game; not samples, not saved)
         "lost",  # per player, per component: how often it was mixed out of that player's sight (not saved)
+        "index",  # changing properties by value, for the queries that read them (interpreter/indexes.py; not saved)
     )
 
     def clone(self) -> State:
@@ -106,6 +109,7 @@ class State:
         s.auto = None
         s.track = self.track
         s.lost = self.lost  # a tuple, replaced and never mutated (interpreter.ops.lose)
+        s.index = indexes.copy(self.index) if self.index else self.index
         return s
 
     # ------------------------------------------------------------ plain data
