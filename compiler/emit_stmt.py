@@ -148,14 +148,12 @@ class StmtEmitter:
                 self.line(f"if {c} is not None:")
                 with self.block():
                     self.one_move(c, z, mover, fam, up)
-            elif self.m.an.top_piles:  # a list, where a source may be a face-up pile: each move written out
+            else:  # a list: each move written out (no call of a mover per component)
                 c = self.temp("c")
                 self.line(f"for {c} in {self.snapshot(what)}:")
                 with self.block():
                     self.line(f"if {c} is None: continue")
                     self.one_move(c, z, mover, fam, up)
-            else:
-                self.line(f"move_all(st, {self.ex(what)}, {mover}, {z}, {up})")
         elif what.op == "as_list":  # one component: no list to build
             c = self.temp("c")
             self.line(f"{c} = {self.ex(what.a[0])}")

@@ -12,7 +12,7 @@ names its rule. Nothing here knows a game.
 from __future__ import annotations
 
 import itertools
-from bisect import insort
+from bisect import insort  # noqa: F401 - for compiled rules (from lib import *), which keep unordered zones sorted
 
 from interpreter import ops
 from interpreter.errors import BAD_VALUE, NO_OPTIONS, STEP_LIMIT, RuleError
@@ -774,43 +774,3 @@ def leave_pile(st, c, src: int) -> None:
             st.face[zone[0]] = True
     else:
         zone.remove(c)
-
-
-def move_top(st, c, dest: int, up: bool) -> None:
-    src = st.loc[c]
-    if src != BOX:
-        st.zones[src].remove(c)
-    st.zones[dest].insert(0, c)
-    st.loc[c] = dest
-    st.face[c] = up
-    if st.known or st.record or st.track:
-        after_move(st, c, src, dest)
-
-
-def move_bottom(st, c, dest: int, up: bool) -> None:
-    src = st.loc[c]
-    if src != BOX:
-        st.zones[src].remove(c)
-    st.zones[dest].append(c)
-    st.loc[c] = dest
-    st.face[c] = up
-    if st.known or st.record or st.track:
-        after_move(st, c, src, dest)
-
-
-def move_sorted(st, c, dest: int, up: bool) -> None:
-    """Into an unordered zone, kept in a canonical order: by component."""
-    src = st.loc[c]
-    if src != BOX:
-        st.zones[src].remove(c)
-    insort(st.zones[dest], c)
-    st.loc[c] = dest
-    st.face[c] = up
-    if st.known or st.record or st.track:
-        after_move(st, c, src, dest)
-
-
-def move_all(st, items, mover, dest: int, up: bool) -> None:
-    for c in items:
-        if c is not None:
-            mover(st, c, dest, up)
