@@ -27,31 +27,41 @@ def family_of_filter(m, xs: X, slot: int, pred: X) -> str | None:
     pure = m.pure_functions()
     if any(n.op in ("random", "roll") or (n.op == "fn" and n.a[0] not in pure) for n in walk(pred)):
         return None
-    return _implied(m, pred, slot, 0)
+    return _first_part(m, pred, slot, _family_test)
 
 
-def _implied(m, x: X, slot: int, calls: int) -> str | None:
+def _first_part(m, x: X, slot: int, test, calls: int = 0):
+    """The first answer of ``test(part, slot)`` that is not None over the
+    parts of an ``and`` chain, also inside the functions the item is passed
+    to (their parameter then stands for it)."""
     if x.op == "and":
         for part in x.a:
             if isinstance(part, X):
-                found = _implied(m, part, slot, calls)
+                found = _first_part(m, part, slot, test, calls)
                 if found is not None:
                     return found
         return None
+    if x.op == "fn":
+        if calls >= MAX_CALLS:
+            return None
+        key, _player, _event, args = x.a
+        rule = m.checked.functions[key]
+        for param, arg in zip(rule.params, args):
+            if isinstance(arg, X) and arg.op == "local" and arg.a[0] == slot:
+                found = _first_part(m, rule.body, param, test, calls + 1)
+                if found is not None:
+                    return found
+        return None
+    return test(x, slot)
+
+
+def _family_test(x: X, slot: int) -> str | None:
+    """``zone(item) == Z`` with ``Z`` a zone of a known family: the family."""
     if x.op == "cmp" and x.a[0] == "==":
         a, b = x.a[1], x.a[2]
         for here, there in ((a, b), (b, a)):
             if _zone_of_item(here, slot) and isinstance(there, X) and there.op in ZONE_OF_FAMILY:
                 return there.a[0]
-        return None
-    if x.op == "fn" and calls < MAX_CALLS:
-        key, _player, _event, args = x.a
-        rule = m.checked.functions[key]
-        for param, arg in zip(rule.params, args):
-            if isinstance(arg, X) and arg.op == "local" and arg.a[0] == slot:
-                found = _implied(m, rule.body, param, calls + 1)
-                if found is not None:
-                    return found
     return None
 
 
@@ -128,17 +138,11 @@ def value_test(m, xs: X, slot: int, pred: X) -> tuple[str, str, tuple] | None:
     pure = m.pure_functions()
     if any(n.op in ("random", "roll") or (n.op == "fn" and n.a[0] not in pure) for n in walk(pred)):
         return None
-    return _value_test(m, pred, slot, xs.a[0], 0)
+    return _first_part(m, pred, slot, lambda x, item: _value_of(m, x, item, xs.a[0]))
 
 
-def _value_test(m, x: X, slot: int, type_name: str, calls: int):
-    if x.op == "and":
-        for part in x.a:
-            if isinstance(part, X):
-                found = _value_test(m, part, slot, type_name, calls)
-                if found is not None:
-                    return found
-        return None
+def _value_of(m, x: X, slot: int, type_name: str):
+    """``item.p == v`` or ``item.p in [v, w]``: (type, p, the values)."""
     if x.op == "cmp" and x.a[0] == "==":
         for here, there in ((x.a[1], x.a[2]), (x.a[2], x.a[1])):
             prop = _changing_of_item(m, here, slot, type_name)
@@ -158,15 +162,6 @@ def _value_test(m, x: X, slot: int, type_name: str, calls: int):
         if prop is not None and isinstance(values, list) and 0 < len(values) <= MAX_INDEXED_VALUES \
                 and all(_plain(v) for v in values):
             return type_name, prop, tuple(dict.fromkeys(values))
-        return None
-    if x.op == "fn" and calls < MAX_CALLS:
-        key, _player, _event, args = x.a
-        rule = m.checked.functions[key]
-        for param, arg in zip(rule.params, args):
-            if isinstance(arg, X) and arg.op == "local" and arg.a[0] == slot:
-                found = _value_test(m, rule.body, param, type_name, calls + 1)
-                if found is not None:
-                    return found
     return None
 
 
