@@ -32,3 +32,16 @@ def test_every_game_of_the_suite_exists():
     suite = load_suite()
     for name in suite.GAMES:
         assert suite.ruleset_path(name).exists()
+
+
+def test_the_line_sampler_ranks_lines_of_the_generated_module(capsys):
+    """tools/line_sampler.py samples random games of a ruleset and names
+    lines of its generated module (the measuring, not the machine)."""
+    spec = importlib.util.spec_from_file_location("line_sampler", SUITE.parent.parent / "tools" / "line_sampler.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["get-bit", "4", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "samples over" in out and "generated lines:" in out
+    listed = out.split("generated lines:")[1].strip().splitlines()
+    assert listed and all(": " in row and "%" in row for row in listed)
