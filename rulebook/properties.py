@@ -22,7 +22,7 @@ import json
 import random
 from typing import TYPE_CHECKING
 
-from interpreter import ops
+from interpreter import indexes, ops
 from interpreter.view import view
 
 if TYPE_CHECKING:
@@ -184,6 +184,8 @@ def perturb(st, p, rnd: random.Random):
             if k in st2.pvars[q]:
                 st2.pvars[q][k] = SECRET
                 changed = True
+    if st2.index:  # properties rewritten here, not by the rules: their indexes made again
+        st2.index = indexes.build(st2)
     return st2 if changed else None
 
 
