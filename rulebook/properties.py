@@ -67,6 +67,8 @@ def check_components(st, prev_count: list) -> None:
         if not st.prog.families[ops.zone_family(st, z)].ordered:
             if zone != sorted(zone):
                 raise CheckFailed(f"unordered zone {ops.zone_label(st, z)} lost its canonical order: {zone}")
+    if st.index and st.index != indexes.build(st):  # the filters that read them would miss or keep components
+        raise CheckFailed("an index of changing properties by value differs from the properties")
 
 
 def check_decision(game: Game, st) -> None:

@@ -115,3 +115,19 @@ def test_a_loaded_game_rebuilds_its_index_by_replaying():
         g.apply(st, p, r.randrange(len(g.legal_values(st, p))))
     loaded = g.load(g.save(st))
     assert "index" not in st.to_data() and loaded.index == st.index == indexes.build(st)
+
+
+def test_the_property_checks_catch_an_index_that_differs_from_the_properties():
+    """``rulebook check`` and the property tests compare each index with
+    the properties after every decision (``check_components``)."""
+    import pytest
+
+    from rulebook.properties import CheckFailed, check_components
+
+    g = compile_ok(RULES)
+    st = g.new(players=2, seed=1)
+    check_components(st, [0])
+    c = st.cat.by_type["tile"][0]
+    st.props[c]["kind"] = "orchard" if st.props[c]["kind"] != "orchard" else "field"  # not through the rules
+    with pytest.raises(CheckFailed, match="index"):
+        check_components(st, [0])
