@@ -322,7 +322,26 @@ def inlined(m, key, args) -> bool:
     at its call site (``Code.call_function``): a small body, called with
     locals and constants (nothing computed twice, nothing reordered)."""
     rule = m.checked.functions[key]
-    return rule.event_slot < 0 and all(a.op in ("local", "const") for a in args) and small_body(rule.body)
+    return rule.event_slot < 0 and all(a.op in ("local", "const") for a in args) and small_body(rule.body) \
+        and not looped(m, key)
+
+
+LOOPED = {"any_by": ("{test}", "True", "False"), "all_by": ("not ({test})", "False", "True"),
+          "first_by": ("{test}", "{item}", "None")}
+
+
+def looped(m, key) -> bool:
+    """Whether the ruleset function ``key`` is a search over a list (``any``,
+    ``all``, ``first`` with a condition) with nothing in the condition to
+    compute once before it: written as a ``for`` loop that returns at the
+    answer (``ModuleWriter.write_function``), and called, not written at its
+    call sites, where it would be a generator made at every call."""
+    cache = m.__dict__.setdefault("_looped", {})
+    hit = cache.get(key)
+    if hit is None:
+        body = m.checked.functions[key].body
+        hit = cache[key] = body.op in LOOPED and not invariant_parts(m, body.a[2], {body.a[1]})
+    return hit
 
 
 def small_body(x: X, limit: int = 80) -> bool:

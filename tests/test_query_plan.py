@@ -393,3 +393,54 @@ def test_a_filter_of_distinct_kinds_by_their_own_properties_filters_first():
                 checked += bool(kept)
             g.apply(st, g.to_move(st)[0], 0)
     assert checked > 20
+
+
+SEARCHES = ONCE[:ONCE.index("functions:\n")] + """functions:
+  has_high:
+    params: {}
+    value: "any(pile, c => c.value > 6)"
+  all_low:
+    params: {}
+    value: "all(pile, c => c.value < 7)"
+  first_high:
+    params: {}
+    value: "first(pile, c => c.value > 6)"
+  first_over:
+    params: {}
+    value: "first(pile, c => c.value > 12 // count(deck))"
+  called:
+    params: {}
+    value: "[has_high(), all_low(), first_high()]"
+""" + ONCE[ONCE.index("actions:\n"):]
+
+
+def test_a_function_that_searches_a_list_is_a_loop_that_returns_at_the_answer():
+    """A ruleset function whose body is ``any``, ``all`` or ``first`` with a
+    condition (and nothing in it to compute once before) is a ``for`` loop
+    returning at the answer, called where it is used (no generator made at
+    each call); its answers are the generator's. One whose condition has a
+    part to compute once keeps the query (and the rule's error where the rule
+    meets it: 12 // 0 once the deck is empty)."""
+    from interpreter.errors import RuleError
+
+    g = compile_ok(SEARCHES)
+    src, fns = g.program.source, g.program.module
+    body = src[src.index("def fn_has_high("):].split("\n\n")[0]
+    assert "    for c_" in body and ": return True" in body and body.rstrip().endswith("return False")
+    assert "return None" in src[src.index("def fn_first_high("):].split("\n\n")[0]
+    assert "attempt(" in src[src.index("def fn_first_over("):].split("\n\n")[0]  # the query, its part once
+    called = src[src.index("def fn_called("):].split("\n\n")[0]
+    assert "fn_has_high(st" in called and "fn_first_high(st" in called
+    st = g.new(players=2, seed=4)
+    seen = set()
+    while not st.over:
+        pile = [c for c in st.zones[st.cat.zone_base["pile"]]]
+        value = st.cat.columns["value"]
+        high = [c for c in pile if value[c] > 6]
+        want = [bool(high), not high, high[0] if high else None]
+        assert fns["fn_called"](st, None) == want
+        seen.add(tuple(map(bool, want)))
+        g.apply(st, g.to_move(st)[0], 0)
+    assert len(seen) == 2  # no high card yet, then one
+    with pytest.raises(RuleError):
+        fns["fn_first_over"](st, None)  # the deck is empty: the rule's own division by zero
