@@ -124,6 +124,41 @@ class ExprEmitter(ChainMemo, EmptinessTests):
                                                        f"if {self.ex(pred)}]")
         return f"distinct_of(charged(st, {kept}), {keys})"
 
+    def search(self, op: str, xs: X, slot: int, pred: X, template: str) -> str:
+        """``any``, ``all`` or ``first`` with a condition: a call of a small
+        function of the module written as a loop that returns at the answer
+        (``search_function``), which costs less than the generator written
+        in place; in place where the condition has a part to compute once
+        before the query, or reads a value the expression around it keeps."""
+        fn = self.search_function(op, xs, slot, pred)
+        return fn if fn is not None else self.lam(slot, pred, xs, template)
+
+    def search_function(self, op: str, xs: X, slot: int, pred: X) -> str | None:
+        whole = X(op, xs, slot, pred)
+        nodes = list(walk(whole))
+        kept = self.invariant_names or {}
+        if invariant_parts(self.m, pred, {slot}) or any(
+                id(n) in kept or (self.cse_plan and id(n) in self.cse_plan)
+                or (self.cse_bound and n.op in KEEP and key_of(n) in self.cse_bound) for n in nodes):
+            return None
+        if self.inline_names and any(id(n.a[3]) in self.inline_names for n in nodes if n.op == "fn"):
+            return None
+        inner = {slot} | {n.a[LAMBDA_SLOT[n.op]] for n in nodes if n.op in LAMBDA_SLOT}
+        free = sorted({n.a[0] for n in nodes if n.op == "local" and n.a[0] not in inner})
+        fn = self.m.name(f"{op[:-3]}_{self.name}")
+        code = self.m.add(type(self)(self.m, fn, self.unit_name, self.slot_names))
+        code.where = self.where
+        params = [code.local(s, bind=True) for s in free]
+        code.line(f"def {fn}({', '.join(['st'] + params)}):", self.where)
+        test, found, otherwise = LOOPED[op]
+        with code.block():
+            item = code.local(slot, bind=True)
+            code.line(f"for {item} in charged(st, {code.iterable(xs)}):")
+            with code.block():
+                code.line(f"if {test.format(test=code.ex(pred))}: return {found.format(item=item)}")
+            code.line(f"return {otherwise}")
+        return f"{fn}({', '.join(['st'] + [self.local(s) for s in free])})"
+
     def lam(self, slot: int, body: X, items: X, template: str) -> str:
         """A comprehension binding ``slot`` to each item of ``items`` (charged
         to the work budget first)."""
@@ -445,10 +480,11 @@ EMIT = {
     "any_zones": lambda e, xs: f"any(st.zones[z] for z in {e.iterable(xs)})",
     "all": lambda e, xs: f"all({e.ex(xs)})",
     "any": lambda e, xs: f"any({e.ex(xs)})",
-    "all_by": lambda e, xs, slot, pred: e.lam(slot, pred, xs, "all({body} for {t} in {items})"),
-    "any_by": lambda e, xs, slot, pred: e.lam(slot, pred, xs, "any({body} for {t} in {items})"),
+    "all_by": lambda e, xs, slot, pred: e.search("all_by", xs, slot, pred, "all({body} for {t} in {items})"),
+    "any_by": lambda e, xs, slot, pred: e.search("any_by", xs, slot, pred, "any({body} for {t} in {items})"),
     "first": lambda e, xs: f"({e.ex(xs)} or NONE1)[0]",
-    "first_by": lambda e, xs, slot, pred: e.lam(slot, pred, xs, "next(({t} for {t} in {items} if {body}), None)"),
+    "first_by": lambda e, xs, slot, pred: e.search("first_by", xs, slot, pred,
+                                                   "next(({t} for {t} in {items} if {body}), None)"),
     "last": lambda e, xs: f"({e.ex(xs)} or NONE1)[-1]",
     "top_n": lambda e, xs, k: f"{e.ex(xs)}[:max({e.ex(k)}, 0)]",
     "bottom_n": lambda e, xs, k: f"bottom_n({e.ex(xs)}, {e.ex(k)})",

@@ -58,7 +58,7 @@ class EmptinessTests:
             return f"({self.nonempty(a)} if {self.ex(c)} else {self.nonempty(b)})"
         if op == "filter":
             items, slot, pred = xs.a
-            return self.lam(slot, pred, items, "any({body} for {t} in {items})")
+            return self.search("any_by", items, slot, pred, "any({body} for {t} in {items})")
         if op == "map":
             return self.nonempty(xs.a[0])
         if op == "list":

@@ -411,6 +411,12 @@ SEARCHES = ONCE[:ONCE.index("functions:\n")] + """functions:
   called:
     params: {}
     value: "[has_high(), all_low(), first_high()]"
+  inside:
+    params: {k: int}
+    value: "count(deck) == 0 or any(pile, c => c.value == k) and not all(pile, c => c.value != k + 1)"
+  divided:
+    params: {k: int}
+    value: "count(deck) > 99 or any(pile, c => c.value // k > 1)"
 """ + ONCE[ONCE.index("actions:\n"):]
 
 
@@ -444,3 +450,33 @@ def test_a_function_that_searches_a_list_is_a_loop_that_returns_at_the_answer():
     assert len(seen) == 2  # no high card yet, then one
     with pytest.raises(RuleError):
         fns["fn_first_over"](st, None)  # the deck is empty: the rule's own division by zero
+
+
+def test_a_search_inside_an_expression_is_a_loop_of_its_own_with_its_rules_place():
+    """``any``/``all``/``first`` with a condition inside a larger expression
+    is a call of a small loop function taking the locals it reads (``k``
+    here), with the generator's answers, and an error in its condition is
+    reported at the rule's place."""
+    from interpreter.errors import RuleError
+
+    g = compile_ok(SEARCHES)
+    src, fns = g.program.source, g.program.module
+    inside = src[src.index("def fn_inside("):].split("\n\n")[0]
+    assert "any(" not in inside and "all(" not in inside and "any_fn_inside(st, k_" in inside
+    st = g.new(players=2, seed=4)
+    value = st.cat.columns["value"]
+    while not st.over:
+        pile = st.zones[st.cat.zone_base["pile"]]
+        for k in range(1, 9):
+            want = not st.zones[st.cat.zone_base["deck"]] or (any(value[c] == k for c in pile)
+                                                               and not all(value[c] != k + 1 for c in pile))
+            assert fns["fn_inside"](st, None, k) == want
+        g.apply(st, g.to_move(st)[0], 0)
+    st = g.new(players=2, seed=4)
+    g.apply(st, g.to_move(st)[0], 0)  # a card on the pile
+    with pytest.raises(RuleError) as err:
+        fns["fn_divided"](st, None, 0)
+    text = (HEAD + SEARCHES).splitlines()
+    line = text.index(next(t for t in text if "c.value // k" in t)) + 1
+    assert str(err.value).startswith(f"unit.yaml:{line}:")  # the rule's own place
+
