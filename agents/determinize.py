@@ -62,6 +62,7 @@ from interpreter import indexes
 from interpreter import rng as srng
 from interpreter.ops import BOX, can_see, lost_count, zone_family, zone_owner
 from interpreter.program import Columns
+from interpreter.rows import per_row
 from interpreter.run import reask
 from interpreter.state import State
 
@@ -214,21 +215,8 @@ def _back_key(st: State, c: int) -> tuple | None:
             return None
         return (t,) + tuple(_freeze(row.get(p)) for p in ct.public if p in ct.static or p in row)
 
-    return _per_row(_BACK_KEYS, row, compute)
+    return per_row(_BACK_KEYS, row, compute)
 
-
-def _per_row(cache: dict, row: dict, compute):
-    """A value computed once per fixed row (rows never change during a game,
-    and each belongs to one catalogue): keyed by the row's id, the row kept
-    alive in the entry so that its id cannot be reused by another object."""
-    hit = cache.get(id(row))
-    if hit is not None and hit[0] is row:
-        return hit[1]
-    value = compute()
-    if len(cache) >= 65536:
-        cache.clear()
-    cache[id(row)] = (row, value)
-    return value
 
 
 # id(static row) -> (row, value): the back key and the face key of each row
@@ -363,7 +351,7 @@ def _face_key(face) -> str:
         hit = _ROW_KEYS.get(id(row))
         if hit is not None and hit[0] is row:
             return hit[1]
-        return _per_row(_ROW_KEYS, row, lambda: json.dumps(face, sort_keys=True, default=str))
+        return per_row(_ROW_KEYS, row, lambda: json.dumps(face, sort_keys=True, default=str))
     return json.dumps(face, sort_keys=True, default=str)
 
 

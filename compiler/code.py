@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 from compiler.emit_expr import LAMBDA_SLOT, ExprEmitter, inlined
 from compiler.emit_stmt import StmtEmitter
-from compiler.plan import index_plan
+from compiler.plan import NOT_LITERAL, fixed_key, index_plan, literal_value
 from validator.ir import X
 from validator.types import Type
 
@@ -40,6 +40,7 @@ class Module:
         self.kept = 0  # values kept in and/or chains so far (compiler/cse.py)
         self._pure: set | None = None
         self._indexes: set | None = None
+        self.looped: dict = {}  # function key -> whether it is written as a search loop (emit_expr.looped)
         self.indexed_props: set = set()
         self._constants: dict | None = None
         self.nonempty_names: dict = {}  # function key -> its companion that tests its list for items
@@ -87,8 +88,8 @@ class Module:
         if self._constants is None:
             self._constants = {}
             for name, expr in self.checked.defines:
-                value = _literal(expr.x, self._constants)
-                if value is not _NOT_LITERAL:
+                value = literal_value(expr.x, self._constants)
+                if value is not NOT_LITERAL:
                     self._constants[name] = value
         return self._constants
 
@@ -327,7 +328,7 @@ class Code(ExprEmitter, StmtEmitter):
         """``item in coll``: charged to the work budget when the list is long
         (over 64 items; a short list costs no more than the rule around it)."""
         neg = "not " if negated else ""
-        fixed = _literal(coll, self.m.constant_defines())
+        fixed = literal_value(coll, self.m.constant_defines())
         if isinstance(fixed, (list, str)) and len(fixed) <= 64:  # short and known: no charge to decide at run time
             return f"({neg}({self.ex(item)} in {self.ex(coll)}))"
         if coll.op in ("local", "zone_items", "var", "param", "const"):
@@ -403,10 +404,9 @@ class Code(ExprEmitter, StmtEmitter):
 
     def keyed(self, helper: str, xs: X, slot: int, key: X, extra: str, by_key: bool = False) -> str:
         name = self.local(slot, bind=True)
-        attrs = self.fixed_key(key, slot) if helper == "distinct_by" else None
+        attrs = fixed_key(self.m, key, slot) if helper == "distinct_by" else None
         if attrs is not None:  # a key of fixed properties only: each component's key read from a column of them
-            keys = self.hoisted(f"keys_{len(self.hoists)}", f"st.cat.columns[{attrs!r}]")
-            return f"distinct_of(charged(st, {self.ex(xs)}), {keys})"
+            return f"distinct_of(charged(st, {self.ex(xs)}), {self.key_column(attrs)})"
         def write():
             if helper == "distinct_by" and key.op == "list":  # a key only compared: a tuple, hashed as it is
                 body = "(" + "".join(self.ex(i) + ", " for i in key.a[0]) + ")"
@@ -418,18 +418,9 @@ class Code(ExprEmitter, StmtEmitter):
 
         return self.once_per_query(slot, key, write)
 
-    def fixed_key(self, key: X, slot: int) -> tuple | None:
-        """The fixed properties a ``distinct_by`` key is made of, when it is
-        made of nothing else (``c => [c.colour, c.rank]`` or ``c => c.rank``,
-        of a type no rule creates in play), else None."""
-        parts = key.a[0] if key.op == "list" else [key]
-        for p in parts:
-            if not (isinstance(p, X) and p.op == "static" and p.a[0].op == "local" and p.a[0].a[0] == slot
-                    and p.a[2] is not None and p.a[2] not in self.m.an.created):
-                return None
-        if not parts:
-            return None
-        return tuple(p.a[1] for p in parts)
+    def key_column(self, attrs: tuple) -> str:
+        """The catalogue's column of each component's key of fixed properties, read once per function."""
+        return self.hoisted(f"keys_{len(self.hoists)}", f"st.cat.columns[{attrs!r}]")
 
     def count_of(self, xs: X, x: X) -> str:
         """``count_of(xs, x)``: charged to the work budget when the list is long."""
@@ -467,17 +458,3 @@ class Code(ExprEmitter, StmtEmitter):
         return f"{sub.name}({', '.join(params)})"
 
 
-_NOT_LITERAL = object()
-
-
-def _literal(x, constants: dict):
-    """The value of an expression made of literals only (nested lists, and
-    definitions already known to be such), else ``_NOT_LITERAL``."""
-    if x.op == "const":
-        return x.a[0]
-    if x.op == "param" and x.a[0] in constants:
-        return constants[x.a[0]]
-    if x.op == "list":
-        items = [_literal(i, constants) for i in x.a[0]]
-        return _NOT_LITERAL if any(i is _NOT_LITERAL for i in items) else items
-    return _NOT_LITERAL

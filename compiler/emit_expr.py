@@ -118,11 +118,10 @@ class ExprEmitter(ChainMemo, EmptinessTests):
             self.lines_from(sub)
         else:
             source = self.iterable(items)
-        keys = self.hoisted(f"keys_{len(self.hoists)}", f"st.cat.columns[{attrs!r}]")
         target = self.local(slot, bind=True)
         kept = self.once_per_query(slot, pred, lambda: f"[{target} for {target} in charged(st, {source}) "
                                                        f"if {self.ex(pred)}]")
-        return f"distinct_of(charged(st, {kept}), {keys})"
+        return f"distinct_of(charged(st, {kept}), {self.key_column(attrs)})"
 
     def search(self, op: str, xs: X, slot: int, pred: X, template: str) -> str:
         """``any``, ``all`` or ``first`` with a condition: a call of a small
@@ -150,14 +149,18 @@ class ExprEmitter(ChainMemo, EmptinessTests):
         code.where = self.where
         params = [code.local(s, bind=True) for s in free]
         code.line(f"def {fn}({', '.join(['st'] + params)}):", self.where)
-        test, found, otherwise = LOOPED[op]
         with code.block():
-            item = code.local(slot, bind=True)
-            code.line(f"for {item} in charged(st, {code.iterable(xs)}):")
-            with code.block():
-                code.line(f"if {test.format(test=code.ex(pred))}: return {found.format(item=item)}")
-            code.line(f"return {otherwise}")
+            code.search_loop(op, xs, slot, pred)
         return f"{fn}({', '.join(['st'] + [self.local(s) for s in free])})"
+
+    def search_loop(self, op: str, xs: X, slot: int, pred: X) -> None:
+        """The body of a function that searches ``xs``: a loop that returns at the answer."""
+        test, found, otherwise = LOOPED[op]
+        item = self.local(slot, bind=True)
+        self.line(f"for {item} in charged(st, {self.iterable(xs)}):")
+        with self.block():
+            self.line(f"if {test.format(test=self.ex(pred))}: return {found.format(item=item)}")
+        self.line(f"return {otherwise}")
 
     def lam(self, slot: int, body: X, items: X, template: str) -> str:
         """A comprehension binding ``slot`` to each item of ``items`` (charged
@@ -371,11 +374,10 @@ def looped(m, key) -> bool:
     compute once before it: written as a ``for`` loop that returns at the
     answer (``ModuleWriter.write_function``), and called, not written at its
     call sites, where it would be a generator made at every call."""
-    cache = m.__dict__.setdefault("_looped", {})
-    hit = cache.get(key)
+    hit = m.looped.get(key)
     if hit is None:
         body = m.checked.functions[key].body
-        hit = cache[key] = body.op in LOOPED and not invariant_parts(m, body.a[2], {body.a[1]})
+        hit = m.looped[key] = body.op in LOOPED and not invariant_parts(m, body.a[2], {body.a[1]})
     return hit
 
 

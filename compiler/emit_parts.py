@@ -143,14 +143,19 @@ def write_end(m) -> None:
     m.player_label_fn = m.template_function(ch.player_label, "player_name", "players name")
 
 
-def write_start_tables(m) -> None:
-    """The tables of a module that only makes a game's start (``write_start``)."""
-    t = m.tail
+def components_table(m) -> str:
+    """``COMPONENTS``: each type's maker, starting values, label, status, back label, and fixed names."""
     comps = []
     for r in m.checked.components.values():
         inits = "{" + ", ".join(f"{k!r}: {v}" for k, v in r.init_fns.items()) + "}"
         comps.append(f"{r.name!r}: ({r.make}, {inits}, {r.label_fn}, {r.status_fn}, {r.back_fn}, {r.fixed_names})")
-    t.append("COMPONENTS = {" + ", ".join(comps) + "}")
+    return "COMPONENTS = {" + ", ".join(comps) + "}"
+
+
+def write_start_tables(m) -> None:
+    """The tables of a module that only makes a game's start (``write_start``)."""
+    t = m.tail
+    t.append(components_table(m))
     t.append("DEFINES = [" + ", ".join(f"({n!r}, {fn})" for n, fn in m.define_fns) + "]")
     t.append("META = " + m.const(m.checked.meta))
 
@@ -199,11 +204,7 @@ def write_tables(m) -> None:
                      f"{tr.event_slot}, {m.const(unit.where)})")
     t.append("TRIGGERS = [" + ", ".join(trigs) + "]")
     t.append(f"FRAMED_EVENTS = {sorted(m.an.framed_events)!r}")
-    comps = []
-    for r in ch.components.values():
-        inits = "{" + ", ".join(f"{k!r}: {v}" for k, v in r.init_fns.items()) + "}"
-        comps.append(f"{r.name!r}: ({r.make}, {inits}, {r.label_fn}, {r.status_fn}, {r.back_fn}, {r.fixed_names})")
-    t.append("COMPONENTS = {" + ", ".join(comps) + "}")
+    t.append(components_table(m))
     t.append("DEFINES = [" + ", ".join(f"({n!r}, {fn})" for n, fn in m.define_fns) + "]")
     for label, table in (("VARS", m.var_fns), ("PVARS", m.pvar_fns)):
         items = []

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from compiler.analysis import analyse
 from compiler.code import Code, Module
-from compiler.emit_expr import LOOPED, looped
+from compiler.emit_expr import looped
 from compiler.emit_flow import FlowWriter
 from compiler.emit_unit import UnitWriter
 from validator.ir import Checked, Expr, Template
@@ -96,15 +96,9 @@ class ModuleWriter(Module):
         code = self.function_def(key, rule, self.function_names[key])
         with code.block():
             if looped(self, key):  # a search over a list: a loop that returns at the answer, no generator
-                xs, slot, pred = rule.body.a
-                test, found, otherwise = LOOPED[rule.body.op]
-                item = code.local(slot, bind=True)
-                code.line(f"for {item} in charged(st, {code.iterable(xs)}):")
-                with code.block():
-                    code.line(f"if {test.format(test=code.ex(pred))}: return {found.format(item=item)}")
-                code.line(f"return {otherwise}")
-                return
-            code.line(f"return {code.ex(rule.body)}")
+                code.search_loop(rule.body.op, *rule.body.a)
+            else:
+                code.line(f"return {code.ex(rule.body)}")
 
     def function_def(self, key, rule, name: str) -> Code:
         """A function of the module taking a ruleset function's parameters, its ``def`` line written."""

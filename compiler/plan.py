@@ -18,14 +18,45 @@ from validator.ir import X, walk
 ZONE_OF_FAMILY = ("player_zone", "shared_zone", "comp_zone")
 MAX_CALLS = 4  # functions followed into, one inside another
 
+NOT_LITERAL = object()
+
+
+def literal_value(x, constants: dict):
+    """The value of an expression made of literals only (nested lists, and
+    definitions already known to be such), else ``NOT_LITERAL``."""
+    if x.op == "const":
+        return x.a[0]
+    if x.op == "param" and x.a[0] in constants:
+        return constants[x.a[0]]
+    if x.op == "list":
+        items = [literal_value(i, constants) for i in x.a[0]]
+        return NOT_LITERAL if any(i is NOT_LITERAL for i in items) else items
+    return NOT_LITERAL
+
+
+def fixed_key(m, key: X, slot: int) -> tuple | None:
+    """The fixed properties a ``distinct_by`` key is made of, when it is
+    made of nothing else (``c => [c.colour, c.rank]`` or ``c => c.rank``,
+    of a type no rule creates in play), else None."""
+    parts = key.a[0] if key.op == "list" else [key]
+    for p in parts:
+        if not (isinstance(p, X) and p.op == "static" and p.a[0].op == "local" and p.a[0].a[0] == slot
+                and p.a[2] is not None and p.a[2] not in m.an.created):
+            return None
+    return tuple(p.a[1] for p in parts) if parts else None
+
+
+def _pure(m, pred: X) -> bool:
+    """Whether a condition draws nothing at random (it may then be tested on
+    fewer items than written)."""
+    pure = m.pure_functions()
+    return not any(n.op in ("random", "roll") or (n.op == "fn" and n.a[0] not in pure) for n in walk(pred))
+
 
 def family_of_filter(m, xs: X, slot: int, pred: X) -> str | None:
     """The zone family every component kept by ``filter(xs, slot => pred)``
     lies in, when ``xs`` is ``components(T)`` and ``pred`` is pure; else None."""
-    if xs.op != "components":
-        return None
-    pure = m.pure_functions()
-    if any(n.op in ("random", "roll") or (n.op == "fn" and n.a[0] not in pure) for n in walk(pred)):
+    if xs.op != "components" or not _pure(m, pred):
         return None
     return _first_part(m, pred, slot, _family_test)
 
@@ -83,12 +114,8 @@ def distinct_source(m, xs: X, inlined) -> tuple[X, tuple, X | None] | None:
         call, xs = xs, m.checked.functions[key].body
     if xs.op != "distinct_by":
         return None
-    _items, slot, key = xs.a
-    parts = key.a[0] if key.op == "list" else [key]
-    if not parts or not all(isinstance(p, X) and p.op == "static" and p.a[0].op == "local" and p.a[0].a[0] == slot
-                            and p.a[2] is not None and p.a[2] not in m.an.created for p in parts):
-        return None
-    return xs, tuple(p.a[1] for p in parts), call
+    attrs = fixed_key(m, xs.a[2], xs.a[1])
+    return None if attrs is None else (xs, attrs, call)
 
 
 def reads_only_key(m, x: X, slot: int, attrs: tuple, calls: int = 0) -> bool:
@@ -133,10 +160,7 @@ def value_test(m, xs: X, slot: int, pred: X) -> tuple[str, str, tuple] | None:
     components holding one of the values, in the same order as the scan of
     all of them. The condition must draw nothing at random: it is evaluated
     for fewer components."""
-    if xs.op != "components" or xs.a[0] in m.an.created:
-        return None
-    pure = m.pure_functions()
-    if any(n.op in ("random", "roll") or (n.op == "fn" and n.a[0] not in pure) for n in walk(pred)):
+    if xs.op != "components" or xs.a[0] in m.an.created or not _pure(m, pred):
         return None
     return _first_part(m, pred, slot, lambda x, item: _value_of(m, x, item, xs.a[0]))
 
@@ -151,14 +175,7 @@ def _value_of(m, x: X, slot: int, type_name: str):
         return None
     if x.op == "in" and not x.a[2]:
         prop = _changing_of_item(m, x.a[0], slot, type_name)
-        coll = x.a[1]
-        values = None
-        if coll.op == "const":
-            values = coll.a[0]
-        elif coll.op == "param":
-            values = m.constant_defines().get(coll.a[0])
-        elif coll.op == "list" and all(isinstance(i, X) and i.op == "const" for i in coll.a[0]):
-            values = [i.a[0] for i in coll.a[0]]
+        values = literal_value(x.a[1], m.constant_defines())
         if prop is not None and isinstance(values, list) and 0 < len(values) <= MAX_INDEXED_VALUES \
                 and all(_plain(v) for v in values):
             return type_name, prop, tuple(dict.fromkeys(values))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from interpreter.rows import per_row
 from interpreter.zones import can_see, zone_family, zone_key
 
 
@@ -44,17 +45,12 @@ _naming: set[int] = set()  # components whose label is being rendered now
 
 def comp_name(st, c: int) -> str:
     cat = st.cat
-    row = st.static[c]
-    hit = cat.names.get(id(row))
-    if hit is not None and hit[0] is row:
-        return hit[1]
-    ctype = st.prog.comp_types.get(row.get("type") if c >= cat.n else cat.types[c])
-    name = _comp_name(st, c, ctype)
+    ctype = st.prog.comp_types.get(st.static[c].get("type") if c >= cat.n else cat.types[c])
     if ctype is not None and ctype.fixed_names and c < cat.n:
         # a name made of fixed properties depends on the component's row alone (a determinized
         # sample deals the rows anew: the row, not the number, is the key)
-        cat.names[id(row)] = (row, name)
-    return name
+        return per_row(cat.names, st.static[c], lambda: _comp_name(st, c, ctype))
+    return _comp_name(st, c, ctype)
 
 
 def _comp_name(st, c: int, ctype) -> str:
@@ -132,11 +128,7 @@ def back_name(st, c: int) -> str:
     ct = st.prog.comp_types[t]
     if ct.back_label is not None:
         if ct.fixed_names and c < st.cat.n:  # as comp_name: by the component's row
-            row = st.static[c]
-            hit = st.cat.backs.get(id(row))
-            if hit is None or hit[0] is not row:
-                hit = st.cat.backs[id(row)] = (row, ct.back_label(st, c))
-            return hit[1]
+            return per_row(st.cat.backs, st.static[c], lambda: ct.back_label(st, c))
         return ct.back_label(st, c)
     shown = [f"{p} {st.static[c].get(p, (st.props[c] or {}).get(p))}" for p in ct.public]
     return f"a face-down {t}" + (f" ({', '.join(shown)})" if shown else "")
