@@ -21,7 +21,7 @@ from interpreter.errors import (
     NotYourTurnError,
     RuleError,
 )
-from interpreter.labels import back_name, comp_name, describe, literal, player_name
+from interpreter.labels import back_name, comp_names, describe, literal, player_name
 from interpreter.program import TIMED_OUT, Catalog, Program, Type, ZoneTable
 from interpreter.run import run, scores
 from interpreter.saving import SAVE_FORMAT, Saving  # noqa: F401 - the save format is Game's too
@@ -260,8 +260,7 @@ class Game(Saving):
         if pend["kind"] != "action":  # option_label, its type read once
             t = _tag_type(pend.get("type", "any"))
             if t.kind == "comp":  # describe's answer for a component, without the call
-                return ["pass" if v is None else describe(st, v, t) if isinstance(v, bool) else comp_name(st, v)
-                        for v in values]
+                return comp_names(st, values, t)
             return ["pass" if v is None else describe(st, v, t) for v in values]
         return [self.option_label(st, pend, v) for v in values]
 

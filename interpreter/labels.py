@@ -53,6 +53,27 @@ def comp_name(st, c: int) -> str:
     return _comp_name(st, c, ctype)
 
 
+def comp_names(st, values: list, t) -> list[str]:
+    """The label of each of ``values``, options of type ``t`` (components;
+    None is "pass"): as ``describe`` names them, the names kept per fixed row
+    read in the loop without a call per component (a search labels the
+    others' options at every step of its walk)."""
+    cat, static, names = st.cat, st.static, st.cat.names
+    out = []
+    for v in values:
+        if v is None or v.__class__ is bool:
+            out.append("pass" if v is None else describe(st, v, t))
+            continue
+        if v.__class__ is int and v < cat.n:
+            row = static[v]
+            hit = names.get(id(row))
+            if hit is not None and hit[0] is row:
+                out.append(hit[1])
+                continue
+        out.append(comp_name(st, v))
+    return out
+
+
 def _comp_name(st, c: int, ctype) -> str:
     if ctype is not None and ctype.label is not None and c not in _naming:
         _naming.add(c)  # a label naming its own component (through a list, a function) falls back below once
