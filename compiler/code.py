@@ -19,6 +19,7 @@ from validator.ir import X
 from validator.types import Type
 
 _IDENT = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+_NAME = re.compile(r"[A-Za-z_]\w*")  # a Python name: also a value kept where first computed (cse.py)
 
 
 class Module:
@@ -144,16 +145,42 @@ class Module:
         out.append("")
         for code in self.functions:
             out.append("")
+            aliases = state_aliases(code.lines)
             for k, (indent, text, where) in enumerate(code.lines):
+                if aliases and k:
+                    text = _STATE_LIST.sub(lambda m: "s_" + m.group(1) if m.group(1) in aliases else m.group(0), text)
                 out.append("    " * indent + text)
                 if where:
                     lines.append((len(out), where))
-                if k == 0 and code.hoists and indent == 0:  # after the def line
+                if k == 0 and (code.hoists or aliases) and indent == 0:  # after the def line
                     for name, src in code.hoists.items():
                         out.append(f"    {name} = {src}")
+                    for name in aliases:
+                        out.append(f"    s_{name} = st.{name}")
         out.append("")
         out.extend(self.tail)
         return "\n".join(out) + "\n", lines
+
+
+# The state's lists and dicts that keep their identity for the whole game (Game.new makes
+# them, State.clone makes new ones for the copy): a function reading one more than once
+# reads it into a local at its start (s_zones), not from the state at each use.
+_STATE_LIST = re.compile(r"\bst\.(zones|loc|face|owner|props|vars|params)\b(?!\s*=[^=])")
+_STATE_SET = re.compile(r"\bst\.(zones|loc|face|owner|props|vars|params)\s*=[^=]")  # never aliased then
+
+
+def state_aliases(lines: list) -> list[str]:
+    """The state's lists a function's ``lines`` read at least twice."""
+    counts: dict[str, int] = {}
+    kept_out = set()  # assigned, or read inside a lambda or comprehension (a local read there is a cell: dearer)
+    for _indent, text, _where in lines[1:]:
+        names = _STATE_LIST.findall(text)
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+        kept_out.update(_STATE_SET.findall(text))
+        if names and ("lambda" in text or " for " in text):  # a for statement starts its line: no space before
+            kept_out.update(names)
+    return [name for name, n in counts.items() if n >= 2 and name not in kept_out]
 
 
 HEADER = [
@@ -280,9 +307,10 @@ class Code(ExprEmitter, StmtEmitter):
     def player_zone(self, family: str, p: X, where: str) -> str:
         who = self.ex(p)
         call = f"player_zone(st, {family!r}, {who}, {self.const(where)})"
-        if p.op not in ("local", "current"):
+        if p.op not in ("local", "current") and not _NAME.fullmatch(who):
             return call
-        # a seat read from a name: the zone by arithmetic, the call (and its error) only for what is not a seat
+        # a seat read from a name (a local, or a value kept where first computed): the zone by
+        # arithmetic, the call (and its error) only for what is not a seat
         base = self.hoisted(f"zb_{family}", f"st.cat.zone_base[{family!r}]")
         return f"({base} + {who} if ({who}).__class__ is int and 0 <= {who} < st.n else {call})"
 
@@ -417,6 +445,20 @@ class Code(ExprEmitter, StmtEmitter):
             return f"{helper}(charged(st, {self.ex(xs)}), lambda {name}: {body}{extra})"
 
         return self.once_per_query(slot, key, write)
+
+    def best_each(self, less: bool, xs: X, slot: int, group: X, value: X) -> str:
+        """``min_by_group``/``max_by_group``: one pass, each item's group and
+        value from one function (a group written as a list is a tuple)."""
+        name = self.local(slot, bind=True)
+
+        def write():
+            if group.op == "list":
+                g = "(" + "".join(self.ex(i) + ", " for i in group.a[0]) + ")"
+            else:
+                g = self.ex(group)
+            return f"best_each(charged(st, {self.ex(xs)}), lambda {name}: ({g}, {self.ex(value)}), {less})"
+
+        return self.once_per_query(slot, X("list", [group, value]), write)
 
     def key_column(self, attrs: tuple) -> str:
         """The catalogue's column of each component's key of fixed properties, read once per function."""

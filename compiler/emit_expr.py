@@ -23,12 +23,12 @@ MAX_DEPTH = 30  # nesting kept in one Python expression; deeper parts become fun
 
 
 # where each operation that binds a function's parameter keeps its slot
-LAMBDA_SLOT = {"sum_by": 1, "pick_key": 2, "best_by": 2, "sort_by": 1, "filter": 1, "map": 1, "all_by": 1,
-               "any_by": 1, "first_by": 1, "distinct_by": 1, "within": 2}
+LAMBDA_SLOT = {"sum_by": 1, "pick_key": 2, "best_by": 2, "best_each": 2, "sort_by": 1, "filter": 1, "map": 1,
+               "all_by": 1, "any_by": 1, "first_by": 1, "distinct_by": 1, "within": 2}
 
 # operations whose value is a new list nobody else holds: copying it again is waste
-FRESH = frozenset({"list", "filter", "map", "sorted", "sort_by", "reverse", "distinct", "distinct_lists", "distinct_by",
-                   "range", "subsets", "components", "copy", "list_plus", "list_plus_one", "list_minus",
+FRESH = frozenset({"list", "filter", "map", "sorted", "sort_by", "best_each", "reverse", "distinct", "distinct_lists",
+                   "distinct_by", "range", "subsets", "components", "copy", "list_plus", "list_plus_one", "list_minus",
                    "list_minus_one", "players", "live_players", "top_n", "bottom_n", "seat_order", "opponents",
                    "within"})
 
@@ -471,6 +471,7 @@ EMIT = {
     "pick_key": lambda e, fn, xs, slot, key, empty: e.lam(slot, key, xs, fn + "([{body} for {t} in {items}], "
                                                           f"default={empty!r})"),
     "best_by": lambda e, less, xs, slot, key: e.keyed("best_by", xs, slot, key, f", {less == '<'}"),
+    "best_each": lambda e, less, xs, slot, group, value: e.best_each(less == "<", xs, slot, group, value),
     "sorted": lambda e, xs: f"sorted({e.ex(xs)})",
     "sort_by": lambda e, xs, slot, key: e.keyed("sorted", xs, slot, key, "", by_key=True),
     "reverse": lambda e, xs: f"{e.ex(xs)}[::-1]",

@@ -22,6 +22,7 @@ from validator.ir import S, Template, walk
 
 _REF = re.compile("\x00(\\d+)\x00(\x01?)")
 DIRECT_DEPTH = 64  # frames on the stack below which a unit runs the frame it pushes itself
+GROUP = 8  # a unit of more than twice as many blocks tests pc by groups of this many first
 
 
 class Label:
@@ -166,11 +167,11 @@ class UnitWriter:
             targets.append(lab)
             c.line(f"{'if' if i == 0 else 'elif'} {c.ex(cond)}:", where)
             with c.block():
-                c.line(f"pc = {self.ref(lab)}; continue")
+                self.jump(lab)  # the branches end the block
         other = self.label()
         c.line("else:")
         with c.block():
-            c.line(f"pc = {self.ref(other)}; continue")
+            self.jump(other)
         for lab, (_c, body, _w) in zip(targets, branches):
             self.start(lab)
             self.seq(body)
@@ -369,12 +370,19 @@ class UnitWriter:
         out.append((1, "L = fr[2]", where))
         out.append((1, "pc = fr[1]", where))
         out.append((1, "while True:", where))
+        n = len(self.blocks)
+        group = GROUP if n > 2 * GROUP else n  # many blocks: a test per group of them, then the block's own
         for k, (_lab, lines) in enumerate(self.blocks):
-            out.append((2, f"if pc == {k}:", where))
+            if group < n and k % group == 0:
+                last = k + group >= n
+                guard = f"pc >= {k}" if last else f"pc < {k + group}" if k == 0 else f"{k} <= pc < {k + group}"
+                out.append((2, f"if {guard}:", where))
+            shift = 1 if group < n else 0
+            out.append((2 + shift, f"if pc == {k}:", where))
             if not lines:
                 lines.append((3, "pass", where))
             for depth, text, w in lines:
-                out.append((depth, self._resolve(text, k), w))
+                out.append((depth + shift, self._resolve(text, k), w))
         return out
 
     def _drop_empty_blocks(self) -> None:
@@ -407,8 +415,8 @@ class UnitWriter:
     def _resolve(self, text: str, block: int) -> str:
         def sub(m):
             pc = self.labels[int(m.group(1))].pc
-            if m.group(2):  # a jump at the end of a block: falls through to the next one
-                return str(pc) if pc == block + 1 else f"{pc}; continue"
+            if m.group(2):  # a jump that ends its block, forward: falls through the tests of the blocks between
+                return str(pc) if pc > block else f"{pc}; continue"
             return str(pc)
 
         return _REF.sub(sub, text)

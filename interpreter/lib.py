@@ -328,6 +328,27 @@ def best_by(items, key, less: bool):
     return found
 
 
+def best_each(items, pair, less: bool):
+    """``min_by_group`` / ``max_by_group``: ``pair(x)`` is an item's group
+    and value; of each group, the first item whose value is least (greatest).
+    The kept items in the order of ``items``, in one pass over them."""
+    if items.__class__ is not list:
+        items = list(items)
+    best: dict = {}
+    for i, x in enumerate(items):
+        g, v = pair(x)
+        if g.__class__ is list:
+            g = hashable(g)
+        try:
+            b = best.get(g)
+        except TypeError:  # a tuple holding lists
+            g = hashable(g)
+            b = best.get(g)
+        if b is None or (v < b[0] if less else v > b[0]):
+            best[g] = (v, i)
+    return [items[i] for i in sorted(i for _, i in best.values())]
+
+
 def sort_by(items, key):
     items = list(items)
     keys = [key(x) for x in items]

@@ -74,6 +74,17 @@ def _by(c, n, cx):
     return X("best_by", "<" if n.func == "min_by" else ">", xs, k[0], k[1]), et
 
 
+def _by_group(c, n, cx):
+    """``max_by_group(xs, g, f)``: one function binds the items, the other
+    reads them through the same slot, so the compiler sees one query."""
+    xs, et = c.listy(n.args[0], cx, f"the first argument of {n.func}()")
+    slot, group, _ = c.lam(n.args[1], cx, et, f"{n.func}()")
+    _, value, vt = c.lam(n.args[2], cx, et, f"{n.func}()", slot=slot)
+    if vt.kind not in ("int", "str", "player", "comp", "none", "any", "error"):
+        cx.error("E041", f"{n.func}() compares numbers (or texts), not {vt}", n.args[2].pos)
+    return X("best_each", "<" if n.func == "min_by_group" else ">", xs, slot, group, value), LIST(et)
+
+
 def _sort(c, n, cx):
     xs, et, k, _ = _with_key(c, n, cx, "sort")
     if k is None:
@@ -368,6 +379,8 @@ BUILTINS = {
     "max": (1, 2, _minmax),
     "min_by": (2, 2, _by),
     "max_by": (2, 2, _by),
+    "min_by_group": (3, 3, _by_group),
+    "max_by_group": (3, 3, _by_group),
     "sort": (1, 2, _sort),
     "reverse": (1, 1, _reverse),
     "filter": (2, 2, _filter),

@@ -527,13 +527,18 @@ class ExprChecker:
     def _x_LambdaExpr(self, n, cx):
         cx.error("E041", "a function (x => ...) can only be an argument of filter, map, sort, any, all, ...", n.pos)
 
-    def lam(self, node, cx: Cx, param_type: Type, what: str, predicate: bool = False) -> tuple[int, X, Type]:
+    def lam(self, node, cx: Cx, param_type: Type, what: str, predicate: bool = False,
+            slot: int | None = None) -> tuple[int, X, Type]:
+        """``x => ...``: (slot, body, type); ``slot`` binds a second function's parameter to the first's."""
         if not isinstance(node, A.LambdaExpr):
             cx.error("E041", f"{what} needs a function such as 'c => c.value', not a plain value", node.pos)
         if node.param.startswith("_"):
             cx.error("E014", f"'{node.param}': names starting with '_' are reserved", node.pos)
         outer = cx.scope.names.get(node.param)
-        slot = cx.scope.fresh(node.param, param_type)
+        if slot is None:
+            slot = cx.scope.fresh(node.param, param_type)
+        else:
+            cx.scope.names[node.param] = (slot, param_type)
         try:
             with unhoisted(cx, "inside a function (x => ...)"):
                 body, t = self.expr(node.body, cx)
