@@ -133,6 +133,8 @@ class UnitWriter:
         if u.ret_slot >= 0:  # it returns a value: the slot it goes to (None: not wanted)
             new.append(repr(result))
         self.call_frame(uid, f"[{uid}, 0, {frame_locals(new, u.nlocals)}]")
+        if u.ret_slot >= 0 and result is not None:  # the callee wrote it into this frame: read it from there
+            c.line(f"L[{result}] = fr[2][{result}]")
 
     def u_emit(self, event, fields):
         self.c.s_emit(event, fields)
@@ -252,9 +254,19 @@ class UnitWriter:
             c.line(f"pc = {self.ref(answer)}; continue")
 
     def labels_of(self, label: Template, slot: int, options: str) -> str:
-        """Source of the list of option labels: the template with the chosen name bound to each."""
+        """Source of the list of option labels: the template with the chosen
+        name bound to each option, the parameter of a lambda (the unit's
+        locals are not touched: the answer sets the name)."""
         c = self.c
-        return f"option_labels({options}, lambda v: (L.__setitem__({slot}, v), {c.render(label)})[1])"
+        outer = c.bound.get(slot)
+        name = c.local(slot, bind=True)
+        try:
+            return f"option_labels({options}, lambda {name}: {c.render(label)})"
+        finally:
+            if outer is None:
+                del c.bound[slot]
+            else:
+                c.bound[slot] = outer
 
     def u_choose(self, slot, opts, chooser, optional, prompt, prompt_tpl, label, within, tag, name, public=False):
         c = self.c
@@ -367,7 +379,7 @@ class UnitWriter:
         self.c.line("return None")
         self._drop_empty_blocks()
         out = [(0, h, where) for h in header]
-        out.append((1, "L = fr[2]", where))
+        out.append((1, _ENTRY, where))
         out.append((1, "pc = fr[1]", where))
         out.append((1, "while True:", where))
         n = len(self.blocks)
@@ -383,7 +395,7 @@ class UnitWriter:
                 lines.append((3, "pass", where))
             for depth, text, w in lines:
                 out.append((depth + shift, self._resolve(text, k), w))
-        return out
+        return python_locals(out)
 
     def _drop_empty_blocks(self) -> None:
         alias: dict[int, Label] = {}  # label index -> the label it jumps to
@@ -420,6 +432,61 @@ class UnitWriter:
             return str(pc)
 
         return _REF.sub(sub, text)
+
+
+_ENTRY = "L = fr[2]"
+_SLOT = re.compile(r"\bL\[(\d+)\]")
+_BARE = re.compile(r"\bL\b(?!\[\d+\])")  # the frame's list itself: handed to a helper
+_EXIT = re.compile(r"^(if .*: )?(return (?:SUSPEND|STOP|None|_r))$")
+_COMPREHENSION = re.compile(r" for [\w, ()]+ in ")  # (a for statement starts its line)
+_LAMBDA = re.compile(r"(?<=[(=,] )lambda\b([^:]*):|(?<=[(=])lambda\b([^:]*):")
+
+
+def python_locals(out: list) -> list:
+    """A unit's locals as Python locals (``l_3``), not items of its frame's
+    list (``L[3]``): read from the frame when the function starts (or
+    resumes), written back to it where the function returns with its frame
+    still on the stack (a question, a frame it pushed that stopped, the end
+    of the game). A frame is plain data only where a unit can stop, and
+    there it is whole. A lambda reads them through its defaults (it is
+    called where it is made: a key, a say's piece, a label), not as cells
+    of the function; a slot a comprehension reads stays in the list (a
+    comprehension is a function of its own here: a cell would cost every
+    read). Nothing changes when the list itself is handed to a helper."""
+    texts = [t for _d, t, _w in out if not t.lstrip().startswith("#")]
+    if any(_BARE.search(t) for t in texts if t != _ENTRY):
+        return out
+    kept = {int(k) for t in texts if _COMPREHENSION.search(t) for k in _SLOT.findall(t)}
+    slots = sorted({int(k) for t in texts for k in _SLOT.findall(t)} - kept)
+    if not slots:
+        return out
+    names = ", ".join(f"l_{k}" for k in slots)
+    items = ", ".join(f"L[{k}]" for k in slots)
+    comma = "," if len(slots) == 1 else ""
+    save = f"{items}{comma} = {names}{comma}"
+    local = set(slots)
+
+    def to_local(m):
+        return f"l_{m.group(1)}" if int(m.group(1)) in local else m.group(0)
+
+    new, prev = [], ""
+    for depth, text, w in out:
+        if text == _ENTRY:
+            text = f"{_ENTRY}; {names}{comma} = {items}{comma}"
+        elif not text.lstrip().startswith("#"):
+            read = sorted({int(k) for k in _SLOT.findall(text)} & local)
+            text = _SLOT.sub(to_local, text)
+            if read and "lambda" in text:
+                defaults = ", ".join(f"l_{k}=l_{k}" for k in read)
+                text = _LAMBDA.sub(lambda m: f"lambda{(m.group(1) or m.group(2) or '').rstrip()}"
+                                             f"{',' if (m.group(1) or m.group(2) or '').strip() else ''} "
+                                             f"{defaults}:", text)
+            m = _EXIT.match(text)
+            if m and not (m.group(1) is None and prev == "st.stack.pop()"):  # a popped frame is not read again
+                text = f"{m.group(1) or ''}{save}; {m.group(2)}"
+        new.append((depth, text, w))
+        prev = text
+    return new
 
 
 def public_key(public: bool) -> str:

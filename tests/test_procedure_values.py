@@ -189,3 +189,27 @@ phases:
       actions: [go]
 """)
     assert [(d.code, d.line) for d in found if d.is_error] == [("E044", 14)]
+
+
+def test_values_come_back_the_same_when_a_playout_answers_where_the_rules_ask():
+    """In the engine's playout the asking procedure runs inside its caller's
+    call and writes its value into the caller's frame, whose locals the
+    caller keeps as Python locals (compiler/emit_unit.python_locals): the
+    caller reads the value back from the frame, as after a question."""
+    import random
+
+    from interpreter.playout import playout
+
+    game = compile_ok(GAME)
+    source = game.program.source
+    assert "L = fr[2]; l_" in source  # the units' locals are Python locals
+    for seed in range(6):
+        fast = game.new(2, seed=seed, record=False)  # a recording playout goes through the public interface
+        playout(fast, draw=random.Random(seed).random)
+        slow = game.new(2, seed=seed)
+        draw = random.Random(seed).random
+        while not game.is_over(slow):
+            p = game.to_move(slow)[0]
+            game.apply(slow, p, int(draw() * len(game.legal_values(slow, p))))
+        assert fast.history == slow.history and fast.vars["log"] == slow.vars["log"]
+        assert fast.vars["log"][1] == 14 and fast.vars["log"][3] == 120
