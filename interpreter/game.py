@@ -26,6 +26,7 @@ from interpreter.program import TIMED_OUT, Catalog, Program, Type, ZoneTable
 from interpreter.run import run, scores
 from interpreter.saving import SAVE_FORMAT, Saving  # noqa: F401 - the save format is Game's too
 from interpreter.state import State
+from interpreter.zones import zone_shows
 from validator.types import WHOLE, compatible, literal_type
 
 OWNED_BY_KEY = -2  # a zone kept per component: its owner is that component's owner
@@ -469,23 +470,23 @@ def _hidden_options(st: State, pend: dict, i: int, player: int) -> list[int]:
         return out
     if pend.get("type") != "comp":
         return []
-    # can_see for each option, its zone's answer asked once per zone: a face-down component
-    # the chooser does not know is seen or not as every such component in its zone
+    # can_see for each option, the zone's part asked once per zone (zones.zone_shows), and
+    # what the chooser knows of a component only where its zone hides it
     face, known, loc = st.face, st.known, st.loc
     n = len(face)
     zone_sees: dict = {}
     out = []
     for k, v in enumerate(pend["options"][i]):
-        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n or face[v]:
+        if v.__class__ is not int or not 0 <= v < n or face[v]:  # (a bool is not a component)
             continue
-        if player is not None:
-            who = known.get(v)
-            if who and player in who:
-                continue
-        sees = zone_sees.get(loc[v])
+        z = loc[v]
+        sees = zone_sees.get(z)
         if sees is None:
-            sees = zone_sees[loc[v]] = can_see(st, v, player)
-        if not sees:
+            sees = zone_sees[z] = zone_shows(st, z, player)
+        if sees:
+            continue
+        who = known.get(v) if player is not None else None
+        if not (who and player in who):
             out.append(k)
     return out
 

@@ -72,8 +72,13 @@ def can_see(st, c: int, p) -> bool:
     known = st.known.get(c)
     if known and p in known:
         return True
-    z = st.loc[c]
-    if z == BOX:
+    return zone_shows(st, st.loc[c], p)
+
+
+def zone_shows(st, z: int, p) -> bool:
+    """Whether player ``p`` sees the faces of what lies face down in zone
+    ``z`` (its own zone of a family whose visibility is ``owner``)."""
+    if z == BOX or p is None:
         return False
     fams = st.cat.zone_family  # zone_family(st, z) written out: called for every component of every view
     fam = st.prog.families[fams[z] if z < len(fams) else st.extra_zones[z - len(fams)][0]]
