@@ -462,8 +462,7 @@ def python_locals(out: list) -> list:
         return out
     names = ", ".join(f"l_{k}" for k in slots)
     items = ", ".join(f"L[{k}]" for k in slots)
-    comma = "," if len(slots) == 1 else ""
-    save = f"{items}{comma} = {names}{comma}"
+    save = f"{items} = {names}"
     local = set(slots)
 
     def to_local(m):
@@ -472,7 +471,7 @@ def python_locals(out: list) -> list:
     new, prev = [], ""
     for depth, text, w in out:
         if text == _ENTRY:
-            text = f"{_ENTRY}; {names}{comma} = {items}{comma}"
+            text = f"{_ENTRY}; {names} = {items}"
         elif not text.lstrip().startswith("#"):
             read = sorted({int(k) for k in _SLOT.findall(text)} & local)
             text = _SLOT.sub(to_local, text)

@@ -48,6 +48,7 @@ def _games(game: Game, players: int, count: int) -> str:
 @needs_native
 @pytest.mark.parametrize(("path", "players"), [
     ("rulesets/get-bit/ruleset.yaml", 4),
+    ("rulesets/dead-mans-draw/ruleset.yaml", 2),  # a unit with one local (l_0 = L[0]: no tuple of one)
     ("examples/liars-dice/ruleset.yaml", 3),  # staged actions, simultaneous and public choices, procedures that ask
 ])
 def test_native_code_plays_the_same_games(path, players):
