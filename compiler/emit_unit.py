@@ -475,17 +475,21 @@ def python_locals(out: list) -> list:
         elif not text.lstrip().startswith("#"):
             read = sorted({int(k) for k in _SLOT.findall(text)} & local)
             text = _SLOT.sub(to_local, text)
-            if read and "lambda" in text:
+            if read and "lambda" in text:  # (a lambda the pattern misses reads them as cells: slower, not wrong)
                 defaults = ", ".join(f"l_{k}=l_{k}" for k in read)
-                text = _LAMBDA.sub(lambda m: f"lambda{(m.group(1) or m.group(2) or '').rstrip()}"
-                                             f"{',' if (m.group(1) or m.group(2) or '').strip() else ''} "
-                                             f"{defaults}:", text)
+                text = _LAMBDA.sub(lambda m: _with_defaults(m.group(1) or m.group(2) or "", defaults), text)
             m = _EXIT.match(text)
             if m and not (m.group(1) is None and prev == "st.stack.pop()"):  # a popped frame is not read again
                 text = f"{m.group(1) or ''}{save}; {m.group(2)}"
         new.append((depth, text, w))
         prev = text
     return new
+
+
+def _with_defaults(params: str, defaults: str) -> str:
+    """``lambda PARAMS:`` with ``defaults`` after its own parameters."""
+    params = params.strip()
+    return f"lambda {params + ', ' if params else ''}{defaults}:"
 
 
 def public_key(public: bool) -> str:
