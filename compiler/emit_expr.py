@@ -27,10 +27,10 @@ LAMBDA_SLOT = {"sum_by": 1, "pick_key": 2, "best_by": 2, "best_each": 2, "sort_b
                "all_by": 1, "any_by": 1, "first_by": 1, "distinct_by": 1, "within": 2}
 
 # operations whose value is a new list nobody else holds: copying it again is waste
-FRESH = frozenset({"list", "filter", "map", "sorted", "sort_by", "best_each", "reverse", "distinct", "distinct_lists",
-                   "distinct_by", "range", "subsets", "components", "copy", "list_plus", "list_plus_one", "list_minus",
-                   "list_minus_one", "players", "live_players", "top_n", "bottom_n", "seat_order", "opponents",
-                   "within"})
+FRESH = frozenset({"list", "filter", "map", "flatten", "sorted", "sort_by", "best_each", "reverse", "distinct",
+                   "distinct_lists", "distinct_by", "range", "subsets", "components", "copy", "list_plus",
+                   "list_plus_one", "list_minus", "list_minus_one", "players", "live_players", "top_n", "bottom_n",
+                   "seat_order", "opponents", "within"})
 
 
 class ExprEmitter(ChainMemo, EmptinessTests):
@@ -477,6 +477,7 @@ EMIT = {
     "reverse": lambda e, xs: f"{e.ex(xs)}[::-1]",
     "filter": lambda e, xs, slot, pred: e.filter(xs, slot, pred),
     "map": lambda e, xs, slot, f: e.lam(slot, f, xs, "[{body} for {t} in {items}]"),
+    "flatten": lambda e, xs: f"flatten(st, {e.ex(xs)})",
     "all_not_none": lambda e, xs: f"(None not in {e.ex(xs)})",
     "any_not_none": lambda e, xs: f"any(x is not None for x in {e.iterable(xs)})",
     "all_zones": lambda e, xs: f"all(st.zones[z] for z in {e.iterable(xs)})",

@@ -301,6 +301,15 @@ def hashable(value):
     return value if cls is tuple else tuple(value)
 
 
+def flatten(st, lists):
+    """The items of each of ``lists``, one list after another (a new list)."""
+    out: list = []
+    for sub in lists:
+        out += sub
+    charge(st, len(out))
+    return out
+
+
 def distinct_lists(st, items):
     charge(st, _size(items))
     return first_of_each(items, items)

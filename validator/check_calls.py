@@ -109,6 +109,15 @@ def _map(c, n, cx):
     return X("map", xs, slot, f), LIST(ft)
 
 
+def _flatten(c, n, cx):
+    xs, et = c.listy(n.args[0], cx, "flatten()")
+    if et.kind == "list":
+        return X("flatten", xs), et
+    if et.kind not in ("any", "error", "none"):
+        cx.error("E041", f"flatten() takes a list of lists, not a list of {et}", n.args[0].pos)
+    return X("flatten", xs), LIST(ANY)
+
+
 def _quantifier(c, n, cx):
     want_all = n.func == "all"
     xs, et = c.listy(n.args[0], cx, f"{n.func}()")
@@ -385,6 +394,7 @@ BUILTINS = {
     "reverse": (1, 1, _reverse),
     "filter": (2, 2, _filter),
     "map": (2, 2, _map),
+    "flatten": (1, 1, _flatten),
     "any": (1, 2, _quantifier),
     "all": (1, 2, _quantifier),
     "first": (1, 2, _first),
