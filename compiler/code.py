@@ -14,6 +14,7 @@ from contextlib import contextmanager
 
 from compiler.emit_expr import LAMBDA_SLOT, ExprEmitter, inlined
 from compiler.emit_stmt import StmtEmitter
+from compiler.emit_unit import in_nested_scope
 from compiler.plan import NOT_LITERAL, fixed_key, index_plan, literal_value
 from validator.ir import X
 from validator.types import Type
@@ -178,7 +179,7 @@ def state_aliases(lines: list) -> list[str]:
         for name in names:
             counts[name] = counts.get(name, 0) + 1
         kept_out.update(_STATE_SET.findall(text))
-        if names and ("lambda" in text or " for " in text):  # a for statement starts its line: no space before
+        if names and in_nested_scope(text):
             kept_out.update(names)
     return [name for name, n in counts.items() if n >= 2 and name not in kept_out]
 
@@ -436,10 +437,7 @@ class Code(ExprEmitter, StmtEmitter):
         if attrs is not None:  # a key of fixed properties only: each component's key read from a column of them
             return f"distinct_of(charged(st, {self.ex(xs)}), {self.key_column(attrs)})"
         def write():
-            if helper == "distinct_by" and key.op == "list":  # a key only compared: a tuple, hashed as it is
-                body = "(" + "".join(self.ex(i) + ", " for i in key.a[0]) + ")"
-            else:
-                body = self.ex(key)
+            body = self.key_source(key) if helper == "distinct_by" else self.ex(key)
             if by_key:  # sorted(items, key=...): each key once, in order; a stable sort
                 return f"{helper}(charged(st, {self.ex(xs)}), key=lambda {name}: {body})"
             return f"{helper}(charged(st, {self.ex(xs)}), lambda {name}: {body}{extra})"
@@ -452,13 +450,16 @@ class Code(ExprEmitter, StmtEmitter):
         name = self.local(slot, bind=True)
 
         def write():
-            if group.op == "list":
-                g = "(" + "".join(self.ex(i) + ", " for i in group.a[0]) + ")"
-            else:
-                g = self.ex(group)
-            return f"best_each(charged(st, {self.ex(xs)}), lambda {name}: ({g}, {self.ex(value)}), {less})"
+            pair = f"({self.key_source(group)}, {self.ex(value)})"
+            return f"best_each(charged(st, {self.ex(xs)}), lambda {name}: {pair}, {less})"
 
         return self.once_per_query(slot, X("list", [group, value]), write)
+
+    def key_source(self, key: X) -> str:
+        """A key only compared and hashed: written as a list, it is a tuple."""
+        if key.op == "list":
+            return "(" + "".join(self.ex(i) + ", " for i in key.a[0]) + ")"
+        return self.ex(key)
 
     def key_column(self, attrs: tuple) -> str:
         """The catalogue's column of each component's key of fixed properties, read once per function."""

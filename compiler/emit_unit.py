@@ -383,13 +383,12 @@ class UnitWriter:
         out.append((1, "pc = fr[1]", where))
         out.append((1, "while True:", where))
         n = len(self.blocks)
-        group = GROUP if n > 2 * GROUP else n  # many blocks: a test per group of them, then the block's own
+        shift = 1 if n > 2 * GROUP else 0  # many blocks: a test per group of them, then the block's own
         for k, (_lab, lines) in enumerate(self.blocks):
-            if group < n and k % group == 0:
-                last = k + group >= n
-                guard = f"pc >= {k}" if last else f"pc < {k + group}" if k == 0 else f"{k} <= pc < {k + group}"
+            if shift and k % GROUP == 0:
+                last = k + GROUP >= n
+                guard = f"pc >= {k}" if last else f"pc < {k + GROUP}" if k == 0 else f"{k} <= pc < {k + GROUP}"
                 out.append((2, f"if {guard}:", where))
-            shift = 1 if group < n else 0
             out.append((2 + shift, f"if pc == {k}:", where))
             if not lines:
                 lines.append((3, "pass", where))
@@ -439,6 +438,13 @@ _SLOT = re.compile(r"\bL\[(\d+)\]")
 _BARE = re.compile(r"\bL\b(?!\[\d+\])")  # the frame's list itself: handed to a helper
 _EXIT = re.compile(r"^(if .*: )?(return (?:SUSPEND|STOP|None|_r))$")
 _COMPREHENSION = re.compile(r" for [\w, ()]+ in ")  # (a for statement starts its line)
+
+
+def in_nested_scope(text: str) -> bool:
+    """Whether a generated line holds a lambda or a comprehension, where a
+    local of the function read is a cell (every read of it dearer)."""
+    return "lambda" in text or _COMPREHENSION.search(text) is not None
+
 _LAMBDA = re.compile(r"(?<=[(=,] )lambda\b([^:]*):|(?<=[(=])lambda\b([^:]*):")
 
 
