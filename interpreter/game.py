@@ -105,7 +105,7 @@ class Game(Saving):
         """A game's state before its setup: parameters, definitions,
         components, zones and variables at their starting values."""
         prog = self.program
-        st = State.__new__(State)
+        st = prog.state_type.__new__(prog.state_type)
         st.prog = prog
         st.n = n
         merged = dict(prog.params)
@@ -194,7 +194,7 @@ class Game(Saving):
         """Build the components and zones of a game without starting it (the
         validator's dry run)."""
         prog = self.program
-        st = State.__new__(State)
+        st = prog.state_type.__new__(prog.state_type)
         st.prog, st.n, st.params, st.record, st.events = prog, players, dict(prog.params), False, []
         st.quiet = st.track = False
         st.auto, st.lost = None, ()

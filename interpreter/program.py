@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, NamedTuple
 
+from interpreter.state import State
 from validator.types import (  # noqa: F401 - the names the engine and tools use
     ANY,
     BOOL,
@@ -280,6 +281,7 @@ class Program:
     checker: Any = None  # the checker, kept when compiled from source: scenarios check rule text with it
     document: Any = None  # the loaded Document with the variants applied, or a function that loads it
     native: bool = False  # the module runs as native code (compiler.native)
+    state_type: type = State  # what a game's state is made of: native code has its own, typed (compiler.native)
 
     @property
     def doc(self):

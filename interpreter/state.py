@@ -23,6 +23,17 @@ from typing import Any
 
 from interpreter import indexes
 
+# What a field always holds, where that is one kind: native code types its
+# state by this table (compiler/native.py: a list is read without a type test,
+# a counter is a C integer). A field not named here may hold anything; a field
+# named here must never be given anything else (a list may be None).
+FIELD_KINDS = {
+    **dict.fromkeys(("pvars", "props", "static", "owner", "zones", "loc", "face", "eliminated", "stack",
+                     "winners", "history", "events", "extra_zones"), "list"),
+    **dict.fromkeys(("params", "vars", "known", "index"), "dict"),
+    **dict.fromkeys(("n", "turn", "since_decision", "work", "loops", "depth"), "int"),
+}
+
 
 class State:
     __slots__ = (

@@ -124,8 +124,9 @@ def test_native_is_asked_for_by_the_environment(monkeypatch):
 
 
 def test_the_runtime_helpers_built_with_the_module_find_every_name_they_use():
-    """``runtime_tail`` writes helpers of the runtime again at the end of the
-    module: every global name they read must be one the module has (its
+    """``runtime_tail`` writes helpers of the runtime and the state's methods
+    again at the end of the module: every global name they read must be one
+    the module has (its
     imports, the tail's own), or the native code would fail only on the path
     that reads it. Checked without Cython, in the module's own namespace."""
     import builtins
@@ -134,8 +135,9 @@ def test_the_runtime_helpers_built_with_the_module_find_every_name_they_use():
     program = compile_path(ROOT / "rulesets" / "dead-mans-draw" / "ruleset.yaml").program
     ns = dict(program.module)
     exec(compile(native.runtime_tail(), "tail", "exec"), ns)
-    helpers = [v for v in ns.values() if getattr(v, "__code__", None) is not None and v.__code__.co_filename == "tail"]
-    assert {f.__name__ for f in helpers} >= {"charged", "auto_pick", "auto_all", "best_each"}
+    values = list(ns.values()) + list(vars(ns["State"]).values())  # the state's methods are written there too
+    helpers = [v for v in values if getattr(v, "__code__", None) is not None and v.__code__.co_filename == "tail"]
+    assert {f.__name__ for f in helpers} >= {"charged", "auto_pick", "auto_all", "best_each", "clone", "to_data"}
     for f in helpers:
         codes = [f.__code__] + [c for c in f.__code__.co_consts if hasattr(c, "co_code")]
         for code in codes:

@@ -47,6 +47,7 @@ from hypothesis import strategies as hst
 from interpreter import ops, rng
 from interpreter.errors import GameOverError, IllegalOptionError, NotYourTurnError, SaveFileError
 from interpreter.game import Game, Option
+from interpreter.state import FIELD_KINDS
 from interpreter.view import view
 from rulebook.properties import (  # noqa: F401 - the checks these properties run, some used by other test files
     SECRET,
@@ -365,6 +366,17 @@ def _clone_round_trip(game, combo, data):
     lockstep(game, st, b, after)  # the original and a clone made before, in step
     assert st.to_data() == a.to_data() == b.to_data()
     assert norm(st.events[seen:]) == norm(a.events) == norm(b.events)
+    for s in (st, a, b):
+        check_field_kinds(s)
+
+
+def check_field_kinds(st) -> None:
+    """Each field ``FIELD_KINDS`` names holds its one kind (native code types
+    the state by that table, and would fail where Python code broke it)."""
+    kinds = {"list": (list, type(None)), "dict": (dict, type(None)), "int": (int,)}
+    for name, kind in FIELD_KINDS.items():
+        value = getattr(st, name)
+        assert isinstance(value, kinds[kind]) and value is not True and value is not False, (name, value)
 
 
 # ----------------------------------------------------------------- 5
