@@ -120,7 +120,15 @@ def typed_source(source: str) -> str:
     instructions). Only annotations are added, each on its own line's
     ``def``, so the line map holds."""
     source = re.sub(r"^def (\w+)\(st, fr\):", r"def \1(st: State, fr: list):", source, flags=re.M)
-    return re.sub(r"^def (\w+)\(st([,)])", r"def \1(st: State\2", source, flags=re.M)
+    source = re.sub(r"^def (\w+)\(st([,)])", r"def \1(st: State\2", source, flags=re.M)
+    return _ZONE_METHOD.sub(lambda m: f"LIST_{m[3].upper()}({m[1]}[{m[2]}], ", source)
+
+
+# A zone's list method called by name (``s_zones[z].remove(c)``, as the move
+# writers emit it): Cython looks a method of an untyped object up by name at
+# each call; the method of ``list`` kept in a global (``runtime_tail``) is
+# called directly.
+_ZONE_METHOD = re.compile(r"\b(s_zones|st\.zones)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\.(remove|insert|append)\(")
 
 
 def runtime_tail() -> str:
@@ -139,7 +147,8 @@ def runtime_tail() -> str:
     helpers = (lib.charge, lib.charged, lib.attempt, lib.anylist, lib.index_in, lib.minus_one, lib.best_each,
                lib.components_in, lib.leave_pile, playout.auto_pick, playout.auto_all)
     out = ["", "", "# The runtime's helpers compiled with the module (compiler/native.runtime_tail)",
-           "import cython", "from interpreter import indexes", "from interpreter.playout import answer_rounds"]
+           "import cython", "from interpreter import indexes", "from interpreter.playout import answer_rounds",
+           "LIST_REMOVE, LIST_INSERT, LIST_APPEND = list.remove, list.insert, list.append  # typed_source calls these"]
     for fn in helpers:
         out += ["", "", _typed(inspect.getsource(fn))]
     return "\n".join(out) + "\n" + state_source()
