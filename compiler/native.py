@@ -142,16 +142,51 @@ def runtime_tail() -> str:
     leaves the line map as it is."""
     import inspect
 
-    from interpreter import lib, playout
+    from interpreter import lib, ops, playout, zones
 
     helpers = (lib.charge, lib.charged, lib.attempt, lib.anylist, lib.index_in, lib.minus_one, lib.best_each,
-               lib.components_in, lib.leave_pile, playout.auto_pick, playout.auto_all)
+               lib.components_in, lib.leave_pile, playout.auto_pick, playout.auto_all, zones.zone_family,
+               ops.show_top, ops.shuffle, ops.seat_order, lib.opponents, lib.flatten, lib.reveal_to,
+               lib.reveal, lib.hide, lib.remove, lib.components_of, playout.answer_rounds)
     out = ["", "", "# The runtime's helpers compiled with the module (compiler/native.runtime_tail)",
-           "import cython", "from interpreter import indexes", "from interpreter.playout import answer_rounds",
+           "import cython", "from interpreter import indexes, rng",
+           "from interpreter.ops import _scripted_shuffle, blur, lose, random_index",
            "LIST_REMOVE, LIST_INSERT, LIST_APPEND = list.remove, list.insert, list.append  # typed_source calls these"]
     for fn in helpers:
         out += ["", "", _typed(inspect.getsource(fn))]
-    return "\n".join(out) + "\n" + state_source()
+    return "\n".join(out) + "\n" + RNG_SHUFFLE + state_source()
+
+
+# The game generator's shuffle (``interpreter.rng.shuffle``, SplitMix64) in
+# C integers: the same numbers (tests/test_native.py compares them), where
+# Python computes each draw with 64-bit multiplications of big integers (a
+# tenth of a Dead Man's Draw game). The high word of ``bits * (i + 1)`` is
+# made of 32-bit halves, exact while a list has fewer than 2**31 items.
+RNG_SHUFFLE = """
+
+_GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+_MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
+_MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
+_LOW = cython.declare(cython.ulonglong, 0xFFFFFFFF)
+
+
+def rng_shuffle(state_in, items: list):
+    n: cython.Py_ssize_t = len(items)
+    if n >= 1 << 31:
+        return rng.shuffle(state_in, items)
+    state: cython.ulonglong = state_in
+    z: cython.ulonglong
+    i: cython.Py_ssize_t
+    j: cython.Py_ssize_t
+    for i in range(n - 1, 0, -1):
+        state += _GOLDEN
+        z = (state ^ (state >> 30)) * _MIX1
+        z = (z ^ (z >> 27)) * _MIX2
+        z = z ^ (z >> 31)
+        j = ((z >> 32) * (i + 1) + (((z & _LOW) * (i + 1)) >> 32)) >> 32
+        items[i], items[j] = items[j], items[i]
+    return state
+"""
 
 
 def state_source() -> str:
@@ -178,12 +213,25 @@ def _typed(source: str) -> str:
     """A runtime function's source for the native module: annotations
     dropped (Cython would enforce them as exact types), but ``st`` typed as
     the native ``State``."""
-    tree = ast.parse(textwrap.dedent(source))
+    tree = _Local().visit(ast.parse(textwrap.dedent(source)))
     fn = tree.body[0]
     fn.returns = None
     for arg in fn.args.args + fn.args.kwonlyargs:
         arg.annotation = ast.Name("State") if arg.arg == "st" else None
     return ast.unparse(tree)
+
+
+class _Local(ast.NodeTransformer):
+    """A runtime helper calls the module's own copy of another (``ops.show_top``
+    as ``show_top``), and the generator's shuffle in C (``RNG_SHUFFLE``)."""
+
+    NAMES = {("rng", "shuffle"): "rng_shuffle", ("ops", "show_top"): "show_top", ("ops", "seat_order"): "seat_order",
+             ("ops", "zone_family"): "zone_family"}
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if isinstance(node.value, ast.Name) and (node.value.id, node.attr) in self.NAMES:
+            return ast.copy_location(ast.Name(self.NAMES[node.value.id, node.attr], ast.Load()), node)
+        return self.generic_visit(node)
 
 
 def _load_or_build(name: str, source: str, title: str) -> dict:

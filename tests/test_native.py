@@ -8,6 +8,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -57,6 +58,23 @@ def test_native_code_plays_the_same_games(path, players):
     assert fast.native and not program.native
     assert fast.units[0] is not program.units[0]  # the library's functions, not the module's
     assert _games(Game(fast), players, 12) == _games(Game(program), players, 12)
+
+
+@needs_native
+def test_the_native_shuffle_gives_the_generators_numbers():
+    """``RNG_SHUFFLE``, SplitMix64 in C integers, orders a list as
+    ``interpreter.rng.shuffle`` does and leaves the same generator state:
+    states at the edges of 64 bits, lists up to thousands of items."""
+    from interpreter import rng
+
+    shuffle = native.native_program(compile_path(ROOT / "rulesets" / "dead-mans-draw" / "ruleset.yaml").program)
+    shuffle = shuffle.module["rng_shuffle"]
+    draw = random.Random(17)
+    states = [0, 1, rng.MASK, 1 << 63, (1 << 63) - 1, rng.seed_state(0)] + [draw.getrandbits(64) for _ in range(200)]
+    for state in states:
+        for n in (0, 1, 2, 3, 7, 60, 61, 1000, draw.randrange(5000)):
+            mine, theirs = list(range(n)), list(range(n))
+            assert (shuffle(state, mine), mine) == (rng.shuffle(state, theirs), theirs), (state, n)
 
 
 @needs_native
