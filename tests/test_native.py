@@ -61,6 +61,33 @@ def test_native_code_plays_the_same_games(path, players):
 
 
 @needs_native
+def test_a_native_state_saves_loads_clones_and_shows_as_a_python_state():
+    """Native code makes its states of its own typed ``State``: at every
+    decision it holds the same data and shows each player the same view as
+    the Python module's state, and it survives a save, a load and a clone."""
+    from interpreter.view import view
+
+    program = compile_path(ROOT / "rulesets" / "get-bit" / "ruleset.yaml").program
+    py, nat = Game(program), Game(native.native_program(program))
+    for seed in range(6):
+        draw = random.Random(seed)
+        a, b = py.new(players=4, seed=seed), nat.new(players=4, seed=seed)
+        assert type(b) is not type(a)
+        step = 0
+        while not a.over:
+            assert b.to_data() == a.to_data()
+            assert [view(b, p) for p in range(4)] == [view(a, p) for p in range(4)]
+            if step % 5 == 2:
+                b = nat.clone(nat.load(json.loads(json.dumps(nat.save(b)))))
+            p = py.to_move(a)[0]
+            k = draw.randrange(len(py.legal_values(a, p)))
+            py.apply(a, p, k)
+            nat.apply(b, p, k)
+            step += 1
+        assert b.over and b.winners == a.winners
+
+
+@needs_native
 def test_the_native_shuffle_gives_the_generators_numbers():
     """``RNG_SHUFFLE``, SplitMix64 in C integers, orders a list as
     ``interpreter.rng.shuffle`` does and leaves the same generator state:
