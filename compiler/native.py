@@ -3,9 +3,10 @@ with Cython (optional: ``pip install 'rulebook[native]'``, and a C compiler).
 
 Why: the module the compiler writes is plain Python, and CPython spends
 much of a game interpreting its bytecode. The same source translated by
-Cython (the same Python semantics, the same objects) plays the seed games'
-random playouts about 1.4 times as fast (``benchmarks/side_by_side.py``;
-docs/performance.md). The one thing typed is the game state: its fields
+Cython (the same Python semantics, the same objects) played the seed
+games' random playouts about 1.4 times as fast; with what follows, 1.7 to
+2.4 times (``benchmarks/side_by_side.py``; docs/performance.md). The one
+thing typed is the game state: its fields
 are those of ``interpreter.state.State``, but as an extension type
 (``state_source``) that the compiled functions take typed
 (``typed_source``), so a field is a C struct member and not a generic
