@@ -5,14 +5,14 @@ Why: the module the compiler writes is plain Python, and CPython spends
 much of a game interpreting its bytecode. The same source translated by
 Cython (the same Python semantics, the same objects) played the seed
 games' random playouts about 1.4 times as fast; with what follows, 1.7 to
-2.4 times (``benchmarks/side_by_side.py``; docs/performance.md). The one
-thing typed is the game state: its fields
-are those of ``interpreter.state.State``, but as an extension type
-(``state_source``) that the compiled functions take typed
-(``typed_source``), so a field is a C struct member and not a generic
-attribute lookup, which was about a quarter of a native game's
-instructions. Nothing else changes: the engine and the games are the same,
-event for event (tests/test_native.py plays the same games both ways).
+2.4 times (``benchmarks/side_by_side.py``; docs/performance.md). Typed for
+it: the game state, whose fields are those of ``interpreter.state.State``
+but as an extension type (``state_source``) that the compiled functions
+take typed (``typed_source``), so a field is a C struct member and not a
+generic attribute lookup (that was about a quarter of a native game's
+instructions); and the generator's shuffle (``RNG_SHUFFLE``). Nothing else
+changes: the engine and the games are the same, event for event
+(tests/test_native.py plays the same games both ways).
 
 The runtime's smallest helpers, those the rules call at every query and
 decision (``charged``, ``auto_pick``...), are written again at the end of
@@ -161,7 +161,8 @@ def runtime_tail() -> str:
 # The game generator's shuffle (``interpreter.rng.shuffle``, SplitMix64) in
 # C integers: the same numbers (tests/test_native.py compares them), where
 # Python computes each draw with 64-bit multiplications of big integers (a
-# tenth of a Dead Man's Draw game). The high word of ``bits * (i + 1)`` is
+# third of a native Dead Man's Draw game, which shuffles about seven times).
+# The high word of ``bits * (i + 1)`` is
 # made of 32-bit halves, exact while a list has fewer than 2**31 items.
 RNG_SHUFFLE = """
 
