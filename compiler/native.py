@@ -161,7 +161,7 @@ def runtime_tail() -> str:
 # The game generator's shuffle (``interpreter.rng.shuffle``, SplitMix64) in
 # C integers: the same numbers (tests/test_native.py compares them), where
 # Python computes each draw with 64-bit multiplications of big integers (a
-# third of a native Dead Man's Draw game, which shuffles about seven times).
+# third of a native game of a seed ruleset that shuffles its deck about seven times).
 # The high word of ``bits * (i + 1)`` is
 # made of 32-bit halves, exact while a list has fewer than 2**31 items.
 RNG_SHUFFLE = """
