@@ -161,9 +161,9 @@ def runtime_tail() -> str:
 # The game generator's shuffle (``interpreter.rng.shuffle``, SplitMix64) in
 # C integers: the same numbers (tests/test_native.py compares them), where
 # Python computes each draw with 64-bit multiplications of big integers (a
-# third of a native game of a seed ruleset that shuffles its deck about seven times).
-# The high word of ``bits * (i + 1)`` is
-# made of 32-bit halves, exact while a list has fewer than 2**31 items.
+# third of a native game that shuffles its deck about seven times). The high
+# word of ``bits * (i + 1)`` is made of 32-bit halves, exact while a list has
+# fewer than 2**31 items (a longer one is shuffled by ``rng.shuffle``).
 RNG_SHUFFLE = """
 
 _GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
