@@ -22,7 +22,7 @@ from interpreter.errors import (
     RuleError,
 )
 from interpreter.labels import back_name, comp_names, describe, literal, player_name
-from interpreter.program import TIMED_OUT, Catalog, Program, Type, ZoneTable
+from interpreter.program import TIMED_OUT, Catalog, Program, Type
 from interpreter.run import run, scores
 from interpreter.saving import SAVE_FORMAT, Saving  # noqa: F401 - the save format is Game's too
 from interpreter.state import State
@@ -542,8 +542,7 @@ def build_catalog(st: State) -> Catalog:
     for name, fam in prog.families.items():
         if fam.per not in (None, "player"):
             base = zone_base[name]
-            zones = {c: base + i for i, c in enumerate(by_type.get(fam.per, []))}
-            cat.zone_of_comp[name] = ZoneTable(name, fam.per, zones)
+            cat.zone_of_comp[name] = {c: base + i for i, c in enumerate(by_type.get(fam.per, []))}
     cat.zone_player = [  # who owns each zone: a seat, none, or OWNED_BY_KEY (the owner of its component)
         None if prog.families[f].per is None else k if prog.families[f].per == "player" else OWNED_BY_KEY
         for f, k in zip(zone_family, zone_key)

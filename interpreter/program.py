@@ -160,25 +160,6 @@ def _key(value: tuple):
     return hashable(value)
 
 
-class ZoneTable(dict):
-    """The zones of one family kept per component, by component. Compiled
-    rules index it directly (``hand[r]``); a key that is not a component
-    of the family's type is the rule's error, raised here only on a miss so
-    that a hit costs one dict lookup. The run loop adds the rule's place."""
-
-    def __init__(self, family: str, per: str, zones):
-        super().__init__(zones)
-        self.family, self.per = family, per
-
-    def __missing__(self, key):
-        from interpreter.errors import BAD_VALUE, RuleError
-
-        raise RuleError(BAD_VALUE, f"{self.family}[...]: the index is not a {self.per}")
-
-    def __reduce__(self):  # pickled (workers) as its class, not as a plain dict
-        return (ZoneTable, (self.family, self.per, dict(self)))
-
-
 @dataclass
 class Catalog:
     """Per-game, immutable: components and zone instances."""
@@ -193,7 +174,10 @@ class Catalog:
     zone_key: list[Any]  # zone instance -> player, component id or None
     zone_names: list[str]
     boards: dict = field(default_factory=dict)  # component type -> Board
-    zone_of_comp: dict = field(default_factory=dict)  # family kept per component -> {component: zone}
+    # family kept per component -> {component: zone}: a plain dict, which compiled rules index directly
+    # (a dict subclass's lookup goes through its __getitem__ in Python: five times the cost); a miss is
+    # a KeyError that the run loop turns into the rule's error (interpreter/run.py)
+    zone_of_comp: dict = field(default_factory=dict)
     zone_player: list = field(default_factory=list)  # zone -> its owner: a seat, None, or -2 (its component's)
     adjacent: list = field(default_factory=list)  # component -> its neighbours on its board (None: not a space)
     # component -> its distance to each component (None: not on its board), filled on first use (lib.distance);

@@ -62,7 +62,14 @@ def rule_error(prog, err: Exception, tb) -> RuleError:
 def _plain(err: Exception) -> str:
     """A Python error in words a rule author reads (no Python names)."""
     if isinstance(err, KeyError):
-        return f"nothing is called {err.args[0]!r} here" if err.args else "a name is missing"
+        if not err.args:
+            return "a name is missing"
+        key = err.args[0]
+        if key is None:
+            return "a value is none"
+        if not isinstance(key, str):  # a zone kept per component, indexed directly (compiler/code.comp_zone)
+            return f"{key!r} is not a component this zone is kept for"
+        return f"nothing is called {key!r} here"
     if isinstance(err, TypeError) and "NoneType" in str(err):
         return "a value is none"
     if isinstance(err, ZeroDivisionError):
