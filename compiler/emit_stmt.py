@@ -378,7 +378,27 @@ class StmtEmitter:
     def s_say(self, template: Template):
         self.line("if st.record:")
         with self.block():
-            self.line(f"st.events.append(('say', {self.render(template)}))")
+            if not template.public:
+                self.line(f"st.events.append(('say', {self.render(template)}))")
+                return
+            # Each piece said to everybody in its own try, not in a lambda for
+            # public_piece: a function that holds a lambda keeps its locals in a
+            # closure, and native code cannot call it directly (compiler/native.py).
+            parts = []
+            for piece in template.pieces:
+                if isinstance(piece, str):
+                    parts.append(repr(piece))
+                    continue
+                x, t = piece
+                name = self.temp("s")
+                self.line("try:")
+                with self.block():
+                    self.line(f"{name} = describe(st, {self.ex(x)}, {self.const(t)}, True)")
+                self.line("except HiddenInText:")
+                with self.block():
+                    self.line(f"{name} = HIDDEN")
+                parts.append(name)
+            self.line(f"st.events.append(('say', {' + '.join(parts) if parts else repr('')}))")
 
     # ------------------------------------------------------------ texts
     def render(self, template: Template) -> str:
