@@ -257,7 +257,18 @@ class StmtEmitter:
         self.line(f"hide(st, {self.ex(what)})")
 
     def s_remove(self, what):
-        self.line(f"remove(st, {self.ex(what)}, {self.m.an.moved_fires})")
+        if self.m.an.moved_fires:
+            self.line(f"remove(st, {self.ex(what)}, True)")
+            return
+        # nothing listens to 'moved': each component out of the game written out (as ops.move makes it)
+        c, src = self.temp("c"), self.temp("src")
+        self.line(f"for {c} in {self.snapshot(what)}:")
+        with self.block():
+            self.line(f"if {c} is None: continue")
+            self.line(f"{src} = st.loc[{c}]")
+            self.leave(c, src)
+            self.line(f"st.loc[{c}] = -1")
+            self.line(f"if st.known or st.record or st.track: after_move(st, {c}, {src}, -1)")
 
     def s_create(self, type_name, zone, props, slot):
         static = "{" + ", ".join(f"{k!r}: {self.ex(v)}" for k, v in props) + "}"
