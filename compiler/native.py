@@ -201,7 +201,8 @@ def runtime_tail() -> str:
     out = ["", "", "# The runtime's helpers compiled with the module (compiler/native.runtime_tail)",
            "import cython", "from interpreter import indexes, rng",
            "from interpreter.ops import _scripted_shuffle, blur, lose, random_index",
-           "LIST_REMOVE, LIST_INSERT, LIST_APPEND = list.remove, list.insert, list.append  # typed_source calls these"]
+           "LIST_REMOVE, LIST_INSERT, LIST_APPEND = list.remove, list.insert, list.append  # typed_source calls these",
+           "MAX_WORK = cython.declare(cython.Py_ssize_t, min(META['limits']['max_work'], 1 << 62))  # st.prog.max_work"]
     for fn in _helpers():
         out += ["", "", _typed(inspect.getsource(fn), direct=True)]
     return "\n".join(out) + "\n" + DISTINCT + RNG_SHUFFLE + state_source()
@@ -307,12 +308,17 @@ def _typed(source: str, direct: bool = False) -> str:
 
 class _Local(ast.NodeTransformer):
     """A runtime helper calls the module's own copy of another (``ops.show_top``
-    as ``show_top``), and the generator's shuffle in C (``RNG_SHUFFLE``)."""
+    as ``show_top``), and the generator's shuffle in C (``RNG_SHUFFLE``); it
+    reads the work budget (``st.prog.max_work``, from the module's own limits)
+    as a C integer, ``MAX_WORK`` (``runtime_tail``), not from the program
+    object at every query."""
 
     NAMES = {("rng", "shuffle"): "rng_shuffle", ("ops", "show_top"): "show_top", ("ops", "seat_order"): "seat_order",
              ("ops", "zone_family"): "zone_family"}
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if node.attr == "max_work" and ast.unparse(node.value) == "st.prog":
+            return ast.copy_location(ast.Name("MAX_WORK", ast.Load()), node)
         if isinstance(node.value, ast.Name) and (node.value.id, node.attr) in self.NAMES:
             return ast.copy_location(ast.Name(self.NAMES[node.value.id, node.attr], ast.Load()), node)
         return self.generic_visit(node)
