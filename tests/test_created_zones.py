@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 import random
+import textwrap
 
-from helpers import codes, compile_ok
+from helpers import HEAD, codes, compile_ok
 
 from agents.determinize import determinize
 from interpreter import ops
@@ -134,3 +135,26 @@ def test_a_type_test_reads_made_components_too_and_the_table_when_none_are_made(
     assert "cat_types = st.cat.types" in src and "st.cat.n" not in src.split("def fn_pawns_in_bag")[1].split("\n\n")[0]
     st = unmade.new(players=2, seed=3)
     assert unmade.program.module["fn_pawns_in_bag"](st, None) == 2
+
+
+def test_a_zone_kept_per_component_indexed_by_none_is_the_rules_error_at_its_place():
+    """Where no component of the type is made, compiled rules index the
+    catalogue's table of such zones directly (a plain dict: a dict
+    subclass's lookup costs five times as much); a miss is still the rule's
+    error, at its line, in words an author reads."""
+    from interpreter.errors import RuleError
+
+    text = (GROW.replace("bag: {of: pawn}", "bag: {of: pawn}\n  gone: {of: pawn}")
+            .replace("      create pawn in bag as extra\n      set extra.owner = player\n",
+                     "      move components(pawn) to gone\n      let extra = top(bag)\n"))
+    g = compile_ok(text)
+    assert "zoc_pile[" in g.program.source  # indexed directly, not through comp_zone
+    st = g.new(players=2, seed=3)
+    try:
+        g.apply(st, 0, 0)
+    except RuleError as err:
+        whole = textwrap.dedent(HEAD) + textwrap.dedent(text)
+        line = next(i for i, s in enumerate(whole.splitlines(), 1) if "to pile[extra]" in s)
+        assert err.code == "R104" and "a value is none" in str(err) and f":{line}:" in err.where, str(err)
+    else:
+        raise AssertionError("pile[none] must fail")
