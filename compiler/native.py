@@ -4,15 +4,17 @@ with Cython (optional: ``pip install 'rulebook[native]'``, and a C compiler).
 Why: the module the compiler writes is plain Python, and CPython spends
 much of a game interpreting its bytecode. The same source translated by
 Cython (the same Python semantics, the same objects) played the seed
-games' random playouts about 1.4 times as fast; with what follows, 1.7 to
-2.4 times (``benchmarks/side_by_side.py``; docs/performance.md). Typed for
+games' random playouts about 1.4 times as fast; with what follows, 1.8 to
+2.7 times (``benchmarks/side_by_side.py``; docs/performance.md). Typed for
 it: the game state, whose fields are those of ``interpreter.state.State``
 but as an extension type (``state_source``) that the compiled functions
 take typed (``typed_source``), so a field is a C struct member and not a
 generic attribute lookup (that was about a quarter of a native game's
-instructions); and the generator's shuffle (``RNG_SHUFFLE``). Nothing else
-changes: the engine and the games are the same, event for event
-(tests/test_native.py plays the same games both ways).
+instructions); the module's own calls of its functions, made in C where a
+function holds no closure (``_direct``); lists indexed with C integers; and
+the generator's shuffle (``RNG_SHUFFLE``). Nothing else changes: the
+engine and the games are the same, event for event (tests/test_native.py
+plays the same games both ways).
 
 The runtime's smallest helpers, those the rules call at every query and
 decision (``charged``, ``auto_pick``...), are written again at the end of
