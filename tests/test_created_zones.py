@@ -140,7 +140,7 @@ def test_a_type_test_reads_made_components_too_and_the_table_when_none_are_made(
 def test_a_zone_kept_per_component_indexed_by_none_is_the_rules_error_at_its_place():
     """Where no component of the type is made, compiled rules index the
     catalogue's table of such zones directly (a plain dict: a dict
-    subclass's lookup costs five times as much); a miss is still the rule's
+    subclass's lookup costs twice as much, five times in native code); a miss is still the rule's
     error, at its line, in words an author reads."""
     from interpreter.errors import RuleError
 
