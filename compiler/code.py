@@ -349,9 +349,12 @@ class Code(ExprEmitter, StmtEmitter):
             return f"st.static[{self.ex(c)}].get({attr!r})"
         if kind in self.m.an.created:
             return f"st.static[{self.ex(c)}][{attr!r}]"
-        column = self.hoisted(f"col_{attr}" if _IDENT.match(attr) else f"col_{len(self.hoists)}",
-                              f"st.cat.columns[{attr!r}]")
-        return f"{column}[{self.ex(c)}]"
+        return f"{self.column(attr)}[{self.ex(c)}]"
+
+    def column(self, attr: str) -> str:
+        """The catalogue's column of a fixed property, read once per function."""
+        return self.hoisted(f"col_{attr}" if _IDENT.match(attr) else f"col_{len(self.hoists)}",
+                            f"st.cat.columns[{attr!r}]")
 
     def contains(self, item: X, coll: X, negated: bool) -> str:
         """``item in coll``: charged to the work budget when the list is long
@@ -447,6 +450,11 @@ class Code(ExprEmitter, StmtEmitter):
     def best_each(self, less: bool, xs: X, slot: int, group: X, value: X) -> str:
         """``min_by_group``/``max_by_group``: one pass, each item's group and
         value from one function (a group written as a list is a tuple)."""
+        attrs, worth = fixed_key(self.m, group, slot), fixed_key(self.m, value, slot)
+        if attrs is not None and worth is not None and value.op == "static":
+            # fixed properties only: each item's group and value read from columns, no function per item
+            return (f"best_each_of(charged(st, {self.ex(xs)}), {self.key_column(attrs)}, "
+                    f"{self.column(worth[0])}, {less})")
         name = self.local(slot, bind=True)
 
         def write():

@@ -214,7 +214,7 @@ def _helpers() -> tuple:
     from interpreter import lib, ops, playout, zones
 
     return (lib.charge, lib.charged, lib.attempt, lib.anylist, lib.index_in, lib.minus_one, lib.best_each,
-            lib.components_in, lib.leave_pile, playout.auto_pick, playout.auto_all, zones.zone_family,
+            lib.best_each_of, lib.components_in, lib.leave_pile, playout.auto_pick, playout.auto_all, zones.zone_family,
             ops.show_top, ops.shuffle, ops.seat_order, lib.opponents, lib.flatten, lib.reveal_to, lib.reveal,
             lib.hide, lib.remove, lib.components_of, playout.answer_rounds)
 

@@ -358,6 +358,25 @@ def best_each(items, pair, less: bool):
     return [items[i] for i in sorted(i for _, i in best.values())]
 
 
+def best_each_of(items, groups, values, less: bool):
+    """``best_each`` whose group and value are fixed properties: each item's
+    group (``Columns``' key of it) and value read from columns, without a
+    function call and a pair per item; the same items in the same order."""
+    if items.__class__ is not list:
+        items = list(items)
+    best: dict = {}
+    for i, x in enumerate(items):
+        g = groups[x]
+        j = best.get(g)
+        if j is None:
+            best[g] = i
+        else:
+            v, w = values[x], values[items[j]]
+            if v < w if less else v > w:
+                best[g] = i
+    return [items[i] for i in sorted(best.values())]
+
+
 def sort_by(items, key):
     items = list(items)
     keys = [key(x) for x in items]
@@ -800,7 +819,10 @@ def leave_pile(st, c, src: int) -> None:
     zone = st.zones[src]
     if zone[0] == c:
         del zone[0]
-        if zone and st.prog.families[ops.zone_family(st, src)].visibility == "top":
-            st.face[zone[0]] = True
+        if zone:
+            fams = st.cat.zone_family  # zone_family(st, src) written out, as in ops.move
+            if st.prog.families[fams[src] if src < len(fams) else st.extra_zones[src - len(fams)][0]].visibility \
+                    == "top":
+                st.face[zone[0]] = True
     else:
         zone.remove(c)

@@ -70,7 +70,18 @@ def test_grouped_extremes_keep_what_the_quadratic_filter_keeps():
 def test_the_query_reads_each_item_once():
     src = compile_ok(RULES).program.source
     tops = src[src.index("def fn_tops("):].split("\n\n")[0]
-    assert "best_each(" in tops and "all(" not in tops and "for d_" not in tops
+    assert "best_each" in tops and "all(" not in tops and "for d_" not in tops
+
+
+def test_groups_and_values_of_fixed_properties_are_read_from_columns():
+    """``c => c.suit, c => c.value``: no function is called per item (the
+    first test shows the same items kept); a group that is not a fixed
+    property (the zone) takes the general path."""
+    src = compile_ok(RULES).program.source
+    body = {name: src[src.index(f"def {name}("):].split("\n\n")[0] for name in ("fn_tops", "fn_lows", "fn_pile_tops")}
+    assert "best_each_of(" in body["fn_tops"] and "lambda" not in body["fn_tops"]
+    assert "best_each_of(" in body["fn_lows"] and ", True)" in body["fn_lows"]
+    assert "best_each(" in body["fn_pile_tops"] and "lambda" in body["fn_pile_tops"]
 
 
 @pytest.mark.parametrize("text, code", [
