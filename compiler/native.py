@@ -61,7 +61,7 @@ from interpreter.state import FIELD_KINDS
 
 ENV = "RULEBOOK_NATIVE"
 _LOADED: dict[str, dict] = {}  # key -> namespace: an extension module initialises once per process
-on_build = None  # called with the program's title before a build (the CLI says it takes a few seconds)
+on_build = None  # called with the program's title before a build (the CLI says it may take a minute)
 
 
 class NativeError(Exception):

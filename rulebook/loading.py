@@ -37,8 +37,8 @@ def _load(game: str, variants=(), show_warnings: bool = False):
     from compiler import native
     from compiler.native import NativeError
 
-    native.on_build = lambda title: click.echo(f"rulebook: building {title} as native code (once; a few seconds)",
-                                               err=True)
+    native.on_build = lambda title: click.echo(
+        f"rulebook: building {title} as native code (once for these rules and variants; up to a minute)", err=True)
     try:
         compiled = load_program(path, tuple(variants))  # from the cache of compiled rulesets when it has it
     except NativeError as err:  # rulebook --native, and this machine cannot build it
