@@ -56,8 +56,8 @@ def shuffle_one_by_one(state: int, items: list) -> int:
 
 
 # Python computes each draw above with a dozen operations on 64-bit and
-# 128-bit integers, each a new object: a third of a Python game that
-# shuffles a deck of 60 again and again. The draws of one shuffle depend
+# 128-bit integers, each a new object: 14 % of a Python Dead Man's Draw
+# game, which shuffles its discard pile at every Map. The draws of one shuffle depend
 # only on the state they start from (SplitMix64 steps its state by a
 # constant), so ``_shuffle_lanes`` computes them all at once: the n states
 # packed into one integer, 128 bits apart (a 64-bit lane, and room above it
@@ -85,8 +85,9 @@ def _shuffle_lanes(state: int, items: list) -> int:
     n = len(items) - 1  # draws; lane k is the (k + 1)th, for index n - k
     ones, steps, low, indexes = _lanes(n)
     z = (state * ones + steps) & low  # each lane's state: state + (k + 1) * golden, mod 2**64
-    z = ((z ^ ((z >> 30) & low)) * 0xBF58476D1CE4E5B9) & low  # (a shift brings the next lane's bits
-    z = ((z ^ ((z >> 27) & low)) * 0x94D049BB133111EB) & low  # above bit 64, where the mask clears them)
+    # a right shift brings the next lane's low bits into this lane's upper half, where the mask clears them
+    z = ((z ^ ((z >> 30) & low)) * 0xBF58476D1CE4E5B9) & low
+    z = ((z ^ ((z >> 27) & low)) * 0x94D049BB133111EB) & low
     z ^= (z >> 31) & low
     bits = array("Q", z.to_bytes(16 * n, sys.byteorder))
     bits = bits[0::2] if sys.byteorder == "little" else bits[-1::-2]  # big-endian: the last lane first
