@@ -56,8 +56,8 @@ def shuffle_one_by_one(state: int, items: list) -> int:
 
 
 # Python computes each draw above with a dozen operations on 64-bit and
-# 128-bit integers, each a new object: 14 % of a Python Dead Man's Draw
-# game, which shuffles its discard pile at every Map. The draws of one shuffle depend
+# 128-bit integers, each a new object: 14 % of a Python game of one seed
+# ruleset, which shuffles a pile of up to 60 cards several times a game. The draws of one shuffle depend
 # only on the state they start from (SplitMix64 steps its state by a
 # constant), so ``_shuffle_lanes`` computes them all at once: the n states
 # packed into one integer, 128 bits apart (a 64-bit lane, and room above it
