@@ -35,9 +35,10 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 def shuffle(state: int, items: list) -> int:
     """Fisher-Yates shuffle in place; returns the new generator state.
-    A list of a dozen items or more draws all its numbers at once
-    (``_shuffle_lanes``); a shorter one, one by one."""
-    if len(items) > 12 and _LANES_FIT:
+    A list of a dozen to a few thousand items draws all its numbers at
+    once (``_shuffle_lanes``); a shorter or longer one, one by one (a long
+    one gains nothing: building its lanes costs what it saves)."""
+    if 12 < len(items) <= 4096 and _LANES_FIT:
         return _shuffle_lanes(state, items)
     return shuffle_one_by_one(state, items)
 
@@ -66,17 +67,22 @@ def shuffle_one_by_one(state: int, items: list) -> int:
 # about twice as fast from a dozen items up (tests/test_rng.py compares).
 _LANES: dict = {}
 _LANES_FIT = array("Q").itemsize == 8  # C's unsigned long long: 64 bits everywhere Python runs, checked
+_CACHED_LANES = 1 << 16  # lanes kept for lengths seen again (48 bytes a lane: 3 MB at most)
 
 
 def _lanes(n: int) -> tuple:
     """For n draws: the integer with 1 in each lane, the lanes' steps
-    (k + 1) * golden for lane k, and the mask of the lanes' low 64 bits."""
+    (k + 1) * golden mod 2**64 for lane k, and the mask of the lanes' low
+    64 bits; built from bytes, in time linear in n."""
+    global _CACHED_LANES
     got = _LANES.get(n)
     if got is None:
-        ones = sum(1 << (128 * k) for k in range(n))
-        steps = sum(((k + 1) * 0x9E3779B97F4A7C15) << (128 * k) for k in range(n))
+        ones = int.from_bytes((1).to_bytes(16, "little") * n, "little")
+        steps = int.from_bytes(b"".join((((k + 1) * 0x9E3779B97F4A7C15) & MASK).to_bytes(16, "little")
+                                        for k in range(n)), "little")
         got = (ones, steps, ones * MASK, range(n, 0, -1))
-        if len(_LANES) < 512:  # one entry per list length shuffled
+        if n <= _CACHED_LANES:
+            _CACHED_LANES -= n
             _LANES[n] = got
     return got
 
@@ -84,7 +90,7 @@ def _lanes(n: int) -> tuple:
 def _shuffle_lanes(state: int, items: list) -> int:
     n = len(items) - 1  # draws; lane k is the (k + 1)th, for index n - k
     ones, steps, low, indexes = _lanes(n)
-    z = (state * ones + steps) & low  # each lane's state: state + (k + 1) * golden, mod 2**64
+    z = (state * ones + steps) & low  # each lane: state + (k + 1) * golden, mod 2**64 (under 2**65 unmasked)
     # a right shift brings the next lane's low bits into this lane's upper half, where the mask clears them
     z = ((z ^ ((z >> 30) & low)) * 0xBF58476D1CE4E5B9) & low
     z = ((z ^ ((z >> 27) & low)) * 0x94D049BB133111EB) & low

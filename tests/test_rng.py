@@ -34,6 +34,16 @@ def test_states_at_the_edges_of_64_bits_and_every_length_around_the_switch():
             assert (rng.shuffle(state, mine), mine) == (shuffle_by_definition(state, defined), defined), (state, n)
 
 
+def test_long_lists_and_lengths_seen_again():
+    """Lanes are kept per length (the second shuffle of a length reuses
+    them) and lists past the lanes' bound are shuffled one by one: the same
+    numbers either way."""
+    for n in (13, 60, 60, 4096, 4097, 6000):
+        for state in (5, rng.MASK):
+            mine, defined = list(range(n)), list(range(n))
+            assert (rng.shuffle(state, mine), mine) == (rng.shuffle_one_by_one(state, defined), defined), n
+
+
 def test_a_known_order():
     """Pinned, so that a change of the generator shows (saved games and
     the same-games hashes depend on these numbers)."""
