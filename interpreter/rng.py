@@ -64,7 +64,7 @@ def shuffle_one_by_one(state: int, items: list) -> int:
 # packed into one integer, 128 bits apart (a 64-bit lane, and room above it
 # for a product with a 64-bit constant), mixed by the same few operations
 # on the whole integer, then unpacked (``array``) — the same numbers,
-# about twice as fast from a dozen items up (tests/test_rng.py compares).
+# about twice as fast from a dozen items to thousands (tests/test_rng.py).
 _LANES: dict = {}
 _LANES_FIT = array("Q").itemsize == 8  # C's unsigned long long: 64 bits everywhere Python runs, checked
 _CACHED_LANES = 1 << 16  # lanes kept for lengths seen again (48 bytes a lane: 3 MB at most)
