@@ -68,6 +68,7 @@ def shuffle_one_by_one(state: int, items: list) -> int:
 # items to thousands (tests/test_rng.py).
 _LANES: dict = {}
 _LANES_FIT = array("Q").itemsize == 8  # C's unsigned long long: 64 bits everywhere Python runs, checked
+_BIG_ENDIAN = sys.byteorder == "big"
 _CACHED_LANES = 1 << 16  # lanes kept for lengths seen again (48 bytes a lane: 3 MB at most)
 
 
@@ -96,8 +97,10 @@ def _shuffle_lanes(state: int, items: list) -> int:
     z = ((z ^ ((z >> 30) & low)) * 0xBF58476D1CE4E5B9) & low
     z = ((z ^ ((z >> 27) & low)) * 0x94D049BB133111EB) & low
     z ^= (z >> 31) & low
-    bits = array("Q", z.to_bytes(16 * n, sys.byteorder))
-    bits = bits[0::2] if sys.byteorder == "little" else bits[-1::-2]  # big-endian: the last lane first
+    bits = array("Q", z.to_bytes(16 * n, "little"))
+    if _BIG_ENDIAN:
+        bits.byteswap()  # the words were written little-endian
+    bits = bits[0::2]  # each lane's low word
     for i, b in zip(indexes, bits):
         j = (b * (i + 1)) >> 64
         items[i], items[j] = items[j], items[i]
