@@ -4,8 +4,9 @@ with Cython (optional: ``pip install 'rulebook[native]'``, and a C compiler).
 Why: the module the compiler writes is plain Python, and CPython spends
 much of a game interpreting its bytecode. The same source translated by
 Cython (the same Python semantics, the same objects) played the seed
-games' random playouts about 1.4 times as fast; with what follows, 1.8 to
-2.7 times (``benchmarks/side_by_side.py``; docs/performance.md). Typed for
+games' random playouts about 1.4 times as fast; with what follows, about
+twice as fast as today's Python module (``benchmarks/side_by_side.py``;
+docs/performance.md). Typed for
 it: the game state, whose fields are those of ``interpreter.state.State``
 but as an extension type (``state_source``) that the compiled functions
 take typed (``typed_source``), so a field is a C struct member and not a

@@ -340,28 +340,23 @@ def best_by(items, key, less: bool):
 def best_each(items, pair, less: bool):
     """``min_by_group`` / ``max_by_group``: ``pair(x)`` is an item's group
     and value; of each group, the first item whose value is least (greatest).
-    The kept items in the order of ``items``, in one pass over them."""
+    The kept items in the order of ``items``: ``best_each_of`` over their
+    positions, with each group made hashable (a list as a tuple)."""
     if items.__class__ is not list:
         items = list(items)
-    best: dict = {}
-    for i, x in enumerate(items):
+    groups, values = [], []
+    for x in items:
         g, v = pair(x)
-        if g.__class__ is list:
-            g = hashable(g)
-        try:
-            b = best.get(g)
-        except TypeError:  # a tuple holding lists
-            g = hashable(g)
-            b = best.get(g)
-        if b is None or (v < b[0] if less else v > b[0]):
-            best[g] = (v, i)
-    return [items[i] for i in sorted(i for _, i in best.values())]
+        groups.append(hashable(g))
+        values.append(v)
+    return [items[i] for i in best_each_of(range(len(items)), groups, values, less)]
 
 
 def best_each_of(items, groups, values, less: bool):
-    """``best_each`` whose group and value are fixed properties: each item's
-    group (``Columns``' key of it) and value read from columns, without a
-    function call and a pair per item; the same items in the same order."""
+    """The kept items of ``best_each`` where each item's group and value
+    are read from ``groups`` and ``values``, indexed by the item (columns of
+    fixed properties, keys of them as ``Columns`` makes them; or lists by
+    position): one pass, no function call and no pair per item."""
     if items.__class__ is not list:
         items = list(items)
     best: dict = {}
