@@ -12,26 +12,47 @@ import networkx as nx
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ["dsl", "validator", "compiler", "interpreter", "agents", "rulebook"]
-# what each package may import of the project (besides itself)
+# Each package of the one installed package `rulebook`, and the folder it is in:
+# the pipeline's stages are the repository's top-level folders, the layers on
+# top are sub-packages of rulebook/ named for their jobs.
+STAGES = ["dsl", "validator", "compiler", "interpreter", "agents"]
+LAYERS = ["files", "display", "testing", "simulate", "terminal", "web", "integrations", "cli"]
+FOLDERS = {f"rulebook.{s}": ROOT / s for s in STAGES} | {f"rulebook.{j}": ROOT / "rulebook" / j for j in LAYERS}
+FOLDERS["rulebook"] = ROOT / "rulebook"
+ENGINE = {f"rulebook.{s}" for s in ["dsl", "validator", "compiler", "interpreter"]}
+# what each package may import of the project (besides itself); docs/architecture.md shows this table
 ALLOWED = {
-    "dsl": set(),
-    "validator": {"dsl"},
-    "interpreter": {"validator"},  # the runtime names values by the checker's types
-    "compiler": {"dsl", "validator", "interpreter"},  # it writes code against the runtime and loads it
-    "agents": {"interpreter", "validator"},
-    "rulebook": set(PACKAGES),
+    "rulebook.dsl": set(),
+    "rulebook.validator": {"rulebook.dsl"},
+    "rulebook.interpreter": {"rulebook.validator"},  # the runtime names values by the checker's types
+    "rulebook.compiler": {"rulebook.dsl", "rulebook.validator", "rulebook.interpreter"},  # code against the runtime
+    "rulebook.agents": {"rulebook.interpreter", "rulebook.validator"},
+    "rulebook.files": ENGINE | {"rulebook.agents"},  # a save names its bots
+    "rulebook.display": ENGINE | {"rulebook.agents"},  # live scores over determinized hidden cards
+    "rulebook.simulate": ENGINE | {"rulebook.agents", "rulebook.files"},
+    "rulebook.testing": ENGINE | {"rulebook.agents", "rulebook.files", "rulebook.simulate"},
+    "rulebook.terminal": ENGINE | {"rulebook.agents", "rulebook.files", "rulebook.display", "rulebook.simulate"},
+    "rulebook.web": ENGINE | {"rulebook.agents", "rulebook.files", "rulebook.display", "rulebook.simulate",
+                              "rulebook.terminal"},
+    "rulebook.integrations": ENGINE | {"rulebook.agents", "rulebook.files", "rulebook.display", "rulebook.simulate",
+                                       "rulebook.terminal"},  # ansi rendering
+    "rulebook.cli": set(FOLDERS),
+    "rulebook": ENGINE | {"rulebook.files"},  # rulebook.load
 }
-ENGINE = ["dsl", "validator", "compiler", "interpreter", "agents"]
 GAME_WORDS = re.compile(
     r"shark|robot|limb|svintus|kraken|mermaid|cannon|villain|pirate|ghost|alien|seagull|lifeboat|whale|serpent"
     r"|volcano|dolphin|whirlpool|get.?bit|dead.?man|atlantis|hunger|trophy|rowing|navigation", re.I)
 
 
 def modules():
-    for pkg in PACKAGES:
-        for f in sorted((ROOT / pkg).glob("*.py")):
+    """(package, module, file) for every module of the project."""
+    for pkg, folder in FOLDERS.items():
+        for f in sorted(folder.glob("*.py")):
             yield pkg, (pkg if f.stem == "__init__" else f"{pkg}.{f.stem}"), f
+
+
+def package_of(module: str) -> str:
+    return max((p for p in FOLDERS if module == p or module.startswith(p + ".")), key=len)
 
 
 def imports_of(path: Path):
@@ -42,9 +63,7 @@ def imports_of(path: Path):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
-        for name in names:
-            if name.split(".")[0] in PACKAGES:
-                yield name
+        yield from names
 
 
 def graph() -> nx.DiGraph:
@@ -59,6 +78,31 @@ def graph() -> nx.DiGraph:
     return g
 
 
+def test_every_module_is_imported_by_its_installed_name():
+    """The stages are installed as rulebook.dsl, rulebook.validator, ...: an
+    import of a top-level `dsl` or `interpreter` works only in a checkout,
+    and would pick up any other distribution's package of that name."""
+    wrong = []
+    for path in [*ROOT.glob("*/*.py"), *ROOT.glob("rulebook/*/*.py")]:
+        for name in imports_of(path):
+            if name.split(".")[0] in STAGES:
+                wrong.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not wrong, wrong
+
+
+def test_the_allowed_imports_table_is_the_one_in_the_docs():
+    """docs/architecture.md's table of which package may import which is this test's ALLOWED."""
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    rows = dict(re.findall(r"^\| `(rulebook[\w.]*)` \| ([^|]*) \|", doc, re.M))
+    assert set(rows) == set(ALLOWED), set(rows) ^ set(ALLOWED)
+    for pkg, allowed in ALLOWED.items():
+        shown = set(re.findall(r"`(rulebook[\w.]*)`", rows[pkg]))
+        if "the four stages" in rows[pkg]:
+            shown |= ENGINE
+        expected = allowed if pkg != "rulebook.cli" else {"rulebook"}
+        assert shown == expected or (pkg == "rulebook.cli" and "everything" in rows[pkg]), (pkg, shown ^ expected)
+
+
 def test_no_file_imports_itself_through_others():
     cycles = list(nx.simple_cycles(graph()))
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
@@ -67,13 +111,13 @@ def test_no_file_imports_itself_through_others():
 def test_each_stage_imports_only_the_stages_it_builds_on():
     wrong = []
     for a, b in graph().edges:
-        pa, pb = a.split(".")[0], b.split(".")[0]
+        pa, pb = package_of(a), package_of(b)
         if pa != pb and pb not in ALLOWED[pa]:
             wrong.append(f"{a} imports {b}")
     assert not wrong, wrong
 
 
-@pytest.mark.parametrize("pkg", ENGINE)
+@pytest.mark.parametrize("pkg", STAGES)
 def test_no_class_of_the_engine_is_over_about_400_lines(pkg):
     for path in (ROOT / pkg).glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):

@@ -15,11 +15,12 @@ to a client holding the author's token.
 
 from __future__ import annotations
 
-from interpreter.labels import comp_name, player_name
-from interpreter.ops import can_see, zone_family, zone_key, zone_label
-from interpreter.view import component_view, view
-from rulebook import presentation
-from rulebook.scores import breakdown, live_scores
+from rulebook.display.scores import breakdown, live_scores
+from rulebook.display.targets import option_targets
+from rulebook.interpreter.labels import comp_name, player_name
+from rulebook.interpreter.ops import zone_family, zone_key, zone_label
+from rulebook.interpreter.view import component_view, view
+from rulebook.web import hints as presentation
 
 
 def seat_table(game, st, seat, log: list[dict], seen: set[str], forced_answered: bool = True) -> dict:
@@ -118,7 +119,7 @@ def _breakdown(game, st) -> list[dict] | None:
 
 
 def _vars(st, values: dict, types: dict, seat) -> list[dict]:
-    from rulebook.terminal import shown_var, value_text
+    from rulebook.terminal.screen import shown_var, value_text
 
     return [{"name": k, "text": value_text(st, val, types.get(k), seat)}
             for k, val in values.items() if shown_var(st.prog, k, val, types.get(k))]
@@ -227,38 +228,10 @@ def _decision(game, st, seat) -> dict | None:
         return None
     options = []
     for o in game.legal(st, seat):
-        options.append({"index": o.index, "label": o.label, "targets": _targets(st, o.value, seat)})
+        options.append({"index": o.index, "label": o.label, "targets": option_targets(st, o.value, seat)})
     try:
         seconds = game.time_limit(st, seat)
     except Exception:  # no limit can be read: none is shown
         seconds = None
     return {"prompt": game.prompt(st, seat), "kind": (st.pending or {}).get("kind"), "options": options,
             "seconds": seconds or None}
-
-
-def _targets(st, value, seat) -> list[str]:
-    """``c12`` for a component, ``p1`` for a player: what an option names,
-    as the page's elements are tagged. Only components the seat sees."""
-    prog = st.prog
-    if isinstance(value, dict):  # an option hidden from its chooser
-        return []
-    pend = st.pending or {}
-    if pend.get("kind") == "action" and isinstance(value, list) and len(value) == 2:
-        ai, args = value
-        types = prog.actions[ai].param_types if isinstance(ai, int) and ai < len(prog.actions) else []
-        out = []
-        for val, t in zip(args, types):
-            out += _target(st, val, getattr(t, "kind", None), seat)
-        return out
-    tag = pend.get("type", "any")
-    return _target(st, value, {"comp": "comp", "player": "player"}.get(tag), seat)
-
-
-def _target(st, value, kind, seat) -> list[str]:
-    if isinstance(value, bool) or not isinstance(value, int):
-        return []
-    if kind == "comp" and 0 <= value < len(st.face) and can_see(st, value, seat):
-        return [f"c{value}"]
-    if kind == "player" and 0 <= value < st.n:
-        return [f"p{value}"]
-    return []

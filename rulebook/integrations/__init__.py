@@ -1,0 +1,1 @@
+"""Other libraries' APIs over the one decision interface (PettingZoo, OpenSpiel, Gymnasium)."""
