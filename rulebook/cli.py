@@ -120,6 +120,19 @@ def validate(paths, fmt):
 
 
 @cli.command()
+def lsp():
+    """Serve the Language Server Protocol over standard input and output:
+    diagnostics, hover, definitions, completion and an outline for
+    rulesets in your editor (docs/editor.md; needs the lsp extra)."""
+    from rulebook.lsp import run
+
+    try:
+        run()
+    except RuntimeError as err:
+        raise Failure(str(err)) from None
+
+
+@cli.command()
 @click.argument("game")
 @click.option("--variant", "-v", "variants", multiple=True, help="Explain with these variants applied.")
 def explain(game, variants):

@@ -32,7 +32,7 @@ from rulebook.saves import MAX_DECISIONS, MAX_PLAYERS
 from rulebook.scenario_explain import explain
 from validator.diagnostics import Diagnostic, did_you_mean
 from validator.files import Field, shape_errors
-from validator.loader import Document, load_file
+from validator.loader import Document, load_file, load_text
 
 STEP_KEYS = {"player", "option", "index", "expect", "options", "note", "error", "value", "time_out", "says", "run",
              "present", "absent", "poll", "chance"}
@@ -91,11 +91,12 @@ LIMITS = {
 }
 
 
-def read_scenario(path: Path) -> tuple[Document, list[Diagnostic]]:
+def read_scenario(path: Path, text: str | None = None) -> tuple[Document, list[Diagnostic]]:
     """A scenario file read like any YAML file nobody vouches for (a regular
     file, the loader's size, nesting, alias and text limits: see
-    ``validator.files`` and ``validator.loader``), then the limits above."""
-    doc, diags = load_file(path)
+    ``validator.files`` and ``validator.loader``), then the limits above.
+    ``text``: the file's text as an editor holds it, not yet saved."""
+    doc, diags = load_file(path) if text is None else load_text(text, str(path))
     if not diags and isinstance(doc.data, dict):
         diags = [doc.diag("E070", message, where) for where, message in shape_errors(doc.data, LIMITS)]
     return doc, diags
@@ -113,18 +114,25 @@ def _program(ruleset: Path, variants: tuple):
     return _programs[key]
 
 
-def run_file(path: str | Path) -> Outcome:
-    """Run one scenario file; never raises: every problem is a failure."""
+def forget_programs() -> None:
+    """Compile rulesets again on the next run (a long-lived process, such as
+    the language server, sees them change)."""
+    _programs.clear()
+
+
+def run_file(path: str | Path, text: str | None = None) -> Outcome:
+    """Run one scenario file (``text``: its unsaved text in an editor);
+    never raises: every problem is a failure."""
     try:
-        return _run_file(Path(path))
+        return _run_file(Path(path), text)
     except Exception as err:  # noqa: BLE001 - a scenario file must never crash the runner
         return Outcome(str(path), Path(path).stem, False,
                        [Diagnostic("E070", f"the scenario could not run: {type(err).__name__}: {err}",
                                    str(path), 1, 1)])
 
 
-def _run_file(path: Path) -> Outcome:
-    doc, diags = read_scenario(path)
+def _run_file(path: Path, text: str | None = None) -> Outcome:
+    doc, diags = read_scenario(path, text)
     name = path.stem
     if diags:
         return Outcome(str(path), name, False, diags)

@@ -92,14 +92,16 @@ class Cx:
         line, col = self.at(pos)
         return f"{self.comp.doc.file}:{line}:{col}"
 
-    def note(self, kind: str, name: str, pos, target: tuple | None = None, type_=None, binds: bool = False) -> None:
+    def note(self, kind: str, name: str, pos, target: tuple | None = None, type_=None, binds: bool = False,
+             find: bool = False) -> None:
         """Record that ``name`` at ``pos`` resolved to ``target``
-        (``validator.uses``: what editors read for hover and definitions)."""
+        (``validator.uses``: what editors read for hover and definitions);
+        ``find``: ``pos`` is where the construct starts, the name is further on."""
         index = getattr(self.comp, "index", None)
         if index is None:
             return
         line, col = self.at(pos)
-        if binds:  # a statement's place is where it starts: the name is further on
+        if binds or find:  # a statement's place is where it starts: the name is further on
             col = name_column(self.comp.out.source_lines, line, col, name)
         index.add(NameUse(kind, name, line, col, self.path, target or (kind, name),
                           "" if type_ is None else str(type_), binds))
@@ -216,7 +218,8 @@ def note_resolved(comp, cx: Cx, node, x: X, t: Type) -> tuple[X, Type]:
         if x.op == "local" and name != "event":
             cx.note("local", name, node.pos, ("local", cx.scope.unit.name, x.a[0]), t)
         elif x.op in ("var", "param"):
-            cx.note(x.op, name, node.pos, type_=t)
+            kind = "define" if x.op == "param" and name in (comp.data.get("define") or {}) else x.op
+            cx.note(kind, name, node.pos, type_=t)
         elif x.op == "shared_zone" or t.kind == "family":
             cx.note("zone", name, node.pos)
         elif t.kind == "ctype":

@@ -119,8 +119,10 @@ class StmtChecker:
             local = cx.scope.lookup(name)
             if local is not None and name != "player":
                 slot, lt = local
+                cx.note("local", name, t.pos, cx.local_target(name), lt, find=True)
                 return ("local", slot), lt
             if name in self.var_types:
+                cx.note("var", name, t.pos, type_=self.var_types[name], find=True)
                 if name == "direction":
                     return ("direction",), self.var_types[name]
                 return ("var", name), self.var_types[name]
@@ -148,6 +150,7 @@ class StmtChecker:
                     did_you_mean(name, self.pvar_types) or "declare it under player_vars",
                     len(name),
                 )
+            cx.note("player_var", name, t.pos, type_=self.pvar_types[name], find=True)
             return ("pvar", obj, name), self.pvar_types[name]
         if ot.kind == "comp":
             types = [self.comp_types[ot.arg]] if ot.arg else list(self.comp_types.values())
@@ -155,6 +158,7 @@ class StmtChecker:
                 return ("owner", obj), PLAYER
             for ct in types:
                 if name in ct.dynamic:
+                    cx.note("property", name, t.pos, ("property", ot.arg or ct.name, name), ct.dynamic[name], find=True)
                     return ("prop", obj, name), ct.dynamic[name]
             for ct in types:
                 if name in ct.static:
