@@ -55,6 +55,22 @@ TOP_KEYS = {
 }
 
 
+@dataclass(frozen=True)
+class ScenarioFailure(Diagnostic):
+    """A failure that compares a value with what the scenario expects: both
+    kept as fields, so that reports for CI (``rulebook test --format json``,
+    ``--junit-xml``) show them without reading the message."""
+
+    expected: str | None = None
+    actual: str | None = None
+
+
+def _differs(doc: Document, message: str, path, expected, actual) -> ScenarioFailure:
+    d = doc.diag("E070", message, path)
+    return ScenarioFailure(d.code, d.message, d.file, d.line, d.column, d.hint, d.path, d.length,
+                           str(expected), str(actual))
+
+
 @dataclass
 class Outcome:
     file: str
@@ -267,18 +283,12 @@ def _run_file(path: Path, text: str | None = None) -> Outcome:
                                                  "chance events of the scenario", entry[3]))
         failures += _check(st, doc, final, comp)
         if "winners" in data and sorted(st.winners) != sorted(data["winners"] or []):
-            failures.append(
-                doc.diag(
-                    "E070",
-                    f"expected winners {data['winners']}, got "
-                    f"{st.winners if st.over else 'none (the game is not over)'}",
-                    ("winners",),
-                )
-            )
+            got = st.winners if st.over else "none (the game is not over)"
+            failures.append(_differs(doc, f"expected winners {data['winners']}, got {got}", ("winners",),
+                                     data["winners"], got))
         if "over" in data and bool(st.over) != bool(data["over"]):
-            failures.append(
-                doc.diag("E070", f"expected the game {'to be' if data['over'] else 'not to be'} over", ("over",))
-            )
+            failures.append(_differs(doc, f"expected the game {'to be' if data['over'] else 'not to be'} over",
+                                     ("over",), f"over: {bool(data['over'])}", f"over: {bool(st.over)}"))
     except RulebookError as err:
         code = getattr(err, "code", "R000")
         if expected_error and code == expected_error:
@@ -289,7 +299,8 @@ def _run_file(path: Path, text: str | None = None) -> Outcome:
         )
         return Outcome(str(path), name, False, failures, decisions)
     if expected_error:
-        failures.append(doc.diag("E070", f"expected error {expected_error}, but none happened", ("error",)))
+        failures.append(_differs(doc, f"expected error {expected_error}, but none happened", ("error",),
+                                 expected_error, "no error"))
     return Outcome(str(path), name, not failures, failures, decisions)
 
 
@@ -348,7 +359,9 @@ def _check(st, doc: Document, checks, compiler) -> list[Diagnostic]:
             continue
         if not value:
             text = _text(doc, path)
-            out.append(doc.diag("E070", f"expectation failed: {text} {explain(compiler, st, text)}".rstrip(), path))
+            why = explain(compiler, st, text)
+            out.append(_differs(doc, f"expectation failed: {text} {why}".rstrip(), path, f"{text} is true",
+                                f"it is {value!r}" + (f" {why}" if why else "")))
     return out
 
 
@@ -381,7 +394,7 @@ def _check_options(game, st, doc, step, key: str, path) -> list[Diagnostic]:
         return [doc.diag("E070", f"no options to check: {err}", path)]
     want = step[key]
     if key == "options":
-        return [] if labels == want else [doc.diag("E070", f"expected options {want}, got {labels}", path)]
+        return [] if labels == want else [_differs(doc, f"expected options {want}, got {labels}", path, want, labels)]
     out = []
     for j, label in enumerate(want):
         if (label in labels) != (key == "present"):
@@ -501,7 +514,8 @@ def _decide(game, st, doc, step, path):
             return doc.diag("E070", f"expected error R012 (no such option), but '{wanted}' is a legal option of "
                                     f"{player_name(st, player)}; legal: {labels}", path + ("option",))
         if not matches:
-            return doc.diag("E070", f"'{wanted}' is not a legal option; legal: {labels}", path + ("option",))
+            return _differs(doc, f"'{wanted}' is not a legal option; legal: {labels}", path + ("option",),
+                            f"a legal option {wanted!r}", f"legal: {labels}")
         index = matches[0]
     else:
         return doc.diag("E070", "a decision step needs option: <label>, index: <n> or time_out: true", path)

@@ -10,8 +10,9 @@ import itertools
 
 import pytest
 import pytest_lsp
-from lsp_client import ROOT, SERVER, diagnostics_now, line_of, open_document, position, replace_text, uri_of
 from lsprotocol import types as T
+
+from tests.lsp_client import ROOT, SERVER, diagnostics_now, line_of, open_document, position, replace_text, uri_of
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -261,3 +262,17 @@ async def test_the_outline_lists_phases_actions_procedures_functions_components_
     }
     robot = next(s for s in symbols if s.name == "components").children[0]
     assert [c.name for c in robot.children] == ["colour", "limbs"]
+
+
+async def test_a_scenario_file_is_run_on_the_text_in_the_editor(client):
+    path = ROOT / "rulesets" / "get-bit" / "scenarios" / "first-round-no-bite.yaml"
+    uri, text = uri_of(path), path.read_text(encoding="utf-8")
+    open_document(client, uri, text)
+    assert list(await diagnostics_now(client, uri)) == []
+    wrong = text.replace('"round == 2"', '"round == 3"')
+    replace_text(client, uri, wrong, 2)
+    (d,) = await diagnostics_now(client, uri)
+    assert d.code is not None and d.range.start.line == line_of(wrong, '"round == 3"') - 1
+    replace_text(client, uri, text.replace("seed: 7", "sede: 7"), 3)
+    (d,) = await diagnostics_now(client, uri)
+    assert d.code == "E070" and d.range.start == position(text, line_of(text, "seed: 7"), "seed")
