@@ -276,3 +276,13 @@ async def test_a_scenario_file_is_run_on_the_text_in_the_editor(client):
     replace_text(client, uri, text.replace("seed: 7", "sede: 7"), 3)
     (d,) = await diagnostics_now(client, uri)
     assert d.code == "E070" and d.range.start == position(text, line_of(text, "seed: 7"), "seed")
+
+
+async def test_in_a_statement_given_up_at_a_mistake_names_still_hover_and_jump(client):
+    text = BASE.replace("      move r to line\n      for c in filter(components(card)",
+                        "      move rr to line\n      for c in filter(components(cart)")
+    assert [d.code for d in await check(client, text)] == ["E030", "E039"]
+    wrong = line_of(text, "      move rr to line\n")
+    assert "filter(xs, f)" in await hover(client, URI, position(text, wrong + 1, "filter"))
+    (loc,) = await definition(client, URI, position(text, wrong, "line"))  # given up at 'rr'
+    assert loc.range.start == position(text, line_of(text, "  line:\n"), "line")

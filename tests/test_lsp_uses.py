@@ -77,3 +77,9 @@ def test_scopes_list_the_locals_where_each_statement_starts():
     index = uses_of()
     (inner,) = [s for s in index.scopes if s.line == 17]
     assert dict(inner.names) == {"player": "player", "n": "int", "k": "int", "c": "card"}
+
+
+def test_a_call_is_recorded_even_when_one_of_its_arguments_is_a_mistake():
+    result = check_text(RULESET.replace("top(deck, k)", "top(dekc, k)"), "r.yaml")
+    assert [d.code for d in result.report.diagnostics] == ["E030"]
+    assert [u.name for u in result.checker.index.uses if u.kind == "builtin" and u.line == 16] == ["top"]

@@ -208,10 +208,23 @@ def as_list(x: X, t: Type) -> X:
     return x
 
 
+def resolved(comp, cx: Cx, node, check) -> tuple[X, Type]:
+    """``check(node, cx)``, recording what the name, property or call
+    ``node`` resolved to (``Cx.note``), so that each kind of name is
+    recorded in one place. A call is recorded before its arguments are
+    checked: a mistake in one of them leaves the callee known."""
+    if type(node) is A.Call:
+        what = "builtin" if node.func in comp.builtins else "function" if node.func in comp.functions \
+            else "procedure" if node.func in comp.procedures else None
+        if what is not None:
+            cx.note(what, node.func, node.pos)
+        return check(node, cx)
+    return note_resolved(comp, cx, node, *check(node, cx))
+
+
 def note_resolved(comp, cx: Cx, node, x: X, t: Type) -> tuple[X, Type]:
-    """``(x, t)``, after recording what the name, property or call ``node``
-    resolved to (``Cx.note``): read from the IR the checker made, so that
-    each kind of name is recorded in one place."""
+    """``(x, t)``, after recording what the name or property ``node``
+    resolved to: read from the IR the checker made."""
     kind = type(node)
     if kind is A.Name:
         name = node.id
@@ -232,9 +245,6 @@ def note_resolved(comp, cx: Cx, node, x: X, t: Type) -> tuple[X, Type]:
         owners = [ct.name for ct in comp.comp_types.values() if node.attr in ct.static or node.attr in ct.dynamic]
         owner = x.a[2] if x.op == "static" else owners[0] if len(owners) == 1 else ""
         cx.note("property", node.attr, node.pos, ("property", owner, node.attr), t)
-    elif kind is A.Call:
-        what = "builtin" if node.func in comp.builtins else "function" if node.func in comp.functions else "procedure"
-        cx.note(what, node.func, node.pos, type_=t)
     return x, t
 
 
@@ -245,8 +255,7 @@ class ExprChecker:
 
     # ----------------------------------------------------------- entry
     def expr(self, node, cx: Cx) -> tuple[X, Type]:
-        method = getattr(self, "_x_" + type(node).__name__)
-        return note_resolved(self, cx, node, *method(node, cx))
+        return resolved(self, cx, node, getattr(self, "_x_" + type(node).__name__))
 
     def expect(self, node, cx: Cx, want: Type, what: str) -> X:
         x, t = self.expr(node, cx)

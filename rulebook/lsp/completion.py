@@ -14,35 +14,11 @@ import re
 from lsprotocol import types as T
 
 from rulebook.lsp.builtin_docs import builtin_docs
+from rulebook.lsp.names import rule_text_at
 from validator.check_expr import BUILTIN_NAMES
 
 AFTER_DOT = re.compile(r"(?:([A-Za-z_][A-Za-z0-9_]*)|[)\]])\.([A-Za-z0-9_]*)$")
 K = T.CompletionItemKind
-
-
-def rule_text_at(doc, line: int) -> tuple | None:
-    """The document path of the rule text that covers ``line``, if any."""
-    best = None
-    for path, span in doc.spans.items():
-        text = _value(doc.data, path)
-        if not isinstance(text, str):
-            continue
-        first = span.chars[0][0] if span.chars else span.line
-        last = span.chars[-1][0] if span.chars else span.line + max(text.count("\n") - 1, 0)
-        if span.block:
-            last = span.line + max(len(text.rstrip("\n").split("\n")) - 1, 0)
-        if first <= line <= last + (1 if span.block else 0):
-            best = path
-    return best
-
-
-def _value(data, path):
-    for key in path:
-        try:
-            data = data[key]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return data
 
 
 def locals_at(analysis, path: tuple, line: int, column: int) -> dict[str, str]:

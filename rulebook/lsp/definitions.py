@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from lsprotocol import types as T
 
-from rulebook.lsp.names import definition, name_at, same_thing
+from rulebook.lsp.names import definition, find_at, same_thing
 from rulebook.lsp.positions import lsp_range
 
 
 def definition_of(analysis, uri: str, line: int, column: int) -> list[T.Location]:
-    use = name_at(analysis.names, line, column)
+    use = find_at(analysis, line, column)
     if use is None:
         return []
     target = definition(analysis.names, use.target)
@@ -20,7 +20,7 @@ def definition_of(analysis, uri: str, line: int, column: int) -> list[T.Location
 
 
 def references_of(analysis, uri: str, line: int, column: int, include_declaration: bool) -> list[T.Location]:
-    use = name_at(analysis.names, line, column)
+    use = find_at(analysis, line, column)
     if use is None:
         return []
     found = [u for u in analysis.names if same_thing(u.target, use.target) and (include_declaration or not u.binds)]

@@ -6,6 +6,7 @@ Hover, definitions, references and symbols all read this one list."""
 
 from __future__ import annotations
 
+from rulebook.lsp.positions import word_at
 from validator.uses import NameUse
 
 # section -> what its keys declare
@@ -72,7 +73,10 @@ def yaml_references(doc) -> list[NameUse]:
 
 def _value(data, path):
     for key in path:
-        data = data[key]
+        try:
+            data = data[key]
+        except (KeyError, IndexError, TypeError):
+            return None
     return data
 
 
@@ -112,3 +116,53 @@ def same_thing(a: tuple, b: tuple) -> bool:
     if a == b:
         return True
     return a[0] == b[0] == "property" and a[2] == b[2] and (not a[1] or not b[1])
+
+
+def rule_text_at(doc, line: int) -> tuple | None:
+    """The document path of the rule text that covers ``line``, if any."""
+    best = None
+    for path, span in doc.spans.items():
+        text = _value(doc.data, path)
+        if not isinstance(text, str):
+            continue
+        first = span.chars[0][0] if span.chars else span.line
+        last = span.chars[-1][0] if span.chars else span.line + max(text.count("\n") - 1, 0)
+        if span.block:
+            last = span.line + max(len(text.rstrip("\n").split("\n")) - 1, 0)
+        if first <= line <= last + (1 if span.block else 0):
+            best = path
+    return best
+
+
+def _value(data, path):
+    for key in path:
+        try:
+            data = data[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+CALLED = ("function", "procedure")
+NAMED = ("zone", "define", "var", "param", "component")
+
+
+def find_at(analysis, line: int, column: int) -> NameUse | None:
+    """The name at (line, column): as the checker resolved it, or, in rule
+    text the checker could not resolve (a statement with a mistake is given
+    up at its first one), the declared name written there."""
+    use = name_at(analysis.names, line, column)
+    if use is not None or analysis.doc is None or rule_text_at(analysis.doc, line) is None:
+        return use
+    found = word_at(analysis.lines, line, column)
+    if found is None:
+        return None
+    start, word = found
+    called = analysis.lines[line - 1][start - 1 + len(word):].lstrip().startswith("(")
+    if called and analysis.checker is not None and word in analysis.checker.builtins:
+        return NameUse("builtin", word, line, start, (), ("builtin", word))
+    kinds = CALLED if called else NAMED
+    for decl in analysis.names:
+        if decl.binds and decl.name == word and decl.kind in kinds:
+            return NameUse(decl.kind, word, line, start, (), decl.target)
+    return None

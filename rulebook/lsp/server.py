@@ -14,7 +14,7 @@ from pygls.uris import to_fs_path
 
 from rulebook.lsp import completion, definitions, diagnostics, hover, symbols
 from rulebook.lsp.analysis import Analysis, analyse
-from rulebook.lsp.names import name_at
+from rulebook.lsp.names import find_at
 from rulebook.lsp.positions import from_lsp, lsp_range
 
 DEBOUNCE = 0.25  # seconds after the last keystroke
@@ -87,7 +87,7 @@ def make_server() -> RulebookServer:
     def on_hover(ls: RulebookServer, params: T.HoverParams):
         a = ls.check(params.text_document.uri)
         line, col = from_lsp(a.lines, params.position)
-        use = name_at(a.names, line, col)
+        use = find_at(a, line, col)
         text = hover.hover_markdown(use, a.checker) if use is not None else None
         if not text:
             return None
