@@ -27,3 +27,23 @@ def test_every_option_has_help():
 def test_the_walk_sees_the_commands():
     names = {path[-1] for path, _ in walk(cli)}
     assert {"validate", "test", "check", "lsp", "play"} <= names
+
+
+def test_lsp_without_pygls_is_one_line_saying_what_to_install(capsys, monkeypatch):
+    import sys
+
+    from tests.helpers import run_main
+
+    monkeypatch.setitem(sys.modules, "pygls", None)  # as if the lsp extra were not installed
+    code, out, err = run_main(capsys, "lsp")
+    assert code == 1 and out == ""
+    assert err.strip().endswith("pip install 'rulebook[lsp]'") and "Traceback" not in err
+
+
+def test_the_command_line_does_not_load_pygls():
+    import subprocess
+    import sys
+
+    code = "import sys; import rulebook.cli; print('pygls' in sys.modules, 'lsprotocol' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
