@@ -134,15 +134,6 @@ def rule_text_at(doc, line: int) -> tuple | None:
     return best
 
 
-def _value(data, path):
-    for key in path:
-        try:
-            data = data[key]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return data
-
-
 CALLED = ("function", "procedure")
 NAMED = ("zone", "define", "var", "param", "component")
 
