@@ -8,7 +8,7 @@ import json
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from validator.diagnostics import CODES
+from rulebook.validator.diagnostics import CODES
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVEL = {"error": "error", "warning": "warning"}

@@ -12,7 +12,7 @@ from pytest_lsp import ClientServerConfig
 ROOT = Path(__file__).resolve().parents[1]
 # the worktree's own code, whatever the current folder
 SERVER = ClientServerConfig(server_command=[
-    sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); from rulebook.cli import main; "
+    sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); from rulebook.cli.main import main; "
     "main(['lsp'])"])
 
 

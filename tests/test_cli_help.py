@@ -3,7 +3,7 @@
 
 import click
 
-from rulebook.cli import cli
+from rulebook.cli.main import cli
 
 
 def walk(group: click.Group, prefix=()):
@@ -44,6 +44,6 @@ def test_the_command_line_does_not_load_pygls():
     import subprocess
     import sys
 
-    code = "import sys; import rulebook.cli; print('pygls' in sys.modules, 'lsprotocol' in sys.modules)"
+    code = "import sys; import rulebook.cli.main; print('pygls' in sys.modules, 'lsprotocol' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]

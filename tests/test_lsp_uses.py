@@ -1,7 +1,7 @@
 """The checker's record of where each name is used (validator/uses.py),
 which the language server reads instead of parsing rule text again."""
 
-from validator.pipeline import check_text
+from rulebook.validator.pipeline import check_text
 
 RULESET = """\
 rulebook: 1

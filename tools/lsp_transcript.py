@@ -26,7 +26,7 @@ TEXT = (ROOT / "examples" / "nim" / "ruleset.yaml").read_text(encoding="utf-8").
 
 class Server:
     def __init__(self):
-        code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from rulebook.cli import main; main(['lsp'])"
+        code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from rulebook.cli.main import main; main(['lsp'])"
         self.proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.lines: list[str] = []
         self.next_id = 1

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from validator.diagnostics import Diagnostic
+from rulebook.validator.diagnostics import Diagnostic
 
 RULESET_HEAD = re.compile(r"^rulebook:", re.M)
 
@@ -65,7 +65,7 @@ def analyse(path: str, text: str, previous: Analysis | None = None) -> Analysis:
 
 def _check_ruleset(out: Analysis) -> None:
     from rulebook.lsp.names import all_names
-    from validator.pipeline import check_text
+    from rulebook.validator.pipeline import check_text
 
     result = check_text(out.text, out.path)
     out.diagnostics = result.report.sorted()
@@ -79,7 +79,7 @@ def _check_ruleset(out: Analysis) -> None:
 
 
 def _check_scenario(out: Analysis) -> None:
-    from rulebook import scenario
+    from rulebook.testing import scenarios as scenario
 
     scenario.forget_programs()  # the ruleset may have changed since the last run
     outcome = scenario.run_file(out.path, out.text)

@@ -15,7 +15,7 @@ from lsprotocol import types as T
 
 from rulebook.lsp.builtin_docs import builtin_docs
 from rulebook.lsp.names import rule_text_at
-from validator.check_expr import BUILTIN_NAMES
+from rulebook.validator.check_expr import BUILTIN_NAMES
 
 AFTER_DOT = re.compile(r"(?:([A-Za-z_][A-Za-z0-9_]*)|[)\]])\.([A-Za-z0-9_]*)$")
 K = T.CompletionItemKind

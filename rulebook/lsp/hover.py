@@ -4,7 +4,7 @@ the checker's declarations and the ruleset's own descriptions."""
 from __future__ import annotations
 
 from rulebook.lsp.builtin_docs import builtin_docs
-from validator.uses import NameUse
+from rulebook.validator.uses import NameUse
 
 VISIBILITY = {"public": "everybody sees its components", "owner": "only its owner sees them",
               "hidden": "nobody sees them", "top": "everybody sees the top one"}

@@ -7,7 +7,7 @@ Hover, definitions, references and symbols all read this one list."""
 from __future__ import annotations
 
 from rulebook.lsp.positions import word_at
-from validator.uses import NameUse
+from rulebook.validator.uses import NameUse
 
 # section -> what its keys declare
 SECTIONS = {
