@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # the pipeline's stages are the repository's top-level folders, the layers on
 # top are sub-packages of rulebook/ named for their jobs.
 STAGES = ["dsl", "validator", "compiler", "interpreter", "agents"]
-LAYERS = ["files", "display", "testing", "simulate", "terminal", "web", "integrations", "cli"]
+LAYERS = ["files", "display", "testing", "simulate", "terminal", "web", "integrations", "lsp", "cli"]
 FOLDERS = {f"rulebook.{s}": ROOT / s for s in STAGES} | {f"rulebook.{j}": ROOT / "rulebook" / j for j in LAYERS}
 FOLDERS["rulebook"] = ROOT / "rulebook"
 ENGINE = {f"rulebook.{s}" for s in ["dsl", "validator", "compiler", "interpreter"]}
@@ -36,6 +36,7 @@ ALLOWED = {
                               "rulebook.terminal"},
     "rulebook.integrations": ENGINE | {"rulebook.agents", "rulebook.files", "rulebook.display", "rulebook.simulate",
                                        "rulebook.terminal"},  # ansi rendering
+    "rulebook.lsp": ENGINE | {"rulebook.testing"},  # scenario files are checked as they are run
     "rulebook.cli": set(FOLDERS),
     "rulebook": ENGINE | {"rulebook.files"},  # rulebook.load
 }
@@ -62,8 +63,21 @@ def imports_of(path: Path):
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            subs = [f"{node.module}.{a.name}" for a in node.names]
+            # `from pkg import module` reads the module; `from pkg import name` reads pkg's __init__
+            modules = [m for m in subs if _file_of(m) is not None]
+            names = subs + ([] if modules and len(modules) == len(subs) else [node.module])
         yield from names
+
+
+def _file_of(module: str) -> Path | None:
+    """The file of a project module, or None."""
+    pkg = package_of(module) if any(module.startswith(p) for p in FOLDERS) else None
+    if pkg is None:
+        return None
+    rest = module[len(pkg):].lstrip(".").replace(".", "/")
+    path = (FOLDERS[pkg] / rest).with_suffix(".py") if rest else FOLDERS[pkg] / "__init__.py"
+    return path if path.exists() else None
 
 
 def graph() -> nx.DiGraph:

@@ -242,6 +242,7 @@ def _components(c, n, cx):
     name = getattr(arg, "id", None)
     if name not in c.comp_types:
         cx.error("E039", f"unknown component type '{name or '?'}'", arg.pos, did_you_mean(str(name), c.comp_types))
+    cx.note("component", name, arg.pos)
     return X("components", name), LIST(COMP(name))
 
 

@@ -349,6 +349,8 @@ class DeclChecker:
             if event is not None:
                 scope.event, scope.event_slot = event, scope.temp()
             slots = tuple(scope.fresh(pname, ptype) for pname, ptype in params)
+            if key == (name, False, None):  # the parameters' places once, not once per kind of call site
+                self.note_params(scope, fpath[:-1] + ("params",), params)
             body_cx = Cx(self, scope, fpath, fspan, cx.depth + 1, public)
             body, t = self.expr(body_node, body_cx)
         finally:

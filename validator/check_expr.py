@@ -34,6 +34,7 @@ from rulebook.validator.types import (
     is_listy,
     join,
 )
+from rulebook.validator.uses import NameUse, name_column
 
 BUILTIN_NAMES = {
     "player",
@@ -90,6 +91,25 @@ class Cx:
     def where(self, pos) -> str:
         line, col = self.at(pos)
         return f"{self.comp.doc.file}:{line}:{col}"
+
+    def note(self, kind: str, name: str, pos, target: tuple | None = None, type_=None, binds: bool = False,
+             find: bool = False) -> None:
+        """Record that ``name`` at ``pos`` resolved to ``target``
+        (``validator.uses``: what editors read for hover and definitions);
+        ``find``: ``pos`` is where the construct starts, the name is further on."""
+        index = getattr(self.comp, "index", None)
+        if index is None:
+            return
+        line, col = self.at(pos)
+        if binds or find:  # a statement's place is where it starts: the name is further on
+            col = name_column(self.comp.out.source_lines, line, col, name)
+        index.add(NameUse(kind, name, line, col, self.path, target or (kind, name),
+                          "" if type_ is None else str(type_), binds))
+
+    def local_target(self, name: str) -> tuple:
+        """What a local name names: its slot in its unit."""
+        slot, _ = self.scope.names[name]
+        return ("local", self.scope.unit.name, slot)
 
 
 @contextmanager
@@ -188,6 +208,46 @@ def as_list(x: X, t: Type) -> X:
     return x
 
 
+def resolved(comp, cx: Cx, node, check) -> tuple[X, Type]:
+    """``check(node, cx)``, recording what the name, property or call
+    ``node`` resolved to (``Cx.note``), so that each kind of name is
+    recorded in one place. A call is recorded before its arguments are
+    checked: a mistake in one of them leaves the callee known."""
+    if type(node) is A.Call:
+        what = "builtin" if node.func in comp.builtins else "function" if node.func in comp.functions \
+            else "procedure" if node.func in comp.procedures else None
+        if what is not None:
+            cx.note(what, node.func, node.pos)
+        return check(node, cx)
+    return note_resolved(comp, cx, node, *check(node, cx))
+
+
+def note_resolved(comp, cx: Cx, node, x: X, t: Type) -> tuple[X, Type]:
+    """``(x, t)``, after recording what the name or property ``node``
+    resolved to: read from the IR the checker made."""
+    kind = type(node)
+    if kind is A.Name:
+        name = node.id
+        if x.op == "local" and name != "event":
+            cx.note("local", name, node.pos, ("local", cx.scope.unit.name, x.a[0]), t)
+        elif x.op in ("var", "param"):
+            kind = "define" if x.op == "param" and name in (comp.data.get("define") or {}) else x.op
+            cx.note(kind, name, node.pos, type_=t)
+        elif x.op == "shared_zone" or t.kind == "family":
+            cx.note("zone", name, node.pos)
+        elif t.kind == "ctype":
+            cx.note("component", name, node.pos)
+        else:
+            cx.note("value", name, node.pos, type_=t)
+    elif kind is A.Attribute and x.op == "pvar":
+        cx.note("player_var", node.attr, node.pos, type_=t)
+    elif kind is A.Attribute and x.op in ("dyn", "static", "static_get"):
+        owners = [ct.name for ct in comp.comp_types.values() if node.attr in ct.static or node.attr in ct.dynamic]
+        owner = x.a[2] if x.op == "static" else owners[0] if len(owners) == 1 else ""
+        cx.note("property", node.attr, node.pos, ("property", owner, node.attr), t)
+    return x, t
+
+
 class ExprChecker:
     """Mixed into the ruleset checker: ``expr(node, cx) -> (X, Type)``."""
 
@@ -195,8 +255,7 @@ class ExprChecker:
 
     # ----------------------------------------------------------- entry
     def expr(self, node, cx: Cx) -> tuple[X, Type]:
-        method = getattr(self, "_x_" + type(node).__name__)
-        return method(node, cx)
+        return resolved(self, cx, node, getattr(self, "_x_" + type(node).__name__))
 
     def expect(self, node, cx: Cx, want: Type, what: str) -> X:
         x, t = self.expr(node, cx)
@@ -539,6 +598,7 @@ class ExprChecker:
             slot = cx.scope.fresh(node.param, param_type)
         else:
             cx.scope.names[node.param] = (slot, param_type)
+        cx.note("local", node.param, node.pos, ("local", cx.scope.unit.name, slot), param_type, binds=True)
         try:
             with unhoisted(cx, "inside a function (x => ...)"):
                 body, t = self.expr(node.body, cx)

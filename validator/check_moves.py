@@ -131,6 +131,7 @@ class MoveChecker:
                 did_you_mean(s.type_name, self.comp_types),
                 len(s.type_name),
             )
+        cx.note("component", s.type_name, s.type_pos)
         zone, _ = self.zone_arg(s.zone, cx, "create ... in")
         props = []
         for kw in s.props:

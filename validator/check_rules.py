@@ -56,6 +56,7 @@ class RuleChecker:
                 if t.kind == "zone" and x is not None:
                     x = X("zone_items", x)
                 params.append((pname, scope.fresh(pname, et), x))
+                self.note_params(scope, base + ("params",), [(pname, et)])
             require = None
             if "require" in spec:
                 require, _ = self.check_expr_at(base + ("require",), scope, BOOL)

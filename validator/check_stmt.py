@@ -25,6 +25,7 @@ from rulebook.validator.types import (
     parse_type,
     type_tag,
 )
+from rulebook.validator.uses import ScopeAt
 
 NUMERIC = ("int", "any", "error", "player")
 OUT_UNTIL = ("phase", "cleared")  # eliminate ... until: the points a player's time out lasts to
@@ -44,6 +45,10 @@ class StmtChecker:
         return [s for s in out if s is not None]
 
     def _stmt(self, s, cx: Cx, out: list) -> None:
+        index = getattr(self, "index", None)
+        if index is not None:  # what is in scope here, for completion (validator.uses)
+            line, col = cx.at(s.pos)
+            index.scopes.append(ScopeAt(cx.path, line, col, tuple((n, str(t)) for n, (_, t) in cx.scope.names.items())))
         for name in (getattr(s, "name", None), getattr(s, "var", None)):
             if isinstance(name, str) and name.startswith("_"):
                 self.report("E014", f"'{name}': names starting with '_' are reserved", cx.path, cx.at(s.pos))
@@ -88,6 +93,7 @@ class StmtChecker:
         elif t == LIST(NONE):
             t = LIST(ANY)  # an empty list to be filled: its items may be of any type
         slot = cx.scope.declare(s.name, t)
+        cx.note("local", s.name, s.pos, cx.local_target(s.name), t, binds=True)
         return S("set", cx.where(s.pos), ("local", slot), "=", x, t.kind in NUMERIC)
 
     def _s_SetStmt(self, s, cx):
@@ -113,8 +119,10 @@ class StmtChecker:
             local = cx.scope.lookup(name)
             if local is not None and name != "player":
                 slot, lt = local
+                cx.note("local", name, t.pos, cx.local_target(name), lt, find=True)
                 return ("local", slot), lt
             if name in self.var_types:
+                cx.note("var", name, t.pos, type_=self.var_types[name], find=True)
                 if name == "direction":
                     return ("direction",), self.var_types[name]
                 return ("var", name), self.var_types[name]
@@ -142,6 +150,7 @@ class StmtChecker:
                     did_you_mean(name, self.pvar_types) or "declare it under player_vars",
                     len(name),
                 )
+            cx.note("player_var", name, t.pos, type_=self.pvar_types[name], find=True)
             return ("pvar", obj, name), self.pvar_types[name]
         if ot.kind == "comp":
             types = [self.comp_types[ot.arg]] if ot.arg else list(self.comp_types.values())
@@ -149,6 +158,7 @@ class StmtChecker:
                 return ("owner", obj), PLAYER
             for ct in types:
                 if name in ct.dynamic:
+                    cx.note("property", name, t.pos, ("property", ot.arg or ct.name, name), ct.dynamic[name], find=True)
                     return ("prop", obj, name), ct.dynamic[name]
             for ct in types:
                 if name in ct.static:
@@ -196,6 +206,7 @@ class StmtChecker:
         opts, et = self.listy(s.options, cx, "choose ... from")
         chooser = self.expect(s.chooser, cx, PLAYER, "choose ... by") if s.chooser else None
         slot = cx.scope.declare(s.name, et)
+        cx.note("local", s.name, s.pos, cx.local_target(s.name), et, binds=True)
         label, prompt_tpl, within = self._templates(s, cx)
         self.asks.add(cx.scope.unit.name)
         return S("choose", cx.where(s.pos), slot, opts, chooser, s.optional, s.prompt or f"choose {s.name}",
@@ -211,11 +222,13 @@ class StmtChecker:
             )
         items, it = self.listy(s.iterable, cx, "simultaneous for ... in")
         var = cx.scope.declare(s.var, it)
+        cx.note("local", s.var, s.pos, cx.local_target(s.var), it, binds=True)
         first: A.ChooseStmt = s.body[0]
         cx.hoist = "in the choice of a 'simultaneous for' (computed once for each of its values)"
         opts, et = self.listy(first.options, cx, "choose ... from")
         chooser = self.expect(first.chooser, cx, PLAYER, "choose ... by") if first.chooser else None
         choice = cx.scope.declare(first.name, et)
+        cx.note("local", first.name, first.pos, cx.local_target(first.name), et, binds=True)
         list_slot, answers, idx = cx.scope.temp(), cx.scope.temp(), cx.scope.temp()
         label, prompt_tpl, within = self._templates(first, cx)
         self.asks.add(cx.scope.unit.name)
@@ -239,6 +252,7 @@ class StmtChecker:
     def _s_ForStmt(self, s, cx):
         items, it = self.listy(s.iterable, cx, "for ... in")
         var = cx.scope.declare(s.var, it)
+        cx.note("local", s.var, s.pos, cx.local_target(s.var), it, binds=True)
         list_slot, idx = cx.scope.temp(), cx.scope.temp()
         body = self.block(s.body, cx)
         return S("for", cx.where(s.pos), var, items, body, list_slot, idx)
@@ -278,6 +292,8 @@ class StmtChecker:
 
     def _s_CallStmt(self, s, cx):
         proc = self.procedures.get(s.func)
+        if proc is not None:
+            cx.note("procedure", s.func, s.pos)
         if proc is None:
             if s.func in self.functions:
                 cx.error("E044", f"'{s.func}' is a function: use its value, e.g. let x = {s.func}(...)", s.pos)
@@ -332,6 +348,7 @@ class StmtChecker:
                 did_you_mean(s.event, self.events) or "declare it under events",
                 len(s.event),
             )
+        cx.note("event", s.event, s.event_pos)
         self.emitted.add(s.event)
         args = []
         given = set()

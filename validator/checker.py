@@ -29,6 +29,7 @@ from rulebook.validator.diagnostics import Diagnostic
 from rulebook.validator.ir import Checked, Expr, Unit
 from rulebook.validator.scope import Locals, Scope
 from rulebook.validator.types import INT, Type
+from rulebook.validator.uses import NameUse, UseIndex
 
 DEFAULT_LIMITS = {
     "max_steps": 200_000,  # loop rounds and calls between two decisions
@@ -49,6 +50,7 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
         self.data = data
         self.variants = tuple(variants)
         self.diags: list[Diagnostic] = []
+        self.index = UseIndex()  # where each name is used (validator.uses): read by editors, not by the compiler
         self.limits = dict(DEFAULT_LIMITS, **(limits or {}))
         self.out = Checked(meta={}, file=doc.file, source_lines=doc.source.splitlines())
         self.params: dict = {}
@@ -89,6 +91,17 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
     # ------------------------------------------------------------ diagnostics
     def report(self, code, message, path, at=None, hint=None, length=1, key=False):
         self.diags.append(self.doc.diag(code, message, path, hint, key=key, at=at, length=length))
+
+    def note_params(self, scope: Scope, base: tuple, params) -> None:
+        """Record the parameters declared under the YAML key ``base`` as the
+        definitions of their locals (``validator.uses``)."""
+        for pname, ptype in params:
+            key = base + (pname,)
+            if key in self.doc.key_positions:
+                line, col = self.doc.key_positions[key]
+                slot = scope.names[pname][0]
+                self.index.add(NameUse("local", pname, line, col, key, ("local", scope.unit.name, slot), str(ptype),
+                                       binds=True))
 
     def text_of(self, path):
         node = self.data
@@ -200,6 +213,7 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
             unit = Locals(unit_name)
             scope = Scope(unit)
             slots = tuple(scope.fresh(pname, ptype) for pname, ptype in params)
+            self.note_params(scope, ("procedures", name, "params"), params)
             returns = self.proc_returns.get(name)
             ret_slot = scope.temp() if returns is not None else -1  # where the caller wants the value
             path = ("procedures", name, "effect")
@@ -274,8 +288,8 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
         """Check rule text from another file (a scenario) against this
         ruleset's declarations: a block gives a Unit, an expression gives
         (Expr, type, node). Diagnostics are returned, not kept."""
-        saved = self.doc, self.data, self.diags
-        self.doc, self.data, self.diags = doc, doc.data, []
+        saved = self.doc, self.data, self.diags, self.index
+        self.doc, self.data, self.diags, self.index = doc, doc.data, [], UseIndex()
         try:
             name = f"scenario {'.'.join(map(str, path))}"
             if kind == "block":
@@ -300,4 +314,4 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
                     parts = None
             return (Expr(x, scope.unit.nlocals, t, scope.unit.names), parts), self.diags
         finally:
-            self.doc, self.data, self.diags = saved
+            self.doc, self.data, self.diags, self.index = saved

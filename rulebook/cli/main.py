@@ -88,7 +88,9 @@ def list_cmd():
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True,
+              help="text: compiler-style lines; json: a list of diagnostics; sarif: a SARIF 2.1.0 log for CI code "
+              "scanning.")
 def validate(paths, fmt):
     """Validate ruleset files (the base game and each variant)."""
     from rulebook.compiler.build import validate_path
@@ -107,16 +109,33 @@ def validate(paths, fmt):
             diags, source, label = validate_path(path).sorted(), _source_of(path), path
         found = len([d for d in diags if d.is_error])  # counted from the very list that is shown
         errors += found
-        if fmt == "json":
-            all_diags += [d.as_dict() for d in diags]
+        if fmt != "text":
+            all_diags += diags
         else:
             for d in diags:
                 click.echo(d.render(source))
             status = "FAILED" if found else "ok"
             click.echo(f"{label}: {status} ({plural(found, 'error')}, {plural(len(diags) - found, 'warning')})")
     if fmt == "json":
-        click.echo(json.dumps(all_diags, indent=2))
+        click.echo(json.dumps([d.as_dict() for d in all_diags], indent=2))
+    elif fmt == "sarif":
+        from rulebook.cli.sarif import to_sarif
+
+        click.echo(to_sarif(all_diags))
     sys.exit(EXIT_PROBLEMS if errors else EXIT_OK)
+
+
+@cli.command()
+def lsp():
+    """Serve the Language Server Protocol over standard input and output:
+    diagnostics, hover, definitions, completion and an outline for
+    rulesets in your editor (docs/editor.md; needs the lsp extra)."""
+    from rulebook.lsp import run
+
+    try:
+        run()
+    except RuntimeError as err:
+        raise Failure(str(err)) from None
 
 
 @cli.command()
@@ -468,8 +487,12 @@ def _interrupted(stop, out_path) -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1)
-@click.option("--verbose", is_flag=True)
-def test(paths, verbose):
+@click.option("--verbose", is_flag=True, help="Also list the scenarios that pass.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: every scenario's result, and each failure's file, line, expected and actual values.")
+@click.option("--junit-xml", "junit_path", type=click.Path(dir_okay=False),
+              help="Also write the results to FILE as JUnit XML, for CI systems.")
+def test(paths, verbose, fmt, junit_path):
     """Run scenario files (default: every ruleset's scenarios)."""
     from rulebook.files.locate import all_rulesets
     from rulebook.testing.scenarios import discover, run_file
@@ -481,9 +504,13 @@ def test(paths, verbose):
     if not files:
         raise Failure("no scenario files found")
     failed = 0
+    outcomes = []
     for f in files:
         outcome = run_file(f)
-        if outcome.passed:
+        outcomes.append(outcome)
+        if fmt == "json":
+            failed += not outcome.passed
+        elif outcome.passed:
             if verbose:
                 click.echo(escape(f"ok    {f}  ({outcome.name})"))
         else:
@@ -492,7 +519,16 @@ def test(paths, verbose):
             source = _source_of(f)
             for d in outcome.failures:
                 click.echo("      " + d.render(source if d.file == str(f) else None).replace("\n", "\n      "))
-    click.echo(f"{len(files) - failed} passed, {failed} failed")
+    if junit_path:
+        from rulebook.testing.reports import to_junit_xml
+
+        Path(junit_path).write_text(to_junit_xml(outcomes), encoding="utf-8")
+    if fmt == "json":
+        from rulebook.testing.reports import to_json
+
+        click.echo(to_json(outcomes))
+    else:
+        click.echo(f"{len(files) - failed} passed, {failed} failed")
     sys.exit(EXIT_PROBLEMS if failed else EXIT_OK)
 
 
@@ -529,7 +565,8 @@ def _scenarios_of(path: str) -> str:
 @click.option("--players", "-p", "player_counts", type=int, multiple=True,
               help="A player count (repeatable; default: the smallest and the largest).")
 @click.option("--games", "-n", type=int, default=20, show_default=True, help="Random games per player count.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="The run's seed; each game's derives from it, and a failure names its game's seed.")
 @click.option("--max-decisions", type=int, default=5000, show_default=True,
               help="Stop a game that has not ended after this many decisions.")
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE", help="Set a parameter (repeatable).")
@@ -567,10 +604,10 @@ def check(game, variants, player_counts, games, seed, max_decisions, params, out
 
 @cli.command()
 @click.argument("game")
-@click.option("--variant", "-v", "variants", multiple=True)
-@click.option("--players", "-p", type=int)
-@click.option("--seconds", type=float, default=5.0, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--variant", "-v", "variants", multiple=True, help="A variant to play (repeatable).")
+@click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's default).")
+@click.option("--seconds", type=float, default=5.0, show_default=True, help="How long to play random games.")
+@click.option("--seed", type=int, default=1, show_default=True, help="The run's seed; each game's derives from it.")
 def bench(game, variants, players, seconds, seed):
     """Play random games for a while; print games and decisions per second.
 

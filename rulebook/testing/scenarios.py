@@ -32,7 +32,7 @@ from rulebook.interpreter.labels import literal, player_name
 from rulebook.testing.why_failed import explain
 from rulebook.validator.diagnostics import Diagnostic, did_you_mean
 from rulebook.validator.files import Field, shape_errors
-from rulebook.validator.loader import Document, load_file
+from rulebook.validator.loader import Document, load_file, load_text
 
 STEP_KEYS = {"player", "option", "index", "expect", "options", "note", "error", "value", "time_out", "says", "run",
              "present", "absent", "poll", "chance"}
@@ -53,6 +53,22 @@ TOP_KEYS = {
     "rule",
     "chance",
 }
+
+
+@dataclass(frozen=True)
+class ScenarioFailure(Diagnostic):
+    """A failure that compares a value with what the scenario expects: both
+    kept as fields, so that reports for CI (``rulebook test --format json``,
+    ``--junit-xml``) show them without reading the message."""
+
+    expected: str | None = None
+    actual: str | None = None
+
+
+def _differs(doc: Document, message: str, path, expected, actual) -> ScenarioFailure:
+    d = doc.diag("E070", message, path)
+    return ScenarioFailure(d.code, d.message, d.file, d.line, d.column, d.hint, d.path, d.length,
+                           str(expected), str(actual))
 
 
 @dataclass
@@ -91,11 +107,12 @@ LIMITS = {
 }
 
 
-def read_scenario(path: Path) -> tuple[Document, list[Diagnostic]]:
+def read_scenario(path: Path, text: str | None = None) -> tuple[Document, list[Diagnostic]]:
     """A scenario file read like any YAML file nobody vouches for (a regular
     file, the loader's size, nesting, alias and text limits: see
-    ``validator.files`` and ``validator.loader``), then the limits above."""
-    doc, diags = load_file(path)
+    ``validator.files`` and ``validator.loader``), then the limits above.
+    ``text``: the file's text as an editor holds it, not yet saved."""
+    doc, diags = load_file(path) if text is None else load_text(text, str(path))
     if not diags and isinstance(doc.data, dict):
         diags = [doc.diag("E070", message, where) for where, message in shape_errors(doc.data, LIMITS)]
     return doc, diags
@@ -113,18 +130,25 @@ def _program(ruleset: Path, variants: tuple):
     return _programs[key]
 
 
-def run_file(path: str | Path) -> Outcome:
-    """Run one scenario file; never raises: every problem is a failure."""
+def forget_programs() -> None:
+    """Compile rulesets again on the next run (a long-lived process, such as
+    the language server, sees them change)."""
+    _programs.clear()
+
+
+def run_file(path: str | Path, text: str | None = None) -> Outcome:
+    """Run one scenario file (``text``: its unsaved text in an editor);
+    never raises: every problem is a failure."""
     try:
-        return _run_file(Path(path))
+        return _run_file(Path(path), text)
     except Exception as err:  # noqa: BLE001 - a scenario file must never crash the runner
         return Outcome(str(path), Path(path).stem, False,
                        [Diagnostic("E070", f"the scenario could not run: {type(err).__name__}: {err}",
                                    str(path), 1, 1)])
 
 
-def _run_file(path: Path) -> Outcome:
-    doc, diags = read_scenario(path)
+def _run_file(path: Path, text: str | None = None) -> Outcome:
+    doc, diags = read_scenario(path, text)
     name = path.stem
     if diags:
         return Outcome(str(path), name, False, diags)
@@ -259,18 +283,12 @@ def _run_file(path: Path) -> Outcome:
                                                  "chance events of the scenario", entry[3]))
         failures += _check(st, doc, final, comp)
         if "winners" in data and sorted(st.winners) != sorted(data["winners"] or []):
-            failures.append(
-                doc.diag(
-                    "E070",
-                    f"expected winners {data['winners']}, got "
-                    f"{st.winners if st.over else 'none (the game is not over)'}",
-                    ("winners",),
-                )
-            )
+            got = st.winners if st.over else "none (the game is not over)"
+            failures.append(_differs(doc, f"expected winners {data['winners']}, got {got}", ("winners",),
+                                     data["winners"], got))
         if "over" in data and bool(st.over) != bool(data["over"]):
-            failures.append(
-                doc.diag("E070", f"expected the game {'to be' if data['over'] else 'not to be'} over", ("over",))
-            )
+            failures.append(_differs(doc, f"expected the game {'to be' if data['over'] else 'not to be'} over",
+                                     ("over",), f"over: {bool(data['over'])}", f"over: {bool(st.over)}"))
     except RulebookError as err:
         code = getattr(err, "code", "R000")
         if expected_error and code == expected_error:
@@ -281,7 +299,8 @@ def _run_file(path: Path) -> Outcome:
         )
         return Outcome(str(path), name, False, failures, decisions)
     if expected_error:
-        failures.append(doc.diag("E070", f"expected error {expected_error}, but none happened", ("error",)))
+        failures.append(_differs(doc, f"expected error {expected_error}, but none happened", ("error",),
+                                 expected_error, "no error"))
     return Outcome(str(path), name, not failures, failures, decisions)
 
 
@@ -340,7 +359,9 @@ def _check(st, doc: Document, checks, compiler) -> list[Diagnostic]:
             continue
         if not value:
             text = _text(doc, path)
-            out.append(doc.diag("E070", f"expectation failed: {text} {explain(compiler, st, text)}".rstrip(), path))
+            why = explain(compiler, st, text)
+            out.append(_differs(doc, f"expectation failed: {text} {why}".rstrip(), path, f"{text} is true",
+                                f"it is {value!r}" + (f" {why}" if why else "")))
     return out
 
 
@@ -373,7 +394,7 @@ def _check_options(game, st, doc, step, key: str, path) -> list[Diagnostic]:
         return [doc.diag("E070", f"no options to check: {err}", path)]
     want = step[key]
     if key == "options":
-        return [] if labels == want else [doc.diag("E070", f"expected options {want}, got {labels}", path)]
+        return [] if labels == want else [_differs(doc, f"expected options {want}, got {labels}", path, want, labels)]
     out = []
     for j, label in enumerate(want):
         if (label in labels) != (key == "present"):
@@ -493,7 +514,8 @@ def _decide(game, st, doc, step, path):
             return doc.diag("E070", f"expected error R012 (no such option), but '{wanted}' is a legal option of "
                                     f"{player_name(st, player)}; legal: {labels}", path + ("option",))
         if not matches:
-            return doc.diag("E070", f"'{wanted}' is not a legal option; legal: {labels}", path + ("option",))
+            return _differs(doc, f"'{wanted}' is not a legal option; legal: {labels}", path + ("option",),
+                            f"a legal option {wanted!r}", f"legal: {labels}")
         index = matches[0]
     else:
         return doc.diag("E070", "a decision step needs option: <label>, index: <n> or time_out: true", path)
