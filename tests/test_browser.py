@@ -228,7 +228,8 @@ def test_a_wrong_token_is_refused(serve, browser):
                 const ws = new WebSocket("ws://" + location.host + "/ws?role=seat&seat=1&t=" +
                                          new URLSearchParams(location.search).get("t"));
                 ws.onmessage = ev => { const m = JSON.parse(ev.data);
-                    if (m.type === "table") ws.send(JSON.stringify({type: "choose", index: 0, steps: m.table.steps}));
+                    if (m.type === "table")
+                        ws.send(JSON.stringify({type: "choose", index: 0, decision: m.table.steps}));
                     else done(m); };
             })""")
             assert reply["type"] == "refused" and "no decision" in reply["message"]
