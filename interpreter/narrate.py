@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from interpreter.events import Decision
-from interpreter.labels import comp_name, player_name, zone_name
-from interpreter.ops import can_see, zone_family, zone_owner
+from rulebook.interpreter.events import Decision
+from rulebook.interpreter.labels import comp_name, player_name, zone_name
+from rulebook.interpreter.ops import can_see, zone_family, zone_owner
 
 
 class Line(NamedTuple):

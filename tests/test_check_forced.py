@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler.build import compile_path
-from interpreter.game import Game
-from rulebook import table
-from rulebook.check import run_checks
+from rulebook.compiler.build import compile_path
+from rulebook.interpreter.game import Game
+
+from rulebook.testing.random_games import run_checks
+from rulebook.web import layout as table
 
 ABOVE_THREE = Path(__file__).resolve().parent / "data" / "serve" / "play-one-above-three.yaml"
 

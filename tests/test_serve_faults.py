@@ -44,8 +44,8 @@ def next_message(ws, kind: str, timeout: float = 60) -> dict:
 # ------------------------------------------------------------------ item 3: forced answers
 def seeds_by_first_seat_options(count: int) -> dict[bool, int]:
     """A seed where seat 1 holds no card above 3 (its one option: pass) and one where it holds one."""
-    from compiler.build import compile_path
-    from interpreter.game import Game
+    from rulebook.compiler.build import compile_path
+    from rulebook.interpreter.game import Game
 
     game = Game(compile_path(ABOVE_THREE).program)
     found: dict[bool, int] = {}

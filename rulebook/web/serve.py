@@ -31,13 +31,13 @@ from pathlib import Path
 
 import click
 
-from interpreter.labels import player_name
-from interpreter.narrate import narrate_lines
-from interpreter.ops import zone_family
-from rulebook.table import answered_by_table, author_table, seat_table
-from rulebook.tell import tidy
+from rulebook.display.tidy import tidy
+from rulebook.interpreter.labels import player_name
+from rulebook.interpreter.narrate import narrate_lines
+from rulebook.interpreter.ops import zone_family
+from rulebook.web.layout import answered_by_table, author_table, seat_table
 
-WEB = Path(__file__).resolve().parent / "web"
+WEB = Path(__file__).resolve().parent
 LOG_KEPT = 400  # narrated lines sent to a seat (the page scrolls them)
 OUTBOX = 64  # messages queued for one connection: one that falls further behind is dropped
 AUTHOR = "author"
@@ -133,8 +133,8 @@ class Host:
         """The game cannot go on: every seat and the author are shown the
         error in one line with its rule place, and the command prints it
         once (and exits 1 when the table is closed)."""
-        from interpreter.errors import RulebookError
-        from validator.files import escape
+        from rulebook.interpreter.errors import RulebookError
+        from rulebook.validator.files import escape
 
         if isinstance(err, RulebookError):
             text = str(err).splitlines()[0]
@@ -153,7 +153,7 @@ class Host:
     async def advance(self) -> None:
         """Let bots (and forced answers) play until a human must decide, the
         game is over or a rule failed, sending the table after each step."""
-        from agents.base import decide
+        from rulebook.agents.base import decide
 
         while not self.st.over and self.failure is None:
             if self.forced_human() is None:
@@ -465,7 +465,7 @@ def _html(text: str) -> str:
 def phase_graph_svg(prog) -> str:
     """The phase graph as SVG: Graphviz's drawing when ``dot`` is installed,
     else a simple one of our own (phases on a circle, arrows between them)."""
-    from rulebook import graphs
+    from rulebook.display import graphs
 
     try:
         return graphs.render(graphs.to_dot(prog.phase_graph, prog.title, prog.start_phase or None), "svg").decode()
@@ -478,8 +478,8 @@ def run(game_arg, variants, players, seed, humans, params, author, bots, host_na
     """The ``serve`` command's body (see ``rulebook.cli.serve``)."""
     import uvicorn
 
-    from rulebook.loading import EXIT_PROBLEMS, _load, _params, _players
-    from rulebook.play import _bots
+    from rulebook.files.loading import EXIT_PROBLEMS, _load, _params, _players
+    from rulebook.terminal.play import _bots
 
     loaded, _path = _load(game_arg, variants)
     n = _players(loaded, players)
