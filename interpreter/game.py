@@ -21,6 +21,7 @@ from rulebook.interpreter.errors import (
     NotYourTurnError,
     RuleError,
 )
+from rulebook.interpreter.events import decision
 from rulebook.interpreter.labels import back_name, comp_names, describe, literal, player_name
 from rulebook.interpreter.program import TIMED_OUT, Catalog, Program, Type
 from rulebook.interpreter.run import run, scores
@@ -317,8 +318,8 @@ class Game(Saving):
         st.history.append([player, value])
         if st.record:
             label = pend["labels"][i][index] if pend.get("labels") else self.option_label(st, pend, value)
-            ev = ("decision", player, value, pend["kind"], pend.get("type", "any"), label)
-            st.events.append(ev + (True,) if pend.get("public") else ev)  # 'choose ... public': told to all
+            st.events.append(decision(player, value, pend["kind"], pend.get("type", "any"), label,
+                                      bool(pend.get("public"))))  # 'choose ... public': told to all
         if pend["kind"] == "simul":
             answers, done = list(pend["answers"]), list(pend["done"])
             answers[i] = value
@@ -356,7 +357,7 @@ class Game(Saving):
             return
         st.history.append([player, None, "time_out"])
         if st.record:
-            st.events.append(("decision", player, None, "time_out", "action", "time ran out"))
+            st.events.append(decision(player, None, "time_out", "action", "time ran out"))
         st.stack[-1][2][pend["slot"]] = TIMED_OUT
         st.pending = None
         st.since_decision = 0

@@ -16,6 +16,7 @@ from bisect import insort  # noqa: F401 - for compiled rules (from lib import *)
 
 from rulebook.interpreter import ops
 from rulebook.interpreter.errors import BAD_VALUE, NO_OPTIONS, STEP_LIMIT, RuleError
+from rulebook.interpreter.events import moved as _moved  # not exported to compiled rules (a private name)
 from rulebook.interpreter.indexes import indexed, set_indexed  # noqa: F401 - for compiled rules (from lib import *)
 from rulebook.interpreter.labels import HIDDEN, HiddenInText, comp_name, describe, literal
 
@@ -805,7 +806,7 @@ def after_move(st, c, src, dest) -> None:
     if c in st.known:
         del st.known[c]
     if st.record:  # a face-up component is named now: what it shows may change once it is hidden
-        st.events.append(("move", c, src, dest, st.face[c], comp_name(st, c) if st.face[c] else None))
+        st.events.append(_moved(c, src, dest, st.face[c], comp_name(st, c) if st.face[c] else None))
 
 
 def leave_pile(st, c, src: int) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from rulebook.interpreter.events import Decision
 from rulebook.interpreter.labels import comp_name, player_name, zone_name
 from rulebook.interpreter.ops import can_see, zone_family, zone_owner
 
@@ -69,13 +70,13 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
             elif viewer in who:
                 out.append(Line("private", viewer, f"You see {_listed(names)}."))
         elif kind == "move" and verbose:
-            _, c, src, dest, face_up, name = ev
+            c = ev.comp
             what = (
-                name if face_up
-                else comp_name(st, c) if _sees_in(st, dest, viewer) and can_see(st, c, viewer)
+                ev.name if ev.face_up
+                else comp_name(st, c) if _sees_in(st, ev.dest, viewer) and can_see(st, c, viewer)
                 else f"a {st.cat.types[c] if c < st.cat.n else 'component'}"
             )
-            out.append(Line("move", None, f"  {what}: {zone_name(st, src)} -> {zone_name(st, dest)}"))
+            out.append(Line("move", None, f"  {what}: {zone_name(st, ev.src)} -> {zone_name(st, ev.dest)}"))
         elif kind == "shuffle" and verbose:
             out.append(Line("shuffle", None, f"  {zone_name(st, ev[1])} is shuffled."))
         elif kind == "eliminate":
@@ -121,14 +122,14 @@ def _shown(st, events, start: int, viewer) -> set[int]:
     for ev in events[start:]:
         if ev[0] == "decision":
             break
-        if (ev[0] == "move" and ev[4]) or (ev[0] == "reveal" and (ev[2] is None or viewer in ev[2])):
+        if (ev[0] == "move" and ev.face_up) or (ev[0] == "reveal" and (ev[2] is None or viewer in ev[2])):
             shown.add(ev[1])
     return shown
 
 
-def _decision(st, ev, viewer, shown: set[int]) -> Line | None:
-    _, p, value, dkind, tag, label = ev[:6]
-    public = len(ev) > 6 and ev[6]  # 'choose ... public': the answer is told to everybody
+def _decision(st, ev: Decision, viewer, shown: set[int]) -> Line | None:
+    p, value, dkind, tag, label = ev.player, ev.value, ev.asked, ev.tag, ev.label
+    public = ev.public  # 'choose ... public': the answer is told to everybody
     who = player_name(st, p)
     if dkind == "time_out":  # Game.time_out: nothing was chosen, so nothing is secret
         return Line("time_out", p, f"{who} ran out of time.")

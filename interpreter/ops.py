@@ -8,6 +8,7 @@ from bisect import insort
 
 from rulebook.interpreter import rng
 from rulebook.interpreter.errors import RECURSION, SCRIPT, RuleError
+from rulebook.interpreter.events import moved
 from rulebook.interpreter.labels import comp_name
 from rulebook.interpreter.zones import (  # noqa: F401 - the zone helpers, also under their old home
     add_comp_zones,
@@ -61,7 +62,7 @@ def move(st, c: int, dest: int, position: str = "top", face: str | None = None, 
     if c in st.known:
         del st.known[c]
     if st.record:  # a face-up component is named now: what it shows may change once it is hidden
-        st.events.append(("move", c, src, dest, st.face[c], comp_name(st, c) if st.face[c] else None))
+        st.events.append(moved(c, src, dest, st.face[c], comp_name(st, c) if st.face[c] else None))
     if "moved" in st.prog.triggers:
         fields = {"component": c, "from_zone": src if src != BOX else None, "to_zone": dest if dest != BOX else None}
         if not fire_now:

@@ -9,6 +9,7 @@ import json
 import os
 import queue
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -16,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from websockets.sync.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,6 +33,7 @@ class Table:
         self.links: dict[str, str] = {}
         self.output: list[str] = []
         lines: queue.Queue = queue.Queue()
+        self.lines = lines  # what the process prints after its links (``stop`` reads it)
         threading.Thread(target=lambda: [lines.put(x) for x in self.proc.stdout] + [lines.put(None)],
                          daemon=True).start()  # reads until the process ends (its output is never blocked)
         end = time.monotonic() + 60
@@ -57,6 +60,17 @@ class Table:
     def token(self, who: str) -> str:
         return self.links[who].split("?t=", 1)[1]
 
+    def stop(self) -> str:
+        """Stop the table as its host does (Ctrl-C); everything it printed."""
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.close()
+        while (line := self.lines.get(timeout=30)) is not None:
+            self.output.append(line)
+        return "".join(self.output)
+
     def close(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
@@ -80,6 +94,30 @@ def serve():
     yield start
     for t in tables:
         t.close()
+
+
+# ------------------------------------------------------------------ speaking as a page does
+def ws_url(table: Table, query: str) -> str:
+    return table.base.replace("http://", "ws://") + "/ws?" + query
+
+
+def seat_socket(table: Table, seat: int):
+    return connect(ws_url(table, f"role=seat&seat={seat}&t={table.token(f'seat {seat}')}"), open_timeout=30)
+
+
+def next_table(ws) -> dict:
+    while True:
+        msg = json.loads(ws.recv(timeout=60))
+        if msg["type"] == "table":
+            return msg["table"]
+
+
+def next_refusal(ws) -> str:
+    """The next refusal's message (the table sent again after it is skipped)."""
+    while True:
+        msg = json.loads(ws.recv(timeout=60))
+        if msg["type"] == "refused":
+            return msg["message"]
 
 
 class Replay:

@@ -228,7 +228,8 @@ def test_a_wrong_token_is_refused(serve, browser):
                 const ws = new WebSocket("ws://" + location.host + "/ws?role=seat&seat=1&t=" +
                                          new URLSearchParams(location.search).get("t"));
                 ws.onmessage = ev => { const m = JSON.parse(ev.data);
-                    if (m.type === "table") ws.send(JSON.stringify({type: "choose", index: 0, steps: m.table.steps}));
+                    if (m.type === "table")
+                        ws.send(JSON.stringify({type: "choose", index: 0, decision: m.table.steps}));
                     else done(m); };
             })""")
             assert reply["type"] == "refused" and "no decision" in reply["message"]
@@ -321,3 +322,68 @@ def test_the_author_panel_shows_the_rule_travels_in_time_and_draws_the_phase_gra
     finally:
         seat.close()
         author.close()
+
+
+# ------------------------------------------------------------------ faults (issue 37, items 4 and 5)
+def test_a_whole_game_of_liars_dice_whose_answers_are_public(serve, browser):
+    """``choose ... public`` answers (a challenge said aloud) once stopped the table at step 2."""
+    table = serve("liars-dice", "--players", "3", "--human", "1", "--seed", "6", "--author")
+    seat = Seat(browser, table.links["seat 1"])
+    try:
+        # clicked to the end (not play_whole_game: dice are named by their faces, "5", which the check by
+        # names would find in every number of the message)
+        for _ in range(300):
+            seat.wait_turn_or_end()
+            if seat.over():
+                break
+            seat.click_once(prefer_target=False)
+        assert seat.over() and "Game over" in seat.page.locator("#final").inner_text()
+        replay = Replay("liars-dice", state=author_state(browser, table))
+        assert replay.snapshots[-1].over and not seat.errors, seat.errors
+        assert "Traceback" not in "".join(table.output)
+    finally:
+        seat.close()
+
+
+def test_a_click_in_a_second_tab_on_an_answered_decision_is_refused(serve, browser):
+    """Two tabs on one seat: a click on the button of a decision the other
+    tab has answered is refused, never taken for the next decision."""
+    table = serve("dead-mans-draw", "--human", "1", "--seed", "7")
+    one, two = Seat(browser, table.links["seat 1"]), Seat(browser, table.links["seat 1"])
+    try:
+        one.wait_turn_or_end()
+        two.wait_turn_or_end()
+        before = two.steps()
+        two.page.evaluate("window.stale = document.querySelector('#decision button.option')")
+        one.click_once(prefer_target=False)
+        two.page.wait_for_function(f"document.body.dataset.steps !== '{before}'", timeout=WAIT_MS)
+        two.wait_turn_or_end()
+        if two.over():
+            pytest.skip("the game ended on the first answer")
+        now = two.steps()
+        two.page.evaluate("window.stale.click()")  # the old table's button, still in the hand of a slow click
+        two.page.wait_for_function("!document.getElementById('banner').hidden", timeout=WAIT_MS)
+        text = two.page.locator("#banner").inner_text()
+        assert f"that answer was for decision {before}, and this is decision {now}" in text, text
+        assert one.steps() == two.steps() == now  # nothing was applied
+        assert not one.errors and not two.errors
+    finally:
+        one.close()
+        two.close()
+
+
+def test_a_rule_error_is_shown_on_the_page_in_one_line(serve, browser):
+    rules = str(ROOT / "tests" / "data" / "serve" / "fails-on-the-fourth-move.yaml")
+    table = serve(rules, "--human", "1", "--seed", "1")
+    seat = Seat(browser, table.links["seat 1"])
+    try:
+        for _ in range(2):  # moves 1 and 3; the bot's move 4 divides by zero
+            seat.wait_turn_or_end()
+            seat.click_once(prefer_target=False)
+        seat.page.wait_for_function("!document.getElementById('failure').hidden", timeout=WAIT_MS)
+        text = seat.page.locator("#failure").inner_text()
+        assert text.startswith("The game stopped: ") and "fails-on-the-fourth-move.yaml:26:22: error[R104]" in text
+        assert "\n" not in text.strip() and seat.steps() == 3
+        assert not seat.errors, seat.errors
+    finally:
+        seat.close()

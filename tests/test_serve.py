@@ -9,32 +9,9 @@ import urllib.error
 import urllib.request
 
 import pytest
-from serving import Replay, Table, assert_no_names
+from serving import Replay, assert_no_names, next_refusal, next_table, seat_socket, ws_url
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
-
-
-def ws_url(table: Table, query: str) -> str:
-    return table.base.replace("http://", "ws://") + "/ws?" + query
-
-
-def seat_socket(table: Table, seat: int):
-    return connect(ws_url(table, f"role=seat&seat={seat}&t={table.token(f'seat {seat}')}"), open_timeout=30)
-
-
-def next_table(ws) -> dict:
-    while True:
-        msg = json.loads(ws.recv(timeout=60))
-        if msg["type"] == "table":
-            return msg["table"]
-
-
-def next_refusal(ws) -> str:
-    """The next refusal's message (the table sent again after it is skipped)."""
-    while True:
-        msg = json.loads(ws.recv(timeout=60))
-        if msg["type"] == "refused":
-            return msg["message"]
 
 
 def test_tokens_open_their_own_seat_only(serve):
@@ -65,11 +42,11 @@ def test_a_decision_out_of_turn_or_stale_is_refused(serve):
         ta, tb = next_table(a), next_table(b)
         mover, waiter, t = (a, b, ta) if ta["decision"] else (b, a, tb)
         waiting = tb if mover is a else ta
-        waiter.send(json.dumps({"type": "choose", "index": 0, "steps": waiting["steps"]}))
+        waiter.send(json.dumps({"type": "choose", "index": 0, "decision": waiting["steps"]}))
         assert next_refusal(waiter) == "you have no decision to make now"
-        mover.send(json.dumps({"type": "choose", "index": 0, "steps": t["steps"] - 1}))
+        mover.send(json.dumps({"type": "choose", "index": 0, "decision": t["steps"] - 1}))
         assert "changed" in next_refusal(mover)
-        mover.send(json.dumps({"type": "choose", "index": 99, "steps": t["steps"]}))
+        mover.send(json.dumps({"type": "choose", "index": 99, "decision": t["steps"]}))
         assert next_refusal(mover) == "that is not one of your options"
         assert next_table(mover)["steps"] == t["steps"]  # nothing was applied
 
@@ -93,7 +70,7 @@ def test_two_seats_play_a_lifeboat_game_over_websockets_and_keep_their_secrets(s
             for seat, ws in sockets.items():
                 t = latest[seat]
                 if t["decision"] and not t["over"]:
-                    ws.send(json.dumps({"type": "choose", "index": 0, "steps": t["steps"]}))
+                    ws.send(json.dumps({"type": "choose", "index": 0, "decision": t["decision"]["number"]}))
             # read until each seat has its newest table (nothing more waiting)
             for seat, ws in sockets.items():
                 while True:

@@ -278,8 +278,7 @@ class Session:
 
         if self.log:
             self.log.events(narrate(st, st.events, None, self.verbose))
-        self.seen |= {zone_family(st, ev[3]) for ev in st.events
-                      if ev[0] == "move" and isinstance(ev[3], int) and ev[3] >= 0}
+        self.seen |= {zone_family(st, ev.dest) for ev in st.events if ev[0] == "move" and ev.dest >= 0}
         for p in self.seats:
             lines = [ln for ln in tidy(st, narrate_lines(st, st.events, p, self.verbose)) if ln.text]
             self.history[p] = (self.history[p] + lines)[-HISTORY:]

@@ -229,7 +229,7 @@ def shown_to(events, q) -> set[int]:
     """The components events show player ``q``: revealed to everybody or to
     ``q``, or moved face up."""
     return {ev[1] for ev in events
-            if (ev[0] == "reveal" and (ev[2] is None or q in ev[2])) or (ev[0] == "move" and ev[4])}
+            if (ev[0] == "reveal" and (ev[2] is None or q in ev[2])) or (ev[0] == "move" and ev.face_up)}
 
 
 def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
@@ -294,3 +294,59 @@ def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
             f"{[v_other[key] for key in differ]}): the rules' flow tells a secret (a question put only to those "
             "who can answer it, or skipped when nothing can be done: ask everyone who might, with an optional choice)")
     return True
+
+
+def check_forced_answers(game: Game, st, rnd: random.Random) -> bool:
+    """The browser table answers a question with one option itself
+    (``rulebook.table.answered_by_table``), and every seat sees who is
+    still to decide: so whether the table answered another seat's question
+    must not depend on what a seat cannot see (an optional play of a card
+    above 3 is forced only for a hand without one). In a world the
+    observer cannot tell from this one (``exchange_unseen``, the question
+    asked again there with ``Game.reask``), with every seat played by a
+    human, the table must answer the same seats at once. Returns whether
+    the check applied."""
+    from rulebook.agents.determinize import exchange_unseen
+    from rulebook.interpreter.errors import RuleError
+
+    pend = st.pending or {}
+    if st.over or not pend or (pend.get("kind") == "simul" and any(pend["done"])):
+        return False  # answers already given were made in this world: the other may not allow them
+    q = rnd.randrange(st.n)
+    if not [p for p in game.to_move(st) if p != q]:
+        return False
+    worlds = [st.clone(), exchange_unseen(st, [q], rnd)]
+    try:
+        for w in worlds:
+            game.reask(w)  # the options of the question as that world's cards give them
+    except RuleError:
+        return False  # a value computed earlier from a face the exchange changed (kept in a local)
+    if any(w.over or w.pending is None for w in worlds):
+        return False
+    own = [[o.label for o in game.legal(w, q)] if q in game.to_move(w) else None for w in worlds]
+    if own[0] != own[1]:
+        return False  # the observer's own options differ: it could tell the worlds apart
+    answered = [answered_at_once(game, w, q) for w in worlds]
+    if answered[0] != answered[1]:
+        shown = [", ".join(f"P{p + 1}" for p in a) or "nobody" for a in answered]
+        raise CheckFailed(
+            f"with every seat at the browser table, the table answers the one-option question of {shown[0]} itself in "
+            f"one world and of {shown[1]} in another that P{q + 1} cannot tell apart: P{q + 1} would see who has "
+            "only one option (rulebook.table.answered_by_table must ask each seat as usual when several are human)")
+    return True
+
+
+def answered_at_once(game: Game, st, observer: int) -> list[int]:
+    """The seats other than ``observer`` whose questions the browser table,
+    every seat human, answers itself from ``st`` before anybody is asked."""
+    from rulebook.web.layout import answered_by_table
+
+    s, out = st.clone(), []
+    humans = tuple(range(st.n))
+    while not s.over and s.pending is not None:
+        p = answered_by_table(game, s, humans)
+        if p is None or p == observer:
+            break
+        out.append(p)
+        game.apply(s, p, 0)
+    return out

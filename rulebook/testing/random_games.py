@@ -23,6 +23,7 @@ from rulebook.testing.properties import (
     CheckFailed,
     check_components,
     check_decision,
+    check_forced_answers,
     check_view,
     check_who_is_asked,
     sampled,
@@ -117,10 +118,18 @@ def _sampled_checks(game, st, moves, rnd: random.Random, report: Report) -> None
     viewers = [*game.to_move(st), rnd.randrange(st.n), None]
     run("views", lambda: [check_view(game, st, p, rnd) for p in dict.fromkeys(viewers)])
     if not over:
-        run("who is asked", lambda: check_who_is_asked(game, st, rnd))
+        run("who is asked", lambda: _who_is_asked(game, st, rnd))
         run("clones", lambda: _clone_plays_on(game, st, rnd))
     if over or len(moves) in (8, 64, 512):
         run("saves", lambda: _save_loads(game, st))
+
+
+def _who_is_asked(game, st, rnd: random.Random) -> bool:
+    """Who is asked next, and who the browser table answers for at once,
+    tell no secret. The second check draws from its own generator, so that
+    the games checked (their moves come from ``rnd``) stay the same."""
+    check_forced_answers(game, st, random.Random(f"{st.seed}:{len(st.history)}"))
+    return check_who_is_asked(game, st, rnd)
 
 
 def _clone_plays_on(game, st, rnd: random.Random) -> None:

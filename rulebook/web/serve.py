@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import secrets
 import socket
 import sys
@@ -34,11 +35,25 @@ from rulebook.display.tidy import tidy
 from rulebook.interpreter.labels import player_name
 from rulebook.interpreter.narrate import narrate_lines
 from rulebook.interpreter.ops import zone_family
-from rulebook.web.layout import author_table, seat_table
+from rulebook.web.layout import answered_by_table, author_table, seat_table
 
 WEB = Path(__file__).resolve().parent
 LOG_KEPT = 400  # narrated lines sent to a seat (the page scrolls them)
+OUTBOX = 64  # messages queued for one connection: one that falls further behind is dropped
 AUTHOR = "author"
+
+
+@dataclass
+class Client:
+    """One open WebSocket: whose it is, the step its author panel shows, and
+    its own bounded queue of messages still to send (written by its own
+    task, so that no seat ever waits for another's socket)."""
+
+    ws: object
+    who: object  # a seat, or AUTHOR
+    outbox: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(maxsize=OUTBOX))
+    travel: int | None = None  # the author's panel: the step shown (None: the present)
+    writer: asyncio.Task | None = None
 
 
 @dataclass
@@ -56,8 +71,8 @@ class Host:
     logs: dict = field(default_factory=dict)  # seat or AUTHOR -> [{"step", "kind", "player", "text"}]
     seen: set = field(default_factory=set)  # zone families that have held a component
     snapshots: list = field(default_factory=list)  # the state after each decision (index: decisions made)
-    clients: dict = field(default_factory=dict)  # websocket -> seat or AUTHOR
-    travel: dict = field(default_factory=dict)  # author websocket -> step shown (None: the present)
+    clients: dict = field(default_factory=dict)  # websocket -> Client
+    failure: dict | None = None  # the error that stopped the game: {"text", "where", "code", "hint"}
     lock: asyncio.Lock | None = None
     timer: asyncio.Task | None = None
 
@@ -90,47 +105,64 @@ class Host:
         if not st.events:
             return
         step = len(st.history)
-        for ev in st.events:
-            if ev[0] == "move" and isinstance(ev[3], int) and ev[3] >= 0:
-                self.seen.add(zone_family(st, ev[3]))
+        self.seen |= {zone_family(st, ev.dest) for ev in st.events if ev[0] == "move" and ev.dest >= 0}
         for seat in self.humans:
             self.logs[seat] += [_line(step, ln) for ln in tidy(st, narrate_lines(st, st.events, seat)) if ln.text]
         self.logs[AUTHOR] += author_lines(st, st.events, step)
         st.events.clear()
 
-    def apply(self, seat: int, index: int) -> None:
-        self.game.apply(self.st, seat, index)
-        self.after_decision()
+    def apply(self, seat: int, index: int) -> bool:
+        """Apply one answer, all or nothing: on a copy of the state, which
+        replaces it only when the rules ran to the next decision. A rule that
+        fails leaves the table as it was and stops the game (``fail``)."""
+        return self.attempt(lambda st: self.game.apply(st, seat, index))
 
-    def after_decision(self) -> None:
+    def attempt(self, change) -> bool:
+        trial = self.st.clone()
+        try:
+            change(trial)
+        except Exception as err:  # noqa: BLE001 - a failing rule must stop the game, never the server
+            self.fail(err)
+            return False
+        self.st = trial
         self.record()
         self.snapshots.append(self.st.clone())
+        return True
+
+    def fail(self, err: Exception) -> None:
+        """The game cannot go on: every seat and the author are shown the
+        error in one line with its rule place, and the command prints it
+        once (and exits 1 when the table is closed)."""
+        from rulebook.interpreter.errors import RulebookError
+        from rulebook.validator.files import escape
+
+        if isinstance(err, RulebookError):
+            text = str(err).splitlines()[0]
+        else:
+            text = f"internal error: {type(err).__name__}: {err}"
+        self.failure = {"text": escape(text), "where": getattr(err, "where", ""), "code": getattr(err, "code", ""),
+                        "hint": getattr(err, "hint", None)}
+        click.echo(f"rulebook: {self.failure['text']}", err=True)
 
     def next_bot(self) -> int | None:
         return next((p for p in self.game.to_move(self.st) if p not in self.humans), None)
 
     def forced_human(self) -> int | None:
-        """A human seat whose only legal option is one: answered at once, as
-        ``rulebook play`` does (often a question everybody is asked so that
-        being asked tells nothing)."""
-        for p in self.game.to_move(self.st):
-            if p in self.humans and len(self.game.legal_values(self.st, p)) == 1:
-                return p
-        return None
+        return answered_by_table(self.game, self.st, self.humans)
 
     async def advance(self) -> None:
-        """Let bots (and forced answers) play until a human must decide or
-        the game is over, sending the table after each step."""
+        """Let bots (and forced answers) play until a human must decide, the
+        game is over or a rule failed, sending the table after each step."""
         from rulebook.agents.base import decide
 
-        while not self.st.over:
+        while not self.st.over and self.failure is None:
             if self.forced_human() is None:
                 if self.next_bot() is None:
                     break
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)  # so that people can follow the bots' moves
             async with self.lock:  # checked again: a human's answer may have come in meanwhile
-                if self.st.over:
+                if self.st.over or self.failure is not None:
                     break
                 p = self.forced_human()
                 if p is not None:
@@ -139,9 +171,13 @@ class Host:
                     p = self.next_bot()
                     if p is None:
                         break
-                    answer = await asyncio.to_thread(decide, self.game, self.st, p, self.bots[p])
-                    self.apply(p, answer)
-            await self.broadcast()
+                    try:
+                        answer = await asyncio.to_thread(decide, self.game, self.st, p, self.bots[p])
+                    except Exception as err:  # noqa: BLE001 - a rule failing in a bot's search stops the game
+                        self.fail(err)
+                    else:
+                        self.apply(p, answer)
+            self.broadcast()
         self.arm_timer()
 
     def arm_timer(self) -> None:
@@ -151,6 +187,8 @@ class Host:
             self.timer.cancel()
             self.timer = None
         st = self.st
+        if st.over or self.failure is not None:
+            return
         for p in self.game.to_move(st):
             if p in self.humans:
                 limit = self.game.time_limit(st, p)
@@ -161,36 +199,47 @@ class Host:
     async def _expire(self, seat: int, steps: int, limit: float) -> None:
         await asyncio.sleep(limit)
         async with self.lock:
-            if len(self.st.history) != steps or seat not in self.game.to_move(self.st):
+            if len(self.st.history) != steps or seat not in self.game.to_move(self.st) or self.failure:
                 return
-            self.game.time_out(self.st, seat)
-            self.after_decision()
-        await self.broadcast()
+            self.attempt(lambda st: self.game.time_out(st, seat))
+        self.broadcast()
         await self.advance()
 
-    async def choose(self, seat: int, index, steps) -> str | None:
-        """A seat's answer from its page; an error message, or None."""
+    async def choose(self, seat: int, index, number) -> str | None:
+        """A seat's answer from its page to decision ``number`` (the count
+        of decisions made before it, sent with the table); an error
+        message, or None."""
         async with self.lock:
             st = self.st
+            if self.failure is not None:
+                return "the game stopped: " + self.failure["text"]
             if st.over:
                 return "the game is over"
-            if steps != len(st.history):
-                return "the table changed before your answer arrived; choose again"
+            now = len(st.history)
+            if not isinstance(number, int) or isinstance(number, bool) or number != now:
+                return (f"that answer was for decision {number}, and this is decision {now}: "
+                        "the table changed before your answer arrived; choose again"
+                        if isinstance(number, int) and not isinstance(number, bool)
+                        else "an answer must say which decision it answers")
             if seat not in self.game.to_move(st):
                 return "you have no decision to make now"
             count = len(self.game.legal_values(st, seat))
             if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < count:
                 return "that is not one of your options"
             self.apply(seat, index)
-        await self.broadcast()
+        self.broadcast()
         await self.advance()
         return None
 
     # ------------------------------------------------------------ what is sent
     def payload(self, who, step: int | None = None) -> dict:
         if who == AUTHOR:
-            return self.author_payload(step)
-        return {"type": "table", "table": seat_table(self.game, self.st, who, self.logs[who][-LOG_KEPT:], self.seen)}
+            out = self.author_payload(step)
+        else:
+            out = {"type": "table", "table": seat_table(self.game, self.st, who, self.logs[who][-LOG_KEPT:],
+                                                          self.seen, forced_answered=len(self.humans) == 1)}
+        out["failure"] = self.failure
+        return out
 
     def author_payload(self, step: int | None) -> dict:
         present = len(self.snapshots) - 1
@@ -214,15 +263,33 @@ class Host:
                 "pending": pending, "asked_at": where, "rule": rule_line(where),
                 "phase": st.phase, "state": data}
 
-    async def send(self, ws, who) -> None:
+    def post(self, client: Client, message: dict) -> None:
+        """Queue a message for one connection. One whose queue is full has
+        fallen behind (it does not read): it is dropped, and its page, when
+        it reconnects, is sent the whole table again."""
         try:
-            await ws.send_text(json.dumps(self.payload(who, self.travel.get(ws)), default=str))
-        except Exception:  # a page that went away: forget it
-            self.clients.pop(ws, None)
+            client.outbox.put_nowait(json.dumps(message, default=str))
+        except asyncio.QueueFull:
+            self.drop(client)
 
-    async def broadcast(self) -> None:
-        for ws, who in list(self.clients.items()):
-            await self.send(ws, who)
+    def send(self, client: Client) -> None:
+        self.post(client, self.payload(client.who, client.travel))
+
+    def broadcast(self) -> None:
+        for client in list(self.clients.values()):
+            self.send(client)
+
+    def drop(self, client: Client) -> None:
+        self.clients.pop(client.ws, None)
+        if client.writer is not None:
+            client.writer.cancel()
+
+
+async def pump(client: Client) -> None:
+    """Send one connection's queued messages, in order, for as long as it reads them."""
+    while True:
+        text = await client.outbox.get()
+        await client.ws.send_text(text)
 
 
 def _line(step: int, ln) -> dict:
@@ -239,10 +306,9 @@ def author_lines(st, events, step: int) -> list[dict]:
             if i > start:
                 out += [_line(step, ln) for ln in tidy(st, narrate_lines(st, events[start:i], None)) if ln.text]
             if ev is not None:
-                _, p, _value, kind, _tag, label = ev
-                text = f"{player_name(st, p)} ran out of time." if kind == "time_out" else \
-                    f"{player_name(st, p)}: {label}."
-                out.append({"step": step, "kind": "decision", "player": p, "text": text})
+                who = player_name(st, ev.player)
+                text = f"{who} ran out of time." if ev.asked == "time_out" else f"{who}: {ev.label}."
+                out.append({"step": step, "kind": "decision", "player": ev.player, "text": text})
             start = i + 1
     return out
 
@@ -267,7 +333,7 @@ def make_app(host: Host):
     from starlette.applications import Starlette
     from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
     from starlette.routing import Route, WebSocketRoute
-    from starlette.websockets import WebSocket, WebSocketDisconnect
+    from starlette.websockets import WebSocket
 
     page = (WEB / "table.html").read_text(encoding="utf-8")
 
@@ -305,31 +371,51 @@ def make_app(host: Host):
         else:
             seat = _seat_number(websocket.query_params.get("seat", ""))
             who = seat if seat is not None and host.seat_of(token) == seat else None
-        if who is None:
+        if who is None or not same_origin(websocket.headers):
             await websocket.close(code=1008)  # before accepting: the handshake is refused (HTTP 403)
             return
         await websocket.accept()
-        host.clients[websocket] = who
-        await host.send(websocket, who)
+        client = Client(websocket, who)
+        host.clients[websocket] = client
+        host.send(client)
+        client.writer = asyncio.get_running_loop().create_task(pump(client))
+        reader = asyncio.get_running_loop().create_task(read(websocket, client))
         try:
-            while True:
-                msg = json.loads(await websocket.receive_text())
-                if not isinstance(msg, dict):
-                    continue
-                if msg.get("type") == "choose" and who != AUTHOR:
-                    problem = await host.choose(who, msg.get("index"), msg.get("steps"))
-                    if problem:
-                        await websocket.send_text(json.dumps({"type": "refused", "message": problem}))
-                        await host.send(websocket, who)
-                elif msg.get("type") == "travel" and who == AUTHOR:
-                    step = msg.get("step")
-                    host.travel[websocket] = step if isinstance(step, int) and not isinstance(step, bool) else None
-                    await host.send(websocket, who)
-        except (WebSocketDisconnect, json.JSONDecodeError, RuntimeError):
-            pass
+            await asyncio.wait({client.writer, reader}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            host.clients.pop(websocket, None)
-            host.travel.pop(websocket, None)
+            host.drop(client)
+            reader.cancel()
+            code = 1013  # fell behind: try again later (the page reconnects)
+            if reader.done() and not reader.cancelled() and reader.exception() is None:
+                code = reader.result()
+            if code != 1000:
+                with contextlib.suppress(Exception):  # a socket that does not read may never take the close
+                    await asyncio.wait_for(websocket.close(code=code), 1.0)
+
+    async def read(websocket: WebSocket, client: Client) -> int:
+        """Read one connection's messages until it closes; the close code
+        to answer with (1003: a binary frame, 1007: a text that is not JSON)."""
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return 1000
+            if message.get("text") is None:
+                return 1003  # a binary frame: the table speaks JSON text only
+            try:
+                msg = json.loads(message["text"])
+            except json.JSONDecodeError:
+                return 1007
+            if not isinstance(msg, dict):
+                continue
+            if msg.get("type") == "choose" and client.who != AUTHOR:
+                problem = await host.choose(client.who, msg.get("index"), msg.get("decision"))
+                if problem:
+                    host.post(client, {"type": "refused", "message": problem})
+                    host.send(client)
+            elif msg.get("type") == "travel" and client.who == AUTHOR:
+                step = msg.get("step")
+                client.travel = step if isinstance(step, int) and not isinstance(step, bool) else None
+                host.send(client)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -353,8 +439,23 @@ def make_app(host: Host):
 
 
 def _seat_number(text) -> int | None:
-    """A seat from a URL (1-based there, 0-based here)."""
-    return int(text) - 1 if isinstance(text, str) and text.isdigit() and int(text) >= 1 else None
+    """A seat from a URL (1-based there, 0-based here): one to three ASCII
+    digits (``str.isdigit`` also takes "²", which ``int`` refuses)."""
+    if not isinstance(text, str) or not re.fullmatch(r"[0-9]{1,3}", text) or int(text) < 1:
+        return None
+    return int(text) - 1
+
+
+def same_origin(headers) -> bool:
+    """Whether a WebSocket may be opened from where it was asked: a browser
+    names the page's origin, which must be this server's own (the host the
+    request was sent to), so that another site's page cannot play a seat
+    with a token it obtained. A client that is not a browser sends none."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    host = headers.get("host", "")
+    return bool(host) and origin in (f"http://{host}", f"https://{host}")
 
 
 def _html(text: str) -> str:
@@ -377,7 +478,7 @@ def run(game_arg, variants, players, seed, humans, params, author, bots, host_na
     """The ``serve`` command's body (see ``rulebook.cli.serve``)."""
     import uvicorn
 
-    from rulebook.files.loading import _load, _params, _players
+    from rulebook.files.loading import EXIT_PROBLEMS, _load, _params, _players
     from rulebook.terminal.play import _bots
 
     loaded, _path = _load(game_arg, variants)
@@ -422,6 +523,8 @@ def run(game_arg, variants, players, seed, humans, params, author, bots, host_na
     except KeyboardInterrupt:
         pass
     click.echo("The table is closed.")
+    if host.failure is not None:  # the error was printed when it happened, in one line
+        sys.exit(EXIT_PROBLEMS)
 
 
 def _reachable_name(host_name: str) -> str:

@@ -350,7 +350,7 @@ function drawDecision(t) {
   for (const o of left) {
     const b = el("button", "option", o.label);
     b.dataset.index = String(o.index);
-    b.addEventListener("click", () => send(o.index));
+    b.addEventListener("click", () => send(o.index, d.number));  // the decision this button was drawn for
     opts.appendChild(b);
   }
   box.appendChild(opts);
@@ -374,9 +374,9 @@ function clickTarget(target) {
   picked.push(target);
   const left = remaining(d);
   // one option left, or every option left names exactly what was clicked: it is chosen
-  if (left.length === 1) return send(left[0].index);
+  if (left.length === 1) return send(left[0].index, d.number);
   const exact = left.filter(o => o.targets.length === picked.length);
-  if (exact.length === 1 && left.every(o => o.targets.every(x => picked.includes(x)))) return send(exact[0].index);
+  if (exact.length === 1 && left.every(o => o.targets.every(x => picked.includes(x)))) return send(exact[0].index, d.number);
   drawDecision(table);
 }
 
@@ -387,10 +387,12 @@ document.addEventListener("click", ev => {
   clickTarget(hit.dataset.target);
 });
 
-function send(index) {
+function send(index, number) {
+  // every answer names the decision it answers: one sent for a decision already answered (another tab of
+  // this seat, a click on a table just redrawn) is refused by the server, never taken for the next one
   if (!socket || socket.readyState !== WebSocket.OPEN) return;
   picked = [];
-  socket.send(JSON.stringify({ type: "choose", index, steps: table.steps }));
+  socket.send(JSON.stringify({ type: "choose", index, decision: number }));
   document.body.dataset.sent = String(parseInt(document.body.dataset.sent || "0", 10) + 1);
   document.getElementById("decision").replaceChildren(el("div", "waiting", "Sent…"));
 }
@@ -459,6 +461,14 @@ function banner(text, good) {
   b.classList.toggle("good", !!good);
 }
 
+function drawFailure(failure) {
+  // a rule failed: the game stopped where it was, and the error is shown in one line with its rule place
+  const box = document.getElementById("failure");
+  box.hidden = !failure;
+  box.textContent = failure ? "The game stopped: " + failure.text : "";
+  document.body.dataset.failure = failure ? failure.text : "";
+}
+
 function connect() {
   if (role === "index") {
     document.getElementById("layout").replaceChildren(el("p", "", "This is a Rulebook table. Open the link the host gave you for your seat."));
@@ -471,6 +481,7 @@ function connect() {
   socket.onopen = () => { opened = true; retry = 500; banner(""); };
   socket.onmessage = ev => {
     const msg = JSON.parse(ev.data);
+    if ("failure" in msg) drawFailure(msg.failure);
     if (msg.type === "table") drawTable(msg.table);
     else if (msg.type === "author") drawAuthor(msg);
     else if (msg.type === "refused") banner(msg.message);
