@@ -30,7 +30,7 @@ ALLOWED = {
     "rulebook.files": ENGINE | {"rulebook.agents"},  # a save names its bots
     "rulebook.display": ENGINE | {"rulebook.agents"},  # live scores over determinized hidden cards
     "rulebook.simulate": ENGINE | {"rulebook.agents", "rulebook.files"},
-    "rulebook.testing": ENGINE | {"rulebook.agents", "rulebook.files", "rulebook.simulate"},
+    "rulebook.testing": ENGINE | {"rulebook.agents", "rulebook.files", "rulebook.display", "rulebook.simulate"},
     "rulebook.terminal": ENGINE | {"rulebook.agents", "rulebook.files", "rulebook.display", "rulebook.simulate"},
     "rulebook.web": ENGINE | {"rulebook.agents", "rulebook.files", "rulebook.display", "rulebook.simulate",
                               "rulebook.terminal"},

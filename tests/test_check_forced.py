@@ -2,7 +2,7 @@
 one option (issue 37, item 3): ``properties.check_forced_answers``, run
 with the "who is asked" check, asks each sampled question again in a world
 the observer cannot tell apart and compares whom the browser table
-(``rulebook.table.answered_by_table``, every seat human) answers itself."""
+(``rulebook.display.forced.answered_by_table``, every seat human) answers itself."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 from rulebook.compiler.build import compile_path
 from rulebook.interpreter.game import Game
 
+from rulebook.display import forced as table
 from rulebook.testing.random_games import run_checks
-from rulebook.web import layout as table
 
 ABOVE_THREE = Path(__file__).resolve().parent / "data" / "serve" / "play-one-above-three.yaml"
 

@@ -298,7 +298,7 @@ def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
 
 def check_forced_answers(game: Game, st, rnd: random.Random) -> bool:
     """The browser table answers a question with one option itself
-    (``rulebook.table.answered_by_table``), and every seat sees who is
+    (``rulebook.display.forced.answered_by_table``), and every seat sees who is
     still to decide: so whether the table answered another seat's question
     must not depend on what a seat cannot see (an optional play of a card
     above 3 is forced only for a hand without one). In a world the
@@ -332,14 +332,15 @@ def check_forced_answers(game: Game, st, rnd: random.Random) -> bool:
         raise CheckFailed(
             f"with every seat at the browser table, the table answers the one-option question of {shown[0]} itself in "
             f"one world and of {shown[1]} in another that P{q + 1} cannot tell apart: P{q + 1} would see who has "
-            "only one option (rulebook.table.answered_by_table must ask each seat as usual when several are human)")
+            "only one option (rulebook.display.forced.answered_by_table must ask each seat as usual when several "
+            "are human)")
     return True
 
 
 def answered_at_once(game: Game, st, observer: int) -> list[int]:
     """The seats other than ``observer`` whose questions the browser table,
     every seat human, answers itself from ``st`` before anybody is asked."""
-    from rulebook.web.layout import answered_by_table
+    from rulebook.display.forced import answered_by_table
 
     s, out = st.clone(), []
     humans = tuple(range(st.n))

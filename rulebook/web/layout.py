@@ -36,23 +36,6 @@ def seat_table(game, st, seat, log: list[dict], seen: set[str], forced_answered:
     return _table(game, st, v, seat, log, seen, live_scores(game, st, seat), decision)
 
 
-def answered_by_table(game, st, humans) -> int | None:
-    """A human seat whose question the table answers itself (its only
-    option), or None. Only when one human is seated: with several, whether
-    a seat's question is forced may hang on what only that seat sees (an
-    optional play of its cards above 3), and answering it at once would
-    show every other seat, in who is still to decide, that it has none. So
-    with several humans each is asked as usual, as the terminal's hot seat
-    does; ``rulebook check`` tries the rule on every ruleset it checks
-    (``properties.check_forced_answers``)."""
-    if len(humans) != 1:
-        return None
-    for p in game.to_move(st):
-        if p in humans and len(game.legal_values(st, p)) == 1:
-            return p
-    return None
-
-
 def author_table(game, st, log: list[dict], seen: set[str]) -> dict:
     """The whole table with every face shown, for the author's panel."""
     v = view(st, None)

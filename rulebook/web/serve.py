@@ -31,11 +31,12 @@ from pathlib import Path
 
 import click
 
+from rulebook.display.forced import answered_by_table
 from rulebook.display.tidy import tidy
 from rulebook.interpreter.labels import player_name
 from rulebook.interpreter.narrate import narrate_lines
 from rulebook.interpreter.ops import zone_family
-from rulebook.web.layout import answered_by_table, author_table, seat_table
+from rulebook.web.layout import author_table, seat_table
 
 WEB = Path(__file__).resolve().parent
 LOG_KEPT = 400  # narrated lines sent to a seat (the page scrolls them)
