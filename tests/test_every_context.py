@@ -32,15 +32,15 @@ from pathlib import Path
 
 import pytest
 import yaml
+from rulebook.compiler.build import compile_text
+from rulebook.interpreter.errors import RulebookError
+from rulebook.interpreter.game import Game
+from rulebook.interpreter.run import PYTHON_ERRORS
+from rulebook.validator.check_calls import BUILTINS
+from rulebook.validator.loader import load_text
 
-from compiler.build import compile_text
-from interpreter.errors import RulebookError
-from interpreter.game import Game
-from interpreter.run import PYTHON_ERRORS
-from rulebook.scenario import snippets_of
+from rulebook.testing.scenarios import snippets_of
 from tests.test_docs import host_with, of_kind, parse_rule_example
-from validator.check_calls import BUILTINS
-from validator.loader import load_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -216,7 +216,7 @@ expect: "not (count(kept(count(heap))) > 0)"
 
 def test_a_scenario_tests_a_functions_list_for_items(tmp_path):
     """The newcomer's case: ``count(f(...)) == 0`` in ``expect:`` and ``run:`` (NameError: fn_..._nonempty)."""
-    from rulebook.scenario import run_file
+    from rulebook.testing.scenarios import run_file
 
     nim = (ROOT / "examples" / "nim" / "ruleset.yaml").read_text(encoding="utf-8")
     function = "functions:\n  kept:\n    params: {n: int}\n    value: \"filter(heap, s => n > 100)\"\n"

@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rulebook.validator import schema_check
 
 from tests.helpers import run_main
-from validator import schema_check
 
 ROOT = Path(__file__).resolve().parent.parent
 NIM = (ROOT / "examples" / "nim" / "ruleset.yaml").read_text(encoding="utf-8")

@@ -17,13 +17,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from rulebook.compiler import native
+from rulebook.compiler.build import compile_text
+from rulebook.compiler.module import compile_module, compile_start
+from rulebook.validator.loader import load_text
+from rulebook.validator.pipeline import check_document
 
-from compiler import native
-from compiler.build import compile_text
-from compiler.module import compile_module, compile_start
 from tests.helpers import run_main
-from validator.loader import load_text
-from validator.pipeline import check_document
 
 ROOT = Path(__file__).resolve().parent.parent
 
