@@ -13,7 +13,7 @@ module into a ``Program``.
 from __future__ import annotations
 
 from rulebook.compiler.analysis import analyse
-from rulebook.compiler.code import Code, Module
+from rulebook.compiler.code import Code, Module, checked_name
 from rulebook.compiler.emit_expr import looped
 from rulebook.compiler.emit_flow import FlowWriter
 from rulebook.compiler.emit_unit import UnitWriter
@@ -307,7 +307,8 @@ def _short(unit_name: str) -> str:
 
 
 def _slots(names: dict, n: int) -> str:
-    return ", ".join(f"{s} {names.get(s, 'temp').strip()}" for s in range(n))
+    """The frame's locals, for a comment: only checked names reach it."""
+    return ", ".join(f"{s} {checked_name(names.get(s, 'temp'), 'temp')}" for s in range(n))
 
 
 def compile_start(checked: Checked) -> tuple[str, list]:

@@ -39,6 +39,7 @@ class Snippets:
     def __init__(self, program):
         self.prog = program
         self.count = 0
+        self.sources: dict[str, str] = {}  # module name -> source of each snippet module, for tools and tests
 
     def _writer(self) -> ModuleWriter:
         info = self.prog.compile_info
@@ -57,9 +58,11 @@ class Snippets:
             w.function_names[key] = w.name("fn_" + key[0])
             self.prog.compile_info["function_names"][key] = w.function_names[key]
             w.write_function(key, w.checked.functions[key])
+        w.write_nonempty()  # the companions its code calls (compiler/emptiness.py), as the program's module has
         source, lines = w.source()
         self.count += 1
         name = f"<rulebook scenario {self.count} {self.prog.id}>"
+        self.sources[name] = source
         ns = dict(self.prog.module)
         exec(compile(source, name, "exec"), ns)  # noqa: S102 - the compiler's own output
         self.prog.line_maps[name] = dict(lines)

@@ -8,11 +8,12 @@ most relevant sub-error is shown (jsonschema's ``best_match``).
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match, relevance
+from jsonschema import Draft202012Validator, validators
+from jsonschema.exceptions import ValidationError, best_match, relevance
 from rulebook.validator.diagnostics import Diagnostic, did_you_mean
 from rulebook.validator.loader import Document
 
@@ -24,9 +25,32 @@ def schema() -> dict:
     return json.loads(SCHEMA_PATH.read_text())
 
 
+def whole(pattern: str) -> re.Pattern:
+    """A schema pattern (``^...$``) as a Python pattern for ``fullmatch``:
+    jsonschema applies patterns with ``re.search``, where ``$`` also matches
+    before a final newline, so a name ``"misere\\n"`` would pass and end a
+    line of generated code (issue 37). Every pattern of the schema is
+    anchored at both ends (tests/test_full_names.py checks)."""
+    return _whole(pattern)
+
+
+@lru_cache(maxsize=64)
+def _whole(pattern: str) -> re.Pattern:
+    return re.compile(pattern.removeprefix("^").removesuffix("$"))
+
+
+def _pattern(validator, pattern: str, instance, schema):
+    """The ``pattern`` keyword with the value matched whole (ECMA-262's ``$``, the schema's own dialect)."""
+    if validator.is_type(instance, "string") and not whole(pattern).fullmatch(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_FullMatch = validators.extend(Draft202012Validator, {"pattern": _pattern})
+
+
 @lru_cache(maxsize=1)
 def _validator() -> Draft202012Validator:
-    return Draft202012Validator(schema())
+    return _FullMatch(schema())
 
 
 def _type_name(v) -> str:
@@ -141,11 +165,14 @@ def _to_diag(doc: Document, err) -> Diagnostic:
         hint = did_you_mean(str(err.instance), [str(a) for a in allowed]) or f"allowed: {', '.join(map(str, allowed))}"
         return doc.diag("E013", f"{err.instance!r} is not allowed here", path, hint)
     if v == "pattern":
+        a_key = "propertyNames" in err.relative_schema_path  # the name of an entry: placed at that entry's key
+        if a_key:
+            path += (err.instance,)
         return doc.diag(
             "E014",
             f"{err.instance!r} is not a valid name here (letters, digits, '_'; ids use lower case and '-')",
             path,
-            key=isinstance(err.instance, str) and path and path[-1] == err.instance,
+            key=a_key or (isinstance(err.instance, str) and path and path[-1] == err.instance),
         )
     if v == "propertyNames":
         return doc.diag("E014", f"{err.instance!r} is not a valid name", path)
