@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from interpreter.errors import RulebookError
 
 DEFAULT_MAX_DECISIONS = 100_000
-DEFAULT_NARRATED = 0.01  # the fraction of a run's games (after the first ones) played with their narration
+DEFAULT_NARRATED = 0.005  # the fraction of a run's games (after the first ones) played with their narration
 NARRATED_FIRST = 10  # the first games of a run are always played with it: a short run checks it too
 
 # error kinds of a game that did not finish (WORKER: its worker process died, twice)
