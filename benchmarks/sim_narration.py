@@ -29,13 +29,14 @@ GAMES = "get-bit:4:4000,dead-mans-draw:2:2000,pig:2:4000,young-svintus:4:60"
 
 def measure(ruleset: str, players: int, n: int, rounds: int) -> dict[str, float]:
     """The best CPU seconds of each way of running ``n`` games."""
-    from compiler.build import compile_path
-    from interpreter.game import Game
-    from rulebook.locate import locate
-    from rulebook.sim_games import DEFAULT_NARRATED
+    from rulebook.compiler.build import compile_path
+    from rulebook.interpreter.game import Game
+
+    from rulebook.files.locate import locate
     from rulebook.sim_outputs import GameOutputs
     from rulebook.sim_rows import RowWriter, write_results
-    from rulebook.simulate import run_many
+    from rulebook.simulate.games import DEFAULT_NARRATED
+    from rulebook.simulate.run import run_many
 
     path = locate(ruleset)
     game = Game(compile_path(path).program)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulebook.sim_games import WORKER, Result
-from rulebook.sim_report import log_path, save_log, write_failure
 from rulebook.sim_rows import RowsLost, RowWriter
+from rulebook.simulate.games import WORKER, Result
+from rulebook.simulate.report import log_path, save_log, write_failure
 
 
 def open_rows(path: str | Path | None) -> RowWriter | None:

@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 from typing import BinaryIO
 
-from rulebook.sim_games import Result
+from rulebook.simulate.games import Result
 
 FIELDS = ["index", "seed", "agents", "winners", "scores", "decisions", "turns", "cut_off", "error_kind", "error",
           "log", "narrated"]

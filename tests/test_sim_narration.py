@@ -10,10 +10,10 @@ import json
 from pathlib import Path
 
 import pytest
+from rulebook.compiler.build import compile_path
+from rulebook.interpreter.game import Game
 
-from compiler.build import compile_path
-from interpreter.game import Game
-from rulebook.simulate import NARRATED_FIRST, RULE, game_seed, narrated, run_many
+from rulebook.simulate.run import NARRATED_FIRST, RULE, game_seed, narrated, run_many
 from tests.helpers import run_main
 
 ROOT = Path(__file__).resolve().parent.parent

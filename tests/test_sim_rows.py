@@ -15,13 +15,14 @@ import os
 from pathlib import Path
 
 import pytest
+from rulebook.compiler.build import compile_path
+from rulebook.interpreter.game import Game
 
-from compiler.build import compile_path
-from interpreter.game import Game
-from rulebook import sim_backends, sim_rows
-from rulebook.sim_backends import InOrder
+from rulebook import sim_rows
 from rulebook.sim_rows import RowsLost, RowWriter
-from rulebook.simulate import run_many
+from rulebook.simulate import backends as sim_backends
+from rulebook.simulate.backends import InOrder
+from rulebook.simulate.run import run_many
 from tests.helpers import run_main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,7 +169,7 @@ def test_the_command_writes_each_row_as_its_game_finishes(tmp_path, capsys, monk
 
 
 def test_results_in_any_order_reach_the_sink_in_index_order():
-    from rulebook.sim_games import Result
+    from rulebook.simulate.games import Result
 
     got = []
     ordered = InOrder(lambda r: got.append(r.index))

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebook.sim_games import AGENT, CAP, RULE, WORKER, Result
 from rulebook.sim_rows import FIELDS, write_results  # noqa: F401 - importable from here too, as before
+from rulebook.simulate.games import AGENT, CAP, RULE, WORKER, Result
 
 Z95 = 1.959963984540054
 
@@ -252,8 +252,8 @@ def write_failure(path: Path, game, ruleset_path: str, players: int, params: dic
     """Write failed game ``r``'s log (see ``save_failures``); whether the
     failure reproduced. The game is played again with its narration, as
     ``rulebook replay`` plays it, so a failing ``say`` fails here too."""
-    from interpreter.errors import RulebookError
-    from rulebook.logs import LOG_FORMAT, LogWriter, header_path
+    from rulebook.files.logs import LOG_FORMAT, LogWriter, header_path
+    from rulebook.interpreter.errors import RulebookError
 
     prog = game.program
     extra = {"simulate": {"game": r.index, "run_seed": run_seed, "agents": list(r.agents)}}
@@ -303,7 +303,7 @@ def save_logs(directory: str | Path, game, ruleset_path: str, players: int, para
 
 def save_log(path: Path, game, ruleset_path: str, players: int, params: dict, run_seed: int, r: Result) -> None:
     """Write one game of a run as a log (see ``save_logs``)."""
-    from rulebook.logs import LogWriter
+    from rulebook.files.logs import LogWriter
 
     if r.error:
         write_failure(path, game, ruleset_path, players, params, run_seed, r)
