@@ -34,6 +34,7 @@ from rulebook.files.loading import (  # noqa: F401  # noqa: F401 - what the comm
     _write_module,
     plural,
 )
+from rulebook.simulate.games import DEFAULT_NARRATED, NARRATED_FIRST
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -382,7 +383,9 @@ def _step_narration(game, log, step: int, viewer) -> list[str]:
 @click.option("--scheduler", metavar="ADDRESS", help="A Dask scheduler (--backend dask); default: a local cluster.")
 @click.option("--max-decisions", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="A game still going after this many decisions stops and counts as failed.")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="One row per game: FILE.jsonl or FILE.csv.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False),
+              help="One row per game: FILE.jsonl or FILE.csv, opened before the first game and written as each "
+              "game finishes.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Win rates and game lengths as an image, e.g. FILE.png (the plot extra).")
 @click.option("--failures", "failures_dir", type=click.Path(file_okay=False), default="rulebook-failures",
@@ -395,9 +398,15 @@ def _step_narration(game, log, step: int, viewer) -> list[str]:
 @click.option("--cut-off-says", "cut_off_says", metavar="TEXT",
               help="Count the games whose narration says TEXT: a cut-off written in the rules (a turn cap), "
               "whose winners were not played out.")
+@click.option("--check-narration", "narrate", type=click.FloatRange(0, 1), default=DEFAULT_NARRATED,
+              show_default=True, metavar="RATE",
+              help=f"Play the first {NARRATED_FIRST} games and this fraction of the others (chosen by their seeds: "
+              "the same games for the same seed) with their narration and option labels evaluated, as rulebook "
+              "play shows them, so a rule that fails only there fails here too; the other games skip them, "
+              "which is faster. 1: every game; 0: none.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def simulate(game, variants, players, games, seed, params, agents, seat_specs, workers, backend, scheduler,
-             max_decisions, time_outs, cut_off_says, out_path, plot_path, failures_dir, logs_dir, quiet):
+             max_decisions, time_outs, cut_off_says, out_path, plot_path, failures_dir, logs_dir, quiet, narrate):
     """Play many games between agents and summarise them (docs/simulation.md)."""
     import os
 
@@ -405,6 +414,8 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
     from rulebook.interpreter.errors import RuleError
     from rulebook.simulate import report as sim_report
     from rulebook.simulate.backends import Interrupted, dask_available
+    from rulebook.simulate.outputs import GameOutputs, open_rows
+    from rulebook.simulate.rows import RowsLost
     from rulebook.simulate.run import check_agents, lineup, run_many, split_agents
 
     if out_path and Path(out_path).suffix.lower() not in (".jsonl", ".csv"):
@@ -437,21 +448,32 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
     except RuleError as err:
         if err.code in ("E036", "E063"):
             raise
+    try:
+        rows = open_rows(out_path)
+    except OSError as err:
+        raise Failure(f"--out {out_path}: {err.strerror or err}; no game was played") from None
+    outputs = GameOutputs(loaded, str(Path(path).resolve()), n, values, seed, failures_dir, logs_dir, rows)
     start = time.perf_counter()
     try:
         results = run_many(loaded, n, games, seed, values, progress=not quiet, specs=specs, workers=workers,
                            backend=backend, scheduler=scheduler, max_decisions=max_decisions,
                            keep_history=bool(logs_dir), time_outs=time_outs, cut_off_says=cut_off_says,
-                           notice=lambda text: click.echo(f"\nrulebook: {text}", err=True))
+                           notice=lambda text: click.echo(f"\nrulebook: {text}", err=True), narrate=narrate,
+                           sink=outputs)
     except Interrupted as stop:
-        _interrupted(stop, out_path)
+        _interrupted(stop, out_path, rows)
+    except RowsLost as lost:
+        raise Failure(str(lost)) from None
+    finally:
+        if rows is not None:
+            rows.close()
     seconds = time.perf_counter() - start
     if backend == "dask":
         where = f"Dask at {scheduler}" if scheduler else "a local Dask cluster"
     else:
         where = "1 process" if workers in (None, 1) else f"{min(workers or os.cpu_count() or 1, games)} processes"
     click.echo(sim_report.summary(loaded, n, results, seconds, where, cut_off_says))
-    saved = sim_report.save_failures(failures_dir, loaded, str(Path(path).resolve()), n, values, seed, results)
+    saved = outputs.saved
     by_id = locate_id(loaded.program.id)  # where replay looks; else the command names the ruleset
     again = "" if by_id and by_id.resolve() == Path(path).resolve() else f" --game {shlex.quote(str(path))}"
     for index, (log, reproduced) in list(saved.items())[:5]:
@@ -460,10 +482,8 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
     if len(saved) > 5:
         click.echo(f"... and {len(saved) - 5} more failed games in {failures_dir}")
     if logs_dir:
-        count = sim_report.save_logs(logs_dir, loaded, str(Path(path).resolve()), n, values, seed, results)
-        click.echo(f"{count} game logs written to {logs_dir}; replay one with: rulebook replay FILE{again}")
+        click.echo(f"{outputs.logged} game logs written to {logs_dir}; replay one with: rulebook replay FILE{again}")
     if out_path:
-        sim_report.write_results(out_path, results, {i: log for i, (log, _) in saved.items()})
         click.echo(f"results written to {out_path}")
     if plot_path:
         sim_report.plot(plot_path, loaded, n, results)
@@ -472,16 +492,13 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
         sys.exit(EXIT_PROBLEMS)
 
 
-def _interrupted(stop, out_path) -> None:
-    """Ctrl-C during ``simulate``: write the games already finished to
-    ``--out``, say how many, and exit with 130 as ``play`` does."""
-    from rulebook.simulate import report as sim_report
-
+def _interrupted(stop, out_path, rows) -> None:
+    """Ctrl-C during ``simulate``: say how many games finished (``--out``
+    has their rows already) and exit with 130 as ``play`` does."""
     click.echo("", err=True)
     click.echo(f"Interrupted: {len(stop.results)} of {stop.total} games finished.", err=True)
-    if out_path:
-        sim_report.write_results(out_path, stop.results)
-        click.echo(f"the {plural(len(stop.results), 'finished game')} written to {out_path}", err=True)
+    if rows is not None:
+        click.echo(f"the {plural(rows.rows, 'finished game')} written to {out_path}", err=True)
     sys.exit(EXIT_INTERRUPTED)
 
 

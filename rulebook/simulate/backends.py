@@ -9,6 +9,11 @@ Each game depends only on the job and its index (``rulebook.simulate.run``), so
 how the indexes are split between workers cannot change any result; the
 parent sorts the results by index.
 
+A run's ``sink``, when it has one, is given each result as soon as it and
+every game before it have finished (``InOrder``): the rows of ``--out``
+are written while the run goes on, in index order on every backend, and
+what finished is written when the run stops early.
+
 Local processes use the ``spawn`` start method on every platform: a worker
 starts from a fresh interpreter, never from a fork of a parent that may hold
 threads (Dask's, a progress bar's) or a half-written file.
@@ -25,9 +30,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebook.simulate.games import WORKER, Result, game_seed, play_game
+from rulebook.simulate.games import DEFAULT_NARRATED, WORKER, Result, game_seed, play_game
 
 Progress = Callable[[int], None] | None
+Sink = Callable[[Result], None] | None
 
 
 @dataclass(frozen=True)
@@ -46,10 +52,11 @@ class Job:
     keep_history: bool = False
     time_outs: float = 0.0
     cut_off_says: str | None = None
+    narrate: float = DEFAULT_NARRATED
 
     @classmethod
     def of(cls, game, players, params, specs, run_seed, max_decisions, source=None, keep_history=False,
-           time_outs=0.0, cut_off_says=None) -> Job:
+           time_outs=0.0, cut_off_says=None, narrate=DEFAULT_NARRATED) -> Job:
         prog = game.program
         file = str(prog.source_file)
         if source is None:
@@ -58,12 +65,12 @@ class Job:
             except OSError:
                 source = ""  # only workers need it; they say so if it is missing
         return cls(source, file, tuple(prog.variants), prog.digest, players, dict(params), tuple(specs), run_seed,
-                   max_decisions, keep_history, time_outs, cut_off_says)
+                   max_decisions, keep_history, time_outs, cut_off_says, narrate)
 
     def play(self, game, index: int) -> Result:
         return play_game(game, self.players, index, game_seed(self.run_seed, index), self.specs, self.params,
                          self.max_decisions, keep_history=self.keep_history, time_outs=self.time_outs,
-                         cut_off_says=self.cut_off_says)
+                         cut_off_says=self.cut_off_says, narrate=self.narrate)
 
 
 _GAMES: dict = {}
@@ -103,12 +110,36 @@ def chunks(n: int, workers: int) -> Iterator[list[int]]:
         yield list(range(start, min(n, start + size)))
 
 
-def run_here(game, job: Job, n: int, progress: Progress = None) -> list[Result]:
+class InOrder:
+    """Hands results to ``sink`` in index order as they finish: a result
+    waits only for the games before it still being played elsewhere."""
+
+    def __init__(self, sink: Sink):
+        self.sink, self.next, self.waiting = sink, 0, {}
+
+    def add(self, result: Result) -> None:
+        if self.sink is None:
+            return
+        self.waiting[result.index] = result
+        while self.next in self.waiting:
+            self.sink(self.waiting.pop(self.next))
+            self.next += 1
+
+    def rest(self) -> None:
+        """The run stopped early: the results still waiting, in index order
+        (the games before them that did not finish are skipped)."""
+        for i in sorted(self.waiting):
+            self.sink(self.waiting.pop(i))
+
+
+def run_here(game, job: Job, n: int, progress: Progress = None, sink: Sink = None) -> list[Result]:
     """In this process, with the parent's compiled game."""
     out = []
     try:
         for i in range(n):
             out.append(job.play(game, i))
+            if sink:
+                sink(out[-1])
             if progress:
                 progress(1)
     except KeyboardInterrupt:
@@ -206,7 +237,7 @@ class _Worker:
 
 
 def run_processes(job: Job, n: int, workers: int, progress: Progress = None,
-                  notice: Callable[[str], None] | None = None) -> list[Result]:
+                  notice: Callable[[str], None] | None = None, sink: Sink = None) -> list[Result]:
     """In ``workers`` processes of this machine (0: one per core).
 
     The parent gives each worker a chunk at a time and watches both its pipe
@@ -214,7 +245,8 @@ def run_processes(job: Job, n: int, workers: int, progress: Progress = None,
     replaced; the games of its chunk are played again, one per task, and a
     game whose worker dies a second time is reported as failed (``worker``).
     Ctrl-C stops the workers and raises ``Interrupted`` with the games done.
-    ``notice`` is told, in a sentence, of each worker lost."""
+    ``notice`` is told, in a sentence, of each worker lost; ``sink`` of each
+    game finished (``InOrder``)."""
     import multiprocessing
     from multiprocessing.connection import wait
 
@@ -226,6 +258,7 @@ def run_processes(job: Job, n: int, workers: int, progress: Progress = None,
     lost_once: set[int] = set()
     deaths = 0
     pool: list[_Worker] = []
+    ordered = InOrder(sink)
     try:
         while todo or pool:
             for w in [w for w in pool if w.task is None and not w.process.is_alive()]:
@@ -252,6 +285,8 @@ def run_processes(job: Job, n: int, workers: int, progress: Progress = None,
                             done[i] = _lost(job, i, LOST.format(how=how))
                         elif deaths > 2 * workers + 8:  # something kills every worker: stop trying
                             done[i] = _lost(job, i, TOO_MANY.format(how=how, deaths=deaths - 1))
+                        if i in done:
+                            ordered.add(done[i])
                         else:
                             lost_once.add(i)
                             todo.append([i])
@@ -270,10 +305,12 @@ def run_processes(job: Job, n: int, workers: int, progress: Progress = None,
                     raise RuntimeError(value)
                 for r in value:
                     done[r.index] = r
+                    ordered.add(r)
                 if progress:
                     progress(len(value))
                 w.task = None
     except KeyboardInterrupt:
+        ordered.rest()
         raise Interrupted(sorted(done.values(), key=lambda r: r.index), n) from None
     finally:
         for w in pool:
@@ -305,7 +342,7 @@ def dask_available() -> bool:
 
 
 def run_dask(job: Job, n: int, workers: int | None = None, scheduler: str | None = None,
-             progress: Progress = None) -> list[Result]:
+             progress: Progress = None, sink: Sink = None) -> list[Result]:
     """On a Dask distributed cluster: the one at ``scheduler`` (an address
     such as ``tcp://host:8786``), or a ``LocalCluster`` of ``workers``
     single-threaded processes (default: one per core) started for this run.
@@ -315,6 +352,7 @@ def run_dask(job: Job, n: int, workers: int | None = None, scheduler: str | None
 
     cluster = None
     results: list[Result] = []
+    ordered = InOrder(sink)
     try:
         if scheduler is None:
             with _no_sigint():  # its processes ignore Ctrl-C: the parent stops them (see _no_sigint)
@@ -328,9 +366,12 @@ def run_dask(job: Job, n: int, workers: int | None = None, scheduler: str | None
             for future in as_completed(futures):
                 part = future.result()
                 results.extend(part)
+                for r in part:
+                    ordered.add(r)
                 if progress:
                     progress(len(part))
     except KeyboardInterrupt:
+        ordered.rest()
         raise Interrupted(sorted(results, key=lambda r: r.index), n) from None
     finally:
         if cluster is not None:

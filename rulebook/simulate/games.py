@@ -24,6 +24,16 @@ with that probability instead, as for a player who dawdles: the turn's
 ``on_time_out`` runs, recorded in the history like a decision. Whether a
 decision times out is drawn from a generator of its own, seeded by the game's
 seed, so a rate of 0 plays exactly the games of a run without it.
+
+A game nobody watches needs no narration, and the fast loop makes none: no
+``say`` text and no option label is evaluated. But a rule that fails only
+there fails in every game a person plays, so some games of a run are played
+as ``rulebook play`` plays them, with narration and labels (``narrated``):
+the first ``NARRATED_FIRST`` and a fraction of the others chosen by their
+seeds (``--check-narration``). Evaluating them in every game would cost far
+more than the few percent a sample costs (docs/performance.md). Narration
+changes no draw and no choice: a narrated game has the winners, scores and
+decisions it has without it.
 """
 
 from __future__ import annotations
@@ -37,6 +47,8 @@ from rulebook.agents.base import split_agents  # noqa: F401 - callers read the l
 from rulebook.interpreter.errors import RulebookError
 
 DEFAULT_MAX_DECISIONS = 100_000
+DEFAULT_NARRATED = 0.005  # the fraction of a run's games (after the first ones) played with their narration
+NARRATED_FIRST = 10  # the first games of a run are always played with it: a short run checks it too
 
 # error kinds of a game that did not finish (WORKER: its worker process died, twice)
 RULE, CAP, AGENT, WORKER = "rule", "cap", "agent", "worker"
@@ -60,6 +72,7 @@ class Result:
     timed: int = 0  # decisions with a time limit (counted with --time-outs only)
     time_outs: int = 0  # of those, how many ran out of time
     cut_off: bool = False  # the narration said the run's --cut-off-says text: the rules cut the game short
+    narrated: bool = False  # played with its narration and option labels evaluated (see ``narrated``)
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -73,6 +86,17 @@ def agent_seed(seed: int, seat: int) -> int:
     (the formula of the random bots before agents could be chosen, so random
     runs keep their results)."""
     return seed * 31 + seat
+
+
+def narrated(index: int, seed: int, rate: float = DEFAULT_NARRATED) -> bool:
+    """Whether game ``index`` (seeded ``seed``) of a run is played with its
+    narration: the first ``NARRATED_FIRST`` games and a fraction ``rate`` of
+    the others, by a hash of the seed, so the same seed is always chosen or
+    never (rate 0: none, 1: all). A multiplicative hash, not a generator:
+    seeding one per game would cost more than a short game's draws."""
+    if rate <= 0.0:
+        return False
+    return index < NARRATED_FIRST or ((seed * 2654435761) & 0xFFFFFFFF) < rate * 2**32
 
 
 def play_one(game, players: int, seed: int, params=None, record=False) -> tuple[list, int]:
@@ -125,31 +149,36 @@ def play_game(
     keep_history: bool = False,
     time_outs: float = 0.0,
     cut_off_says: str | None = None,
+    narrate: float = DEFAULT_NARRATED,
 ) -> Result:
     """Play game ``index`` of a run (seeded ``seed``) with one agent spec per
     seat. A ``RulebookError`` of the ruleset, the decision cap and a failing
     agent end the game with an error instead of ending the run; any other
     exception is a bug in Rulebook and propagates. ``fast=None`` uses the
-    random loop whenever every seat is ``random``."""
+    random loop whenever every seat is ``random``. ``narrate``: the rate of
+    games played with their narration (``narrated``; ``cut_off_says`` reads
+    the narration of every game)."""
     specs = list(specs)
     st = None
     timer = _TimeOuts(game, seed, time_outs) if time_outs else None
+    record = bool(cut_off_says) or narrated(index, seed, narrate)
     try:
-        st = game.new(players=players, seed=seed, params=params, record=bool(cut_off_says),
+        st = game.new(players=players, seed=seed, params=params, record=record,
                       track=any(spec != "random" for spec in specs))  # random bots remember nothing
         decisions = play_state(game, st, seed, specs, max_decisions, fast, timer=timer)
     except RulebookError as err:
-        return _failed(index, seed, specs, st, str(err), RULE)
+        return _failed(index, seed, specs, st, str(err), RULE, record)
     except GameStopped as stop:
-        return _failed(index, seed, specs, st, str(stop), stop.kind)
+        return _failed(index, seed, specs, st, str(stop), stop.kind, record)
     try:
         scores = game.scores(st) if game.program.score else None
     except RulebookError as err:
-        return _failed(index, seed, specs, st, str(err), RULE)
+        return _failed(index, seed, specs, st, str(err), RULE, record)
     history = [list(h) for h in st.history] if keep_history else None
     cut_off = bool(cut_off_says) and any(e[0] == "say" and cut_off_says in e[1] for e in st.events)
     return Result(index, seed, list(st.winners), decisions, None, specs, scores, st.turn or None, history=history,
-                  timed=timer.timed if timer else 0, time_outs=timer.outs if timer else 0, cut_off=cut_off)
+                  timed=timer.timed if timer else 0, time_outs=timer.outs if timer else 0, cut_off=cut_off,
+                  narrated=record)
 
 
 def play_state(game, st, seed: int, specs: Sequence[str], max_decisions: int = DEFAULT_MAX_DECISIONS,
@@ -190,9 +219,9 @@ class _TimeOuts:
         return True
 
 
-def _failed(index, seed, specs, st, message, kind) -> Result:
+def _failed(index, seed, specs, st, message, kind, narrated=False) -> Result:
     history = [list(h) for h in st.history] if st is not None else []
-    return Result(index, seed, [], len(history), message, specs, None, None, kind, history)
+    return Result(index, seed, [], len(history), message, specs, None, None, kind, history, narrated=narrated)
 
 
 def _random_loop(game, st, seed: int, cap: int, timer: _TimeOuts | None = None) -> int:

@@ -1,5 +1,6 @@
-"""What a run of ``rulebook simulate`` reports: the summary table, one row
-per game (JSON Lines or CSV), a plot, and a replayable log per failed game.
+"""What a run of ``rulebook simulate`` reports: the summary table, a plot,
+and a replayable log per failed game; one row per game (JSON Lines or CSV)
+is ``rulebook.simulate.rows``.
 
 Win rates count a shared win as ``1/k`` for each of its ``k`` winners, over
 the games that finished (a game that failed has no result to count). Their
@@ -10,7 +11,6 @@ which is where comparing agents usually starts.
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 import statistics
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebook.simulate.games import AGENT, CAP, RULE, WORKER, Result
+from rulebook.simulate.rows import FIELDS, write_results  # noqa: F401 - importable from here too, as before
 
 Z95 = 1.959963984540054
 
@@ -138,6 +139,8 @@ def summary(game, players: int, results: list[Result], seconds: float | None = N
     if timed:
         outs = sum(r.time_outs for r in results)
         lines.append(f"time-outs (--time-outs): {outs} of {timed} timed decisions ({outs / timed:.1%})")
+    narrated = sum(1 for r in results if r.narrated)
+    lines.append(f"narration and option labels evaluated in {narrated} of {len(results)} games (--check-narration)")
     errors = [r for r in results if r.error]
     kinds = {k: sum(1 for r in errors if r.kind == k) for k in (RULE, CAP, AGENT, WORKER)}
     lines.append(
@@ -180,57 +183,6 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     fmt = lambda row: "  " + "  ".join(  # noqa: E731
         (x.ljust(w) if i == 0 else x.rjust(w)) for i, (x, w) in enumerate(zip(row, widths))).rstrip()
     return [fmt(header)] + [fmt(row) for row in rows]
-
-
-# ------------------------------------------------------------ one row per game
-
-FIELDS = ["index", "seed", "agents", "winners", "scores", "decisions", "turns", "cut_off", "error_kind", "error",
-          "log"]
-
-
-def rows(results: list[Result], logs: dict[int, str] | None = None) -> list[dict]:
-    """One record per game. Seats (in ``winners``) are 1-based, as on the
-    command line; ``scores`` and ``agents`` are in seat order."""
-    logs = logs or {}
-    return [
-        {
-            "index": r.index,
-            "seed": r.seed,
-            "agents": list(r.agents),
-            "winners": [w + 1 for w in r.winners],
-            "scores": r.scores,
-            "decisions": r.decisions,
-            "turns": r.turns,
-            "cut_off": r.cut_off,
-            "error_kind": r.kind,
-            "error": r.error,
-            "log": logs.get(r.index),
-        }
-        for r in results
-    ]
-
-
-def write_results(path: str | Path, results: list[Result], logs: dict[int, str] | None = None) -> None:
-    """``.jsonl``: one JSON object per line; ``.csv``: lists joined by ';'."""
-    path = Path(path)
-    records = rows(results, logs)
-    with open(path, "w", encoding="utf-8", newline="") as f:
-        if path.suffix.lower() == ".csv":
-            w = csv.DictWriter(f, fieldnames=FIELDS)
-            w.writeheader()
-            for rec in records:
-                w.writerow({k: _cell(v) for k, v in rec.items()})
-        else:
-            for rec in records:
-                f.write(json.dumps(rec, default=str) + "\n")
-
-
-def _cell(v) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, list):
-        return ";".join(json.dumps(x, default=str) if not isinstance(x, str) else x for x in v)
-    return str(v)
 
 
 # ------------------------------------------------------------ plot
@@ -285,13 +237,21 @@ def save_failures(directory: str | Path, game, ruleset_path: str, players: int, 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     for r in failed:
-        path = directory / f"{game.program.id}-game{r.index}-seed{r.seed}.jsonl"
+        path = log_path(directory, game, r)
         out[r.index] = (str(path), write_failure(path, game, ruleset_path, players, params, run_seed, r))
     return out
 
 
+def log_path(directory: Path, game, r: Result) -> Path:
+    """Where the log of game ``r`` goes in ``directory``."""
+    return directory / f"{game.program.id}-game{r.index}-seed{r.seed}.jsonl"
+
+
 def write_failure(path: Path, game, ruleset_path: str, players: int, params: dict, run_seed: int,
                   r: Result) -> bool:
+    """Write failed game ``r``'s log (see ``save_failures``); whether the
+    failure reproduced. The game is played again with its narration, as
+    ``rulebook replay`` plays it, so a failing ``say`` fails here too."""
     from rulebook.files.logs import LOG_FORMAT, LogWriter, header_path
     from rulebook.interpreter.errors import RulebookError
 
@@ -299,7 +259,7 @@ def write_failure(path: Path, game, ruleset_path: str, players: int, params: dic
     extra = {"simulate": {"game": r.index, "run_seed": run_seed, "agents": list(r.agents)}}
     end = {"error": r.error, "kind": r.kind, "decisions": len(r.history or [])}
     try:
-        st = game.new(players=players, seed=r.seed, params=params, record=False)
+        st = game.new(players=players, seed=r.seed, params=params)
     except RulebookError as err:  # the setup itself failed: a header is the whole log
         header = {"rulebook_log": LOG_FORMAT, "ruleset": prog.id, "path": header_path(path, ruleset_path),
                   "version": prog.version, "digest": prog.digest, "variants": list(prog.variants),
@@ -334,27 +294,29 @@ def save_logs(directory: str | Path, game, ruleset_path: str, players: int, para
     """Write every game of a run (``--logs``) as a log ``rulebook replay``
     reads: failed games as ``save_failures`` writes them, finished ones
     with their decisions, labels and winners. Returns how many were written."""
-    from rulebook.files.logs import LogWriter
-
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    written = 0
     for r in results:
-        path = directory / f"{game.program.id}-game{r.index}-seed{r.seed}.jsonl"
-        written += 1
-        if r.error:
-            write_failure(path, game, ruleset_path, players, params, run_seed, r)
-            continue
-        st = game.new(players=players, seed=r.seed, params=params, record=False)
-        log = LogWriter(path, game, st, r.seed, str(ruleset_path))
-        try:
-            log.write({"simulate": {"game": r.index, "run_seed": run_seed, "agents": list(r.agents)}})
-            for entry in r.history or []:
-                _write_step(log, game, st, entry)
-            log.end(st)
-        finally:
-            log.close()
-    return written
+        save_log(log_path(directory, game, r), game, ruleset_path, players, params, run_seed, r)
+    return len(results)
+
+
+def save_log(path: Path, game, ruleset_path: str, players: int, params: dict, run_seed: int, r: Result) -> None:
+    """Write one game of a run as a log (see ``save_logs``)."""
+    from rulebook.files.logs import LogWriter
+
+    if r.error:
+        write_failure(path, game, ruleset_path, players, params, run_seed, r)
+        return
+    st = game.new(players=players, seed=r.seed, params=params, record=False)
+    log = LogWriter(path, game, st, r.seed, str(ruleset_path))
+    try:
+        log.write({"simulate": {"game": r.index, "run_seed": run_seed, "agents": list(r.agents)}})
+        for entry in r.history or []:
+            _write_step(log, game, st, entry)
+        log.end(st)
+    finally:
+        log.close()
 
 
 def _write_step(log, game, st, entry) -> None:

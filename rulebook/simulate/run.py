@@ -17,6 +17,8 @@ from rulebook.simulate.games import (  # noqa: F401 - the names callers import f
     AGENT,
     CAP,
     DEFAULT_MAX_DECISIONS,
+    DEFAULT_NARRATED,
+    NARRATED_FIRST,
     RULE,
     WORKER,
     GameStopped,
@@ -26,6 +28,7 @@ from rulebook.simulate.games import (  # noqa: F401 - the names callers import f
     check_agents,
     game_seed,
     lineup,
+    narrated,
     play_game,
     play_one,
     play_state,
@@ -51,6 +54,8 @@ def run_many(
     time_outs: float = 0.0,
     cut_off_says: str | None = None,
     notice: Callable[[str], None] | None = None,
+    narrate: float = DEFAULT_NARRATED,
+    sink: Callable[[Result], None] | None = None,
 ) -> list[Result]:
     """Play games ``0 .. n-1`` of a run and return their results in index
     order. ``workers`` > 1 plays them in that many processes; ``backend``
@@ -59,13 +64,19 @@ def run_many(
     ``progress``: True for a bar on stderr, or a function told how many more
     games are done. ``time_outs``: the rate at which timed decisions run out
     of time (see the module's docstring). ``notice`` is told of worker
-    processes lost (their games are played again). Ctrl-C raises
-    ``sim_backends.Interrupted``, which holds the games finished."""
+    processes lost (their games are played again). ``narrate``: the rate of
+    games played with their narration and labels (``sim_games.narrated``).
+    ``sink`` is given each result as it finishes, in index order, on every
+    backend (``sim_backends.InOrder``); an exception it raises stops the
+    run. Ctrl-C raises ``sim_backends.Interrupted``, which holds the games
+    finished (the sink has had them all)."""
     if not 0.0 <= time_outs <= 1.0:
         raise ValueError(f"a time-out rate is between 0 and 1, not {time_outs}")
+    if not 0.0 <= narrate <= 1.0:
+        raise ValueError(f"a narration rate is between 0 and 1, not {narrate}")
     specs = list(specs) if specs is not None else ["random"] * players
     job = sim_backends.Job.of(game, players, params or {}, specs, run_seed, max_decisions, source, keep_history,
-                              time_outs, cut_off_says)
+                              time_outs, cut_off_says, narrate)
     bar = None
     if progress is True:
         import sys
@@ -79,12 +90,12 @@ def run_many(
         advance = progress or None
     try:
         if backend == "dask":
-            return sim_backends.run_dask(job, n, workers, scheduler, advance)
+            return sim_backends.run_dask(job, n, workers, scheduler, advance, sink)
         if backend != "local":
             raise ValueError(f"unknown backend '{backend}': local or dask")
         if workers is not None and workers != 1:
-            return sim_backends.run_processes(job, n, workers, advance, notice)
-        return sim_backends.run_here(game, job, n, advance)
+            return sim_backends.run_processes(job, n, workers, advance, notice, sink)
+        return sim_backends.run_here(game, job, n, advance, sink)
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
