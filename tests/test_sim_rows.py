@@ -18,8 +18,8 @@ import pytest
 from rulebook.compiler.build import compile_path
 from rulebook.interpreter.game import Game
 
-from rulebook import sim_rows
 from rulebook.simulate import backends as sim_backends
+from rulebook.simulate import rows as sim_rows
 from rulebook.simulate.backends import InOrder
 from rulebook.simulate.rows import RowsLost, RowWriter
 from rulebook.simulate.run import run_many
