@@ -192,6 +192,7 @@ HEADER = [
     "from interpreter.playout import auto_pick, auto_all",
     "from interpreter.program import Action, Trigger, _frame, _value",
     "from interpreter.ops import fire, move, shuffle, seat_order",
+    "from interpreter.drawing import deal, draw, ran_out",
     "from interpreter.labels import describe, describe_fields, literal, comp_name, HIDDEN, HiddenInText",
     "from interpreter.errors import RuleError",
     "from validator.types import Type",
