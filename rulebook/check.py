@@ -182,11 +182,15 @@ def empty_draw_warnings(report: Report) -> list[Diagnostic]:
         out.append(Diagnostic(
             "W108", f"a draw or deal here met zone '{family}' empty and took less than it asked for", file, line,
             column, f"say what it should do: declare zones.{family}.when_empty: nothing (as now, on purpose), "
-            f"error, or {{refill_from: ZONE, shuffle: true}}", f"zones.{family}.when_empty"))
+            f"error, or {{refill_from: ZONE, shuffle: true}}"))
     return out
 
 
 def _place(where: str) -> tuple[str, int, int]:
-    """``file:line:col`` as its parts (a file name may hold ':')."""
-    file, line, column = where.rsplit(":", 2)
-    return file, int(line), int(column)
+    """``file:line:col`` as its parts (a file name may hold ':'); a place
+    that is not one is the file alone, at its first line."""
+    file, _, rest = where.rpartition(":")
+    head, _, line = file.rpartition(":")
+    if head and line.isdigit() and rest.isdigit():
+        return head, int(line), int(rest)
+    return where or "<ruleset>", 1, 1

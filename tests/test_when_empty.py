@@ -271,3 +271,10 @@ def test_native_code_refills_as_the_python_module_does():
         a, b = g.new(players=2, seed=seed, record=True), fast.new(players=2, seed=seed, record=True)
         assert a.to_data() == b.to_data() and a.events == b.events
         assert len(values(g, a, "hand")) == 5  # all five, then the refill zone is empty too: the draw stops
+
+
+def test_a_place_is_split_at_its_last_two_colons():
+    from rulebook.check import _place
+
+    assert _place("C:/games/my:deck.yaml:23:7") == ("C:/games/my:deck.yaml", 23, 7)
+    assert _place("") == ("<ruleset>", 1, 1) and _place("unit.yaml") == ("unit.yaml", 1, 1)
