@@ -10,10 +10,10 @@ zone families calls ``ran_out`` itself.
 
 from __future__ import annotations
 
-from interpreter import ops
-from interpreter.errors import EMPTY_ZONE, RuleError
-from interpreter.lib import charge
-from interpreter.zones import comp_zone, zone_family, zone_key, zone_label
+from rulebook.interpreter import ops
+from rulebook.interpreter.errors import EMPTY_ZONE, RuleError
+from rulebook.interpreter.lib import charge
+from rulebook.interpreter.zones import comp_zone, zone_family, zone_key, zone_label
 
 
 def draw(st, z: int, d: int, k: int, face, fire: bool, where: str = ""):

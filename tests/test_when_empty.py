@@ -13,11 +13,11 @@ from contextlib import contextmanager
 
 import pytest
 from click.testing import CliRunner
+from rulebook.compiler import native
+from rulebook.interpreter.game import Game
 
-from compiler import native
-from interpreter.game import Game
-from rulebook.check import empty_draw_warnings, run_checks
-from rulebook.cli import cli
+from rulebook.cli.main import cli
+from rulebook.testing.random_games import empty_draw_warnings, run_checks
 from tests.helpers import compile_ok, diagnostics
 
 # deck holds the card of value 5 and discard 1 to 4 (top first) when the phase begins
@@ -274,7 +274,7 @@ def test_native_code_refills_as_the_python_module_does():
 
 
 def test_a_place_is_split_at_its_last_two_colons():
-    from rulebook.check import _place
+    from rulebook.testing.random_games import _place
 
     assert _place("C:/games/my:deck.yaml:23:7") == ("C:/games/my:deck.yaml", 23, 7)
     assert _place("") == ("<ruleset>", 1, 1) and _place("unit.yaml") == ("unit.yaml", 1, 1)

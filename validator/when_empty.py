@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from validator.diagnostics import did_you_mean
+from rulebook.validator.diagnostics import did_you_mean
 
 
 def checked_when_empty(name: str, value, families: dict, report: Callable) -> str | dict | None:
