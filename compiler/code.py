@@ -204,6 +204,7 @@ HEADER = [
     "from rulebook.interpreter.playout import auto_pick, auto_all",
     "from rulebook.interpreter.program import Action, Trigger, _frame, _value",
     "from rulebook.interpreter.ops import fire, move, shuffle, seat_order",
+    "from rulebook.interpreter.drawing import deal, draw, ran_out",
     "from rulebook.interpreter.labels import describe, describe_fields, literal, comp_name, HIDDEN, HiddenInText",
     "from rulebook.interpreter.errors import RuleError",
     "from rulebook.validator.types import Type",

@@ -203,11 +203,12 @@ class StmtEmitter:
 
     def s_draw(self, count, src, dest, face, src_family=None, family=None):
         k = self.ex(count) if count is not None else "1"
+        where = self.const(self.where)  # where a draw that meets its zone empty names (interpreter/drawing.py)
         mover = self.mover(family, "top") if src_family is not None and src_family != family else None
         if mover is None:
-            self.line(f"draw(st, {self.ex(src)}, {self.ex(dest)}, {k}, {face!r}, {self.m.an.moved_fires})")
+            self.line(f"draw(st, {self.ex(src)}, {self.ex(dest)}, {k}, {face!r}, {self.m.an.moved_fires}, {where})")
             return
-        # from one zone family to another whose kind is known: each move written out (as lib.draw makes it)
+        # from one zone family to another whose kind is known: each move written out (as drawing.draw makes it)
         fam = self.m.meta["families"][family]
         z, d, pile, c = self.temp("z"), self.temp("d"), self.temp("pile"), self.temp("c")
         self.line(f"{z} = {self.ex(src)}")
@@ -215,11 +216,12 @@ class StmtEmitter:
         one = count is None or count.op == "const" and count.a[0] == 1
         if one:
             self.line(f"{pile} = st.zones[{z}]")
-        self.line(f"if {pile}:" if one else f"for _ in range({k}):")
+        # a refill keeps the zone's list, so the pile read before it is the one refilled
+        self.line(f"if {pile} or ran_out(st, {z}, {where}, None):" if one else f"for _ in range({k}):")
         with self.block():
             if not one:
                 self.line(f"{pile} = st.zones[{z}]")
-                self.line(f"if not {pile}: break  # drawing from an empty zone draws nothing")
+                self.line(f"if not {pile} and not ran_out(st, {z}, {where}, None): break")
             self.line(f"{c} = {pile}[0]")
             self.one_move(c, d, mover, fam, (face or fam["face"]) == "up", (z, pile, src_family))
 
@@ -231,7 +233,8 @@ class StmtEmitter:
         self.line(f"for {who} in {self.ex(recips)}:")
         with self.block():
             self.line(f"{targets}.append({self.ex(zone_of)})")
-        self.line(f"deal(st, {z}, {targets}, ({self.ex(count)}) if {targets} else 0, {self.m.an.moved_fires})")
+        self.line(f"deal(st, {z}, {targets}, ({self.ex(count)}) if {targets} else 0, {self.m.an.moved_fires}, "
+                  f"{self.const(self.where)})")
 
     def s_shuffle(self, z):
         self.line(f"shuffle(st, {self.ex(z)})")

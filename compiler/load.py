@@ -45,7 +45,7 @@ def _types_and_zones(prog: Program, meta: dict, ns: dict) -> None:
         )
     for name, spec in meta["families"].items():
         prog.families[name] = ZoneFamily(name, spec["per"], spec["of"], spec["visibility"], spec["face"],
-                                         spec["ordered"])
+                                         spec["ordered"], spec.get("when_empty"))
     prog.top_piles = any(f.visibility == "top" for f in prog.families.values())
 
 

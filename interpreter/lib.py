@@ -616,35 +616,6 @@ def move_list(st, items, z, position, face, fire: bool):
         ops.fire_in_order(st, moved)
 
 
-def draw(st, z, d, k, face, fire: bool):
-    moved = []
-    if d == z:  # top to bottom of the same zone: a card can come round again, so count the work
-        charge(st, max(k, 0))
-    for _ in range(k):
-        zone = st.zones[z]
-        if not zone:
-            break  # drawing from an empty zone draws nothing
-        moved.append(ops.move(st, zone[0], d, "top" if d != z else "bottom", face, fire_now=False))
-    if moved and fire:
-        ops.fire_in_order(st, moved)
-
-
-def deal(st, z, targets, rounds, fire: bool):
-    moved = []
-    if z in targets:  # dealing from one of the receiving zones: cards can come round again
-        charge(st, max(rounds, 0) * len(targets))
-    for _ in range(rounds):
-        for target in targets:
-            zone = st.zones[z]
-            if not zone:
-                break
-            moved.append(ops.move(st, zone[0], target, fire_now=False))
-        if not st.zones[z]:
-            break  # the source is empty: the deal is over, however many rounds were asked for
-    if moved and fire:
-        ops.fire_in_order(st, moved)
-
-
 def reveal(st, items):
     mark = "first" if len(items) > 1 else None  # one statement's reveals: told in one sentence
     for c in items:

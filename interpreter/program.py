@@ -102,6 +102,9 @@ class ZoneFamily:
     visibility: str  # public | owner | hidden | top (a face-up pile: only the top component is face up)
     face: str  # default face of components entering: up | down
     ordered: bool
+    # what a draw or deal does from one of its zones when it is empty (interpreter/drawing.py): None (not
+    # declared: nothing, and rulebook check is told), "nothing", "error" or {"refill_from": family, "shuffle": bool}
+    when_empty: str | dict | None = None
 
 
 @dataclass
@@ -223,6 +226,9 @@ class Program:
     comp_types: dict[str, ComponentType] = field(default_factory=dict)
     families: dict[str, ZoneFamily] = field(default_factory=dict)
     top_piles: bool = False  # some family has visibility 'top': moves keep its tops face up
+    # rulebook check sets it to listen: the place of each draw or deal that met empty a zone whose family
+    # declares no when_empty -> that family (interpreter/drawing.py); None: nobody listens
+    empty_draws: dict | None = None
     actions: list[ActionDef] = field(default_factory=list)
     action_index: dict[str, int] = field(default_factory=dict)
     triggers: dict[str, list[Trigger]] = field(default_factory=dict)

@@ -282,6 +282,33 @@ schema = {
                     },
                     "face": {"enum": ["up", "down"], "description": "How components enter this zone by default."},
                     "ordered": {"type": "boolean", "description": "Whether order matters (decks, lines)."},
+                    "when_empty": {
+                        "description": "What a draw or deal from this zone does when the zone is empty and a "
+                        "component is still wanted: 'nothing' (it stops), 'error' (the game stops with R106), or "
+                        "a refill (another zone's components are moved in and the draw goes on). Without it the "
+                        "draw stops, and 'rulebook check' warns (W108) at each draw that meets the zone empty.",
+                        "oneOf": [
+                            {"enum": ["nothing", "error"]},
+                            {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "required": ["refill_from"],
+                                "properties": {
+                                    "refill_from": {
+                                        "type": "string",
+                                        "description": "The zone family whose components refill this zone: a "
+                                        "shared zone, or one kept per the same thing as this one (the same "
+                                        "player's or component's).",
+                                    },
+                                    "shuffle": {
+                                        "type": "boolean",
+                                        "description": "Whether the refilled zone is shuffled (default false: "
+                                        "the refill zone's components keep their order, its top on top).",
+                                    },
+                                },
+                            },
+                        ],
+                    },
                 },
             },
         },
@@ -661,6 +688,9 @@ FIELD_DOCS: dict[str, dict] = {
     "zones.*.visibility": {"examples": ["hidden", "owner"]},
     "zones.*.face": {"examples": ["down"]},
     "zones.*.ordered": {"examples": [False]},
+    "zones.*.when_empty": {"examples": ["error", "nothing", {"refill_from": "discard", "shuffle": True}]},
+    "zones.*.when_empty.refill_from": {"examples": ["discard", "used"]},
+    "zones.*.when_empty.shuffle": {"examples": [True]},
     "events": {"examples": [{"bust": {"who": "player"}}, {"scored": {"who": "player", "points": "int"}}]},
     "events.*": {"description": "An event: its fields and their types; triggers read them as event.<field>.", "examples": [{"who": "player"}, {"who": "player", "points": "int"}]},
     "events.*.*": {"description": "The type of this field of the event.", "examples": ["player", "int", "card"]},

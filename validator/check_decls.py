@@ -28,6 +28,7 @@ from rulebook.validator.types import (
     parse_type,
 )
 from rulebook.validator.values import literal
+from rulebook.validator.when_empty import checked_when_empty
 
 PHASE_EVENTS = ("phase_begin", "phase_end")  # fired by the flow itself, with the phase's name
 BUILTIN_EVENTS = {
@@ -53,6 +54,7 @@ class ZoneDecl:
     visibility: str  # public | owner | hidden | top
     face: str  # up | down
     ordered: bool
+    when_empty: str | dict | None = None  # what a draw from it does when it is empty (validator/when_empty.py)
 
 
 class DeclChecker:
@@ -242,6 +244,10 @@ class DeclChecker:
                             ("zones", name, "ordered"), hint="an unordered zone is sorted by id, so its top would "
                             "tell how the hidden components compare: drop 'ordered: false'")
             self.families[name] = ZoneDecl(name, per, of, visibility, face, bool(spec.get("ordered", True)))
+        pers = {name: fam.per for name, fam in self.families.items()}
+        for name, spec in (self.data.get("zones") or {}).items():
+            if spec and "when_empty" in spec:
+                self.families[name].when_empty = checked_when_empty(name, spec["when_empty"], pers, self.report)
 
     def declare_vars(self):
         for section, table in (("vars", self.var_types), ("player_vars", self.pvar_types)):

@@ -269,7 +269,7 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
             "comp_types": {n: {"static": ct.static, "dynamic": ct.dynamic, "public": list(ct.public),
                                "board": ct.board, "glyph": ct.glyph} for n, ct in self.comp_types.items()},
             "families": {n: {"per": f.per, "of": f.of, "visibility": f.visibility, "face": f.face,
-                             "ordered": f.ordered} for n, f in self.families.items()},
+                             "ordered": f.ordered, "when_empty": f.when_empty} for n, f in self.families.items()},
             "actions": self.action_meta,
             "phase_actions": self.phase_actions,
             "phases": self.phase_names,

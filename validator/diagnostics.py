@@ -68,6 +68,7 @@ CODES: dict[str, tuple[str, str]] = {
     "W105": ("warning", "parameter never used"),
     "W106": ("warning", "braces in a plain string"),
     "W107": ("warning", "variant patch entry changes nothing"),
+    "W108": ("warning", "draw from an empty zone that declares no when_empty"),
 }
 
 

@@ -137,6 +137,11 @@ def _to_diag(doc: Document, err) -> Diagnostic:
         if fitting:
             deepest = max(len(e.absolute_path) for e in fitting)
             return _to_diag(doc, best_match([e for e in fitting if len(e.absolute_path) == deepest], key=relevance))
+        # a word where the alternatives are some words or a mapping: the words are what was meant
+        words = [e for e in err.context if e.validator == "enum" and len(e.absolute_path) == own
+                 and any(type(a) is type(err.instance) for a in e.validator_value)]
+        if words:
+            return _to_diag(doc, words[0])
         wanted = [t for e in err.context if e.validator == "type" for t in _types(e.validator_value)]
         if wanted:
             return _type_diag(doc, err.instance, wanted, tuple(err.absolute_path))

@@ -594,9 +594,9 @@ def check(game, variants, player_counts, games, seed, max_decisions, params, out
     in one place each, somebody always able to decide, clones and saves that
     play on like the original, views that hide what their player cannot see,
     and questions whose asking tells no secret (random games; docs/cli.md)."""
-    from rulebook.testing.random_games import CHECKS, failures_json, run_checks
+    from rulebook.testing.random_games import CHECKS, empty_draw_warnings, failures_json, run_checks
 
-    loaded, _ = _load(game, variants)
+    loaded, path = _load(game, variants)
     prog = loaded.program
     counts = list(dict.fromkeys(player_counts or (prog.min_players, prog.max_players)))
     for n in counts:
@@ -610,6 +610,8 @@ def check(game, variants, player_counts, games, seed, max_decisions, params, out
         click.echo(f"      replay: game.new(players={f.players}, seed={f.seed}), then apply (player, option) "
                    + ("each decision in " + out_path if out_path and len(f.moves) > 20 else str(shown))
                    + (" (the last 20; --out FILE writes them all)" if len(shown) < len(f.moves) else ""))
+    for d in empty_draw_warnings(report):
+        click.echo(d.render(_source_of(Path(d.file)) if Path(d.file) == Path(path) else None))
     if out_path:
         Path(out_path).write_text(failures_json(report), encoding="utf-8")
     checked = ", ".join(f"{name} {report.applied[name]}" for name in CHECKS)

@@ -9,6 +9,11 @@ property tests; this brings them to an author's ruleset.
 A failure names the check, the game (its seed) and the decisions that lead
 to it, so it can be replayed exactly: ``game.new(players, seed)`` then
 ``game.apply(st, p, k)`` for each ``(p, k)``.
+
+Besides failures, the games report every place where a ``draw`` or ``deal``
+met empty a zone whose family declares no ``when_empty`` (once per place, as
+a warning W108): the draw took less than it asked for, silently, and the
+author should say whether that is meant (docs/format.md, zones).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from rulebook.testing.properties import (
     check_who_is_asked,
     sampled,
 )
+from rulebook.validator.diagnostics import Diagnostic
 
 CHECKS = ("components", "decisions", "clones", "saves", "views", "who is asked")
 # what a failure outside the checks is called: the rules stopped with an error,
@@ -52,6 +58,7 @@ class Report:
     applied: dict = field(default_factory=lambda: dict.fromkeys(CHECKS, 0))
     failures: list = field(default_factory=list)
     unfinished: int = 0  # games still going at the decision cap
+    empty_draws: dict = field(default_factory=dict)  # place (file:line:col) -> zone family (see empty_draw_warnings)
 
 
 def check_game(game, players: int, index: int, run_seed: int, report: Report, max_decisions: int,
@@ -164,7 +171,35 @@ def failures_json(report: Report) -> str:
 def run_checks(game, player_counts, games: int, run_seed: int, max_decisions: int = 5000,
                params: dict | None = None) -> Report:
     report = Report()
-    for n in player_counts:
-        for i in range(games):
-            check_game(game, n, i, run_seed, report, max_decisions, params)
+    prog = game.program
+    before, prog.empty_draws = prog.empty_draws, report.empty_draws  # the draws tell it where they ran out
+    try:
+        for n in player_counts:
+            for i in range(games):
+                check_game(game, n, i, run_seed, report, max_decisions, params)
+    finally:
+        prog.empty_draws = before
     return report
+
+
+def empty_draw_warnings(report: Report) -> list[Diagnostic]:
+    """W108 at each place where a draw or deal met empty a zone that
+    declares no ``when_empty``, in the order the games met them."""
+    out = []
+    for where, family in report.empty_draws.items():
+        file, line, column = _place(where)
+        out.append(Diagnostic(
+            "W108", f"a draw or deal here met zone '{family}' empty and took less than it asked for", file, line,
+            column, f"say what it should do: declare zones.{family}.when_empty: nothing (as now, on purpose), "
+            f"error, or {{refill_from: ZONE, shuffle: true}}"))
+    return out
+
+
+def _place(where: str) -> tuple[str, int, int]:
+    """``file:line:col`` as its parts (a file name may hold ':'); a place
+    that is not one is the file alone, at its first line."""
+    file, _, rest = where.rpartition(":")
+    head, _, line = file.rpartition(":")
+    if head and line.isdigit() and rest.isdigit():
+        return head, int(line), int(rest)
+    return where or "<ruleset>", 1, 1
