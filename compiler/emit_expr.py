@@ -381,6 +381,18 @@ def looped(m, key) -> bool:
     return hit
 
 
+def charge_call(code, body: X) -> None:
+    """The first lines of a ruleset function that calls functions: the call
+    counts one against the work budget. Calls nested in calls (ten calls a
+    level, nine levels) are otherwise work no budget sees, since a function
+    has neither loops nor queries to count; a function that calls none is
+    not charged, its cost being bounded by its body and charged with its
+    callers' (ordinary games pay nothing for their small functions)."""
+    if any(n.op == "fn" for n in walk(body)):
+        code.line("st.work += 1")
+        code.line(f"if st.work > {code.limit('max_work')}: over_budget(st, True)")
+
+
 def small_body(x: X, limit: int = 80) -> bool:
     """Whether an expression is small enough to write at each call site."""
     for n, _ in zip(walk(x), range(limit + 1)):

@@ -33,8 +33,13 @@ def charge(st, n: int) -> None:
         over_budget(st)
 
 
-def over_budget(st):
+def over_budget(st, calls: bool = False):
+    """R100: the work budget is spent. ``calls``: by a ruleset function's
+    calls of functions (compiler/emit_expr.charge_call), one each."""
     limit = st.prog.max_work
+    if calls:
+        raise RuleError("R100", f"function calls and items visited by queries passed {limit} without a decision",
+                        hint="a function calls functions that call functions, many times over; call them less")
     raise RuleError("R100", f"queries visited more than {limit} items without a decision",
                     hint="a query inside a query over large lists; narrow the lists first")
 

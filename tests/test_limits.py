@@ -1151,3 +1151,37 @@ def test_a_huge_draw_or_deal_ends_or_is_stopped(effect, code):
         with pytest.raises(RulebookError) as err:
             game.new(players=2)
         assert err.value.code == code
+
+
+# ============================================================== work a rule hides (issue 37, item 8)
+
+def nested_calls(levels: int, calls: int, top: str = "set y = f{top}(1)") -> str:
+    """Function ``f{k}`` adds ``calls`` calls of ``f{k-1}``; ``f0`` is its argument."""
+    out = "functions:\n"
+    for k in range(levels + 1):
+        body = " + ".join([f"f{k - 1}(n)"] * calls) if k else "n"
+        out += f"  f{k}:\n    params: {{n: int}}\n    value: \"{body}\"\n"
+    return out + "vars:\n  y: 0\n" + on_begin(top.format(top=levels))
+
+
+@needs_cap
+def test_calls_nested_in_calls_are_charged_to_the_work_budget():
+    """f9(1): ten calls a level, nine levels, 10**8 calls and no loop nor
+    query for a budget to count (29 s in one action). Each call of a
+    function that calls functions counts one: R100 at the statement."""
+    from tests.test_fuzz import capped
+    text = ruleset(nested_calls(9, 10))
+    with pytest.raises(RuleError) as err, capped(seconds=20):
+        Game(compile_text(text, "unit.yaml").program).new(players=2)
+    assert err.value.code == "R100" and "function calls" in err.value.message
+    assert err.value.where.startswith(f"unit.yaml:{line_of(text, 'set y = f9(1)')}:")
+
+
+def test_a_call_of_a_function_that_calls_functions_counts_one():
+    """f2 calls f1 three times, f1 calls f0 (inlined) three times: one call
+    of f2 costs 1 + 3 (f0 calls no function and is not charged)."""
+    body = nested_calls(2, 3, "repeat 10:\n    set y = f{top}(1)")
+    assert game(body, limits={"max_work": 40}).new(players=2).vars["y"] == 9
+    with pytest.raises(RuleError) as err:
+        game(body, limits={"max_work": 39}).new(players=2)
+    assert err.value.code == "R100"
