@@ -355,6 +355,18 @@ def invariant_parts(m, body: X, bound: set) -> list[tuple[X, X | None]]:
     return out
 
 
+SCALAR_KINDS = frozenset({"int", "bool", "str", "none", "player", "comp", "zone"})
+
+
+def text_piece(e, x: X, t, public: bool) -> str:
+    """Source of a value written as text in a template. A value that may be
+    a list or a map goes through ``words``, which charges the text it would
+    make before making it; a number, a name or a text is written at once."""
+    if getattr(t, "kind", None) in SCALAR_KINDS:
+        return f"describe(st, {e.ex(x)}, {e.const(t)}, {public})"
+    return f"words(st, {e.ex(x)}, {e.const(t)}, {public}, {e.const(e.where)})"
+
+
 def inlined(m, key, args) -> bool:
     """Whether a call of the ruleset function ``key`` with ``args`` is written
     at its call site (``Code.call_function``): a small body, called with
@@ -470,8 +482,8 @@ EMIT = {
     "guarded": lambda e, guards, call: "(" + "".join(e.ex(g) + ", " for g in guards) + e.ex(call) + ")[-1]",
     "event_words": lambda e, ev, fields, public: (
         f"describe_fields(st, {e.ex(ev)}, {e.const(dict(fields))}, {public})"),
-    "describe": lambda e, x, t, public: f"describe(st, {e.ex(x)}, {e.const(t)}, {public})",
-    "str": lambda e, x: f"literal({e.ex(x)}, False)",
+    "describe": lambda e, x, t, public: text_piece(e, x, t, public),
+    "str": lambda e, x: f"text_of(st, {e.ex(x)}, {e.const(e.where)})",
     "fn": lambda e, key, player, event, args: e.call_function(key, player, event, args),
     # ------------------------------------------------------------- built-ins
     "zone_len": lambda e, z: f"len(st.zones[{e.ex(z)}])",
