@@ -1387,3 +1387,43 @@ def test_a_call_of_a_function_that_calls_functions_counts_one():
     with pytest.raises(RuleError) as err:
         game(body, limits={"max_work": 39}).new(players=2)
     assert err.value.code == "R100"
+
+
+NEGATIVE_COPIES = """
+params:
+  n: {default: NUMBER, type: int}
+components:
+  card:
+    for_each: {v: "range(3)"}
+    copies: COPIES
+zones:
+  deck: {}
+setup: move components(card) to deck
+""" + on_begin("")
+
+
+@pytest.mark.parametrize("number, copies, players", [
+    (-1, "n", 2),  # a parameter's default
+    (1, "(player_count - 3) * (player_count - 3) - n", 3),  # negative only with 3 players, between min and max
+], ids=["parameter", "a-middle-player-count"])
+def test_a_negative_copies_computed_from_parameters_is_E014_at_its_value(number, copies, players):
+    """It passed ``validate`` and failed only in play (R104): the dry run made
+    the components at the smallest and largest player count and let any
+    error but R107 through. Now every player count, E014 at the value."""
+    head = HEAD.replace("max: 2", "max: 4")
+    text = ruleset(NEGATIVE_COPIES.replace("NUMBER", str(number)).replace("COPIES", f'"{copies}"'), head)
+    result = compile_text(text, "unit.yaml")
+    assert codes_of(result) == ["E014"], [d.render() for d in result.report.diagnostics]
+    d = result.report.errors[0]
+    assert (d.line, d.column) == (line_of(text, "copies:"), text.splitlines()[d.line - 1].index("copies:") + 9)
+    assert "copies -1 is negative" in d.message and f"with {players} players" in d.message
+
+
+def test_a_negative_count_or_copies_set_by_a_variant_is_E014_in_the_variant(tmp_path):
+    text = ruleset(NEGATIVE_COPIES.replace("NUMBER", "2").replace("COPIES", "n")
+                   + "variants:\n  none-at-all:\n    params: {n: -2}\n")
+    path = tmp_path / "unit.yaml"
+    path.write_text(text)
+    report = validate_path(path)
+    assert [d.code for d in report.errors] == ["E014"]
+    assert "none-at-all" in report.errors[0].message and "copies -2 is negative" in report.errors[0].message
