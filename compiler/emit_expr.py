@@ -399,8 +399,10 @@ def charge_call(code, body: X) -> None:
     level, nine levels) are otherwise work no budget sees, since a function
     has neither loops nor queries to count; a function that calls none is
     not charged, its cost being bounded by its body and charged with its
-    callers' (ordinary games pay nothing for their small functions)."""
-    if any(n.op == "fn" for n in walk(body)):
+    callers' (ordinary games pay nothing for their small functions); nor is
+    one whose calls are all written at their call site (``inlined``), as
+    those bodies call no function."""
+    if any(n.op == "fn" and not inlined(code.m, n.a[0], n.a[3]) for n in walk(body)):
         code.line("st.work += 1")
         code.line(f"if st.work > {code.limit('max_work')}: over_budget(st, True)")
 

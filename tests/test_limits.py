@@ -1380,10 +1380,11 @@ def test_calls_nested_in_calls_are_charged_to_the_work_budget():
 
 
 def test_a_call_of_a_function_that_calls_functions_counts_one():
-    """f2 calls f1 three times, f1 calls f0 (inlined) three times: one call
-    of f2 costs 1 + 3 (f0 calls no function and is not charged)."""
-    body = nested_calls(2, 3, "repeat 10:\n    set y = f{top}(1)")
-    assert game(body, limits={"max_work": 40}).new(players=2).vars["y"] == 9
+    """f3 calls f2 three times, f2 calls f1 three times, f1 calls f0 (written
+    at its call site) three times: a call of f3 costs 1 + 3. f1 is not
+    charged: the calls it makes are written out, its body is all it costs."""
+    body = nested_calls(3, 3, "repeat 10:\n    set y = f{top}(1)")
+    assert game(body, limits={"max_work": 40}).new(players=2).vars["y"] == 27
     with pytest.raises(RuleError) as err:
         game(body, limits={"max_work": 39}).new(players=2)
     assert err.value.code == "R100"
