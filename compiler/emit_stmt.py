@@ -13,8 +13,8 @@ runtime error names ``file:line:col``.
 
 from __future__ import annotations
 
-from compiler.emit_expr import SCALAR_KINDS, text_piece
-from validator.ir import S, Template, X, walk
+from rulebook.compiler.emit_expr import SCALAR_KINDS, text_piece
+from rulebook.validator.ir import S, Template, X, walk
 
 ARITH = ("arith", "neg", "sum", "sum_by")  # what can make a number grow
 
