@@ -163,14 +163,17 @@ def compile_text(text: str, file: str = "<ruleset>", selected: tuple[str, ...] =
 
 
 def dry_run(program, doc) -> list[Diagnostic]:
-    """Make the components and zones of a game at the smallest and largest
-    player count with default parameters, so that absurd numbers are found
-    at load, not when somebody starts a game."""
+    """Make the components and zones of a game at each player count with
+    the default parameters (of the variants chosen), so that absurd numbers
+    are found at load, not when somebody starts a game: too many is
+    ``E064``; a negative ``count`` or ``copies`` (a parameter's value, or
+    computed from the player count) is ``E014`` at its value."""
     from rulebook.interpreter.errors import RuleError
     from rulebook.interpreter.game import Game
 
     out = []
-    counts = sorted({program.min_players, program.max_players})
+    counts = range(program.min_players, max(program.min_players, program.max_players) + 1)
+    amounts = _amount_places(doc)
     for n in counts:
         try:
             Game(program).catalog_only(n)
@@ -180,6 +183,11 @@ def dry_run(program, doc) -> list[Diagnostic]:
                                 "a component's properties can only use parameters, definitions and its own values"))
             break
         except RuleError as err:
+            path = amounts.get(_place(err.where)) if err.code == "R104" else None
+            if path is not None:  # a negative count or copies, made so by a parameter or the player count
+                out.append(doc.diag("E014", f"{err.message} (with {n} players)", path,
+                                    "a number of components is 0 or more; check the parameters it reads"))
+                break
             if err.code != "R107":
                 continue  # other failures show up when the game runs, with their own codes
             at = _place(err.where) if err.message.count("'") < 2 else None
@@ -202,6 +210,18 @@ def dry_run(program, doc) -> list[Diagnostic]:
                 )
             )
             break
+    return out
+
+
+def _amount_places(doc) -> dict:
+    """The place of each component type's ``count`` and ``copies`` value -> its path."""
+    types = doc.data.get("components") if isinstance(doc.data, dict) else None
+    out = {}
+    for kind, spec in (types or {}).items():
+        for field_name in ("count", "copies"):
+            if isinstance(spec, dict) and field_name in spec:
+                path = ("components", kind, field_name)
+                out[doc.where(path)] = path
     return out
 
 

@@ -355,6 +355,18 @@ def invariant_parts(m, body: X, bound: set) -> list[tuple[X, X | None]]:
     return out
 
 
+SCALAR_KINDS = frozenset({"int", "bool", "str", "none", "player", "comp", "zone"})
+
+
+def text_piece(e, x: X, t, public: bool) -> str:
+    """Source of a value written as text in a template. A value that may be
+    a list or a map goes through ``words``, which charges the text it would
+    make before making it; a number, a name or a text is written at once."""
+    if getattr(t, "kind", None) in SCALAR_KINDS:
+        return f"describe(st, {e.ex(x)}, {e.const(t)}, {public})"
+    return f"words(st, {e.ex(x)}, {e.const(t)}, {public}, {e.const(e.where)})"
+
+
 def inlined(m, key, args) -> bool:
     """Whether a call of the ruleset function ``key`` with ``args`` is written
     at its call site (``Code.call_function``): a small body, called with
@@ -379,6 +391,20 @@ def looped(m, key) -> bool:
         body = m.checked.functions[key].body
         hit = m.looped[key] = body.op in LOOPED and not invariant_parts(m, body.a[2], {body.a[1]})
     return hit
+
+
+def charge_call(code, body: X) -> None:
+    """The first lines of a ruleset function that calls functions: the call
+    counts one against the work budget. Calls nested in calls (ten calls a
+    level, nine levels) are otherwise work no budget sees, since a function
+    has neither loops nor queries to count; a function that calls none is
+    not charged, its cost being bounded by its body and charged with its
+    callers' (ordinary games pay nothing for their small functions); nor is
+    one whose calls are all written at their call site (``inlined``), as
+    those bodies call no function."""
+    if any(n.op == "fn" and not inlined(code.m, n.a[0], n.a[3]) for n in walk(body)):
+        code.line("st.work += 1")
+        code.line(f"if st.work > {code.limit('max_work')}: over_budget(st, True)")
 
 
 def small_body(x: X, limit: int = 80) -> bool:
@@ -458,8 +484,8 @@ EMIT = {
     "guarded": lambda e, guards, call: "(" + "".join(e.ex(g) + ", " for g in guards) + e.ex(call) + ")[-1]",
     "event_words": lambda e, ev, fields, public: (
         f"describe_fields(st, {e.ex(ev)}, {e.const(dict(fields))}, {public})"),
-    "describe": lambda e, x, t, public: f"describe(st, {e.ex(x)}, {e.const(t)}, {public})",
-    "str": lambda e, x: f"literal({e.ex(x)}, False)",
+    "describe": lambda e, x, t, public: text_piece(e, x, t, public),
+    "str": lambda e, x: f"text_of(st, {e.ex(x)}, {e.const(e.where)})",
     "fn": lambda e, key, player, event, args: e.call_function(key, player, event, args),
     # ------------------------------------------------------------- built-ins
     "zone_len": lambda e, z: f"len(st.zones[{e.ex(z)}])",

@@ -34,7 +34,8 @@ def write_component(m, r: ComponentRules) -> None:
             code.line(f"base_rows = [dict(zip({names!r}, combo)) for combo in itertools.product(*values)]")
         elif r.count is not None:
             code.line(f"n = {code.ex(r.count)}")
-            code.line(f"if n < 0: raise RuleError('R104', f\"'{r.name}' count {{n}} is negative\", {m.const(r.where)})")
+            code.line(f"if n < 0: raise RuleError('R104', f\"'{r.name}' count {{n}} is negative\", "
+                      f"{m.const(r.count_where or r.where)})")
             code.line(f"if n > {limit}: raise RuleError('R107', f\"'{r.name}' count {{n}} is over the limit of "
                       f"{limit} components\", {m.const(r.where)})")
             code.line("base_rows = [{} for _ in range(n)]")
@@ -51,7 +52,7 @@ def write_component(m, r: ComponentRules) -> None:
             if r.copies is not None:
                 code.line(f"k = {code.ex(r.copies)}")
                 code.line(f"if k < 0: raise RuleError('R104', f\"'{r.name}': copies {{k}} is negative\", "
-                          f"{m.const(r.where)}, 'a number of components is 0 or more')")
+                          f"{m.const(r.copies_where or r.where)}, 'a number of components is 0 or more')")
             else:
                 code.line("k = 1")
             code.line(f"if k * len(base_rows) > {limit}: raise RuleError('R107', f\"'{r.name}': {{k}} copies of "

@@ -13,6 +13,7 @@ runtime error names ``file:line:col``.
 
 from __future__ import annotations
 
+from rulebook.compiler.emit_expr import SCALAR_KINDS, text_piece
 from rulebook.validator.ir import S, Template, X, walk
 
 ARITH = ("arith", "neg", "sum", "sum_by")  # what can make a number grow
@@ -127,8 +128,7 @@ class StmtEmitter:
         return self.place(target, obj)
 
     def s_append(self, target, value):
-        get, put = self._read_modify(target)
-        self.line(f"{put} = sized({get} + [{self.ex(value)}], {self.const(self.where)}, {self.limit('max_value')})")
+        write_append(self, target, value)
 
     def s_discard(self, target, value):
         get, put = self._read_modify(target)
@@ -407,7 +407,7 @@ class StmtEmitter:
                 name = self.temp("s")
                 self.line("try:")
                 with self.block():
-                    self.line(f"{name} = describe(st, {self.ex(x)}, {self.const(t)}, True)")
+                    self.line(f"{name} = {text_piece(self, x, t, True)}")
                 self.line("except HiddenInText:")
                 with self.block():
                     self.line(f"{name} = HIDDEN")
@@ -423,10 +423,11 @@ class StmtEmitter:
                 parts.append(repr(piece))
             elif template.public:
                 x, t = piece
-                parts.append(f"public_piece(st, lambda: {self.ex(x)}, {self.const(t)})")
+                sized = "" if getattr(t, "kind", None) in SCALAR_KINDS else f", {self.const(self.where)}"
+                parts.append(f"public_piece(st, lambda: {self.ex(x)}, {self.const(t)}{sized})")
             else:
                 x, t = piece
-                parts.append(f"describe(st, {self.ex(x)}, {self.const(t)})")
+                parts.append(text_piece(self, x, t, False))
         return " + ".join(parts) if parts else "''"
 
 
@@ -436,3 +437,28 @@ __all__ = ["StmtEmitter", "S"]
 def narration_only(body) -> bool:
     """Whether a block only tells what happens (``say``, and loops of it)."""
     return all(s.op == "say" or s.op == "for" and narration_only(s.a[2]) for s in body)
+
+
+def write_append(code, target, value) -> None:
+    """``append``: in place where nothing else holds the list (``lib.appended``),
+    so a loop of appends costs the items appended, not their square."""
+    w, big = code.const(code.where), code.limit("max_value")
+    kind = target[0]
+    if kind == "local":
+        name = code.local(target[1])
+        v = code.ex(value)
+        if name.startswith("L["):  # a frame's locals
+            code.line(f"appended(st, L, {name[2:-1]}, {v}, {w}, {big})")
+        else:
+            code.line(f"{name} = appended_local(st, [{name}], {v}, {w}, {big})")
+        return
+    if kind == "var" or kind in ("pvar", "prop") and not (kind == "prop" and target[2] in code.m.indexed_props):
+        holder = "st.vars"
+        if kind != "var":
+            obj = code.temp("o")
+            code.line(f"{obj} = {code.ex(target[1])}")
+            holder = f"st.{kind}s[{obj}]"
+        code.line(f"appended(st, {holder}, {target[-1]!r}, {code.ex(value)}, {w}, {big})")
+        return
+    get, put = code._read_modify(target)
+    code.line(f"{put} = sized({get} + [{code.ex(value)}], {w}, {big})")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from rulebook.compiler.analysis import analyse
 from rulebook.compiler.code import Code, Module, checked_name
-from rulebook.compiler.emit_expr import looped
+from rulebook.compiler.emit_expr import charge_call, looped
 from rulebook.compiler.emit_flow import FlowWriter
 from rulebook.compiler.emit_unit import UnitWriter
 from rulebook.validator.ir import Checked, Expr, Template
@@ -95,6 +95,7 @@ class ModuleWriter(Module):
     def write_function(self, key, rule) -> None:
         code = self.function_def(key, rule, self.function_names[key])
         with code.block():
+            charge_call(code, rule.body)
             if looped(self, key):  # a search over a list: a loop that returns at the answer, no generator
                 code.search_loop(rule.body.op, *rule.body.a)
             else:
@@ -116,6 +117,7 @@ class ModuleWriter(Module):
             rule = self.checked.functions[key]
             code = self.function_def(key, rule, self.nonempty_names[key])
             with code.block():
+                charge_call(code, rule.body)
                 code.line(f"return {code.nonempty(rule.body)}")
 
     def write_unit(self, name: str, unit) -> None:

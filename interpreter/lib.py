@@ -12,6 +12,7 @@ names its rule. Nothing here knows a game.
 from __future__ import annotations
 
 import itertools
+import sys
 from bisect import insort  # noqa: F401 - for compiled rules (from lib import *), which keep unordered zones sorted
 
 from rulebook.interpreter import ops
@@ -34,8 +35,13 @@ def charge(st, n: int) -> None:
         over_budget(st)
 
 
-def over_budget(st):
+def over_budget(st, calls: bool = False):
+    """R100: the work budget is spent. ``calls``: by a ruleset function's
+    calls of functions (compiler/emit_expr.charge_call), one each."""
     limit = st.prog.max_work
+    if calls:
+        raise RuleError("R100", f"function calls and items visited by queries passed {limit} without a decision",
+                        hint="a function calls functions that call functions, many times over; call them less")
     raise RuleError("R100", f"queries visited more than {limit} items without a decision",
                     hint="a query inside a query over large lists; narrow the lists first")
 
@@ -206,12 +212,65 @@ def face_up(st, value, depth: int):
     return value
 
 
-def public_piece(st, thunk, t) -> str:
-    """One piece of text said to everybody: "[hidden]" if it reads a secret."""
+def public_piece(st, thunk, t, where: str | None = None) -> str:
+    """One piece of text said to everybody: "[hidden]" if it reads a secret.
+    With ``where``, the value may be a list or a map: charged as ``words``."""
     try:
-        return describe(st, thunk(), t, True)
+        value = thunk()
+        if where is not None and (value.__class__ is list or value.__class__ is dict):
+            charge_text(st, value, where)
+        return describe(st, value, t, True)
     except HiddenInText:
         return HIDDEN
+
+
+# ----------------------------------------------------------------- values as text
+def text_of(st, value, where: str) -> str:
+    """``str(x)``: a list or a map is charged by the text it would make
+    (``charge_text``) before the text is made."""
+    if value.__class__ is list or value.__class__ is dict:
+        charge_text(st, value, where)
+    return literal(value, False)
+
+
+def words(st, value, t, public: bool, where: str) -> str:
+    """A template's piece (``describe``) whose value may be a list or a map:
+    charged by the text it would make before it is made."""
+    if value.__class__ is list or value.__class__ is dict:
+        charge_text(st, value, where)
+    return describe(st, value, t, public)
+
+
+def charge_text(st, value, where: str) -> None:
+    """The text of a list or a map is at most the value limit long and is
+    charged to the work budget by its length, both known before it is
+    built: a list that holds one long text half a million times (shared
+    items cost nothing to hold) would make a text of hundreds of gigabytes.
+    The length counted is a lower bound (brackets, separators, texts; a
+    number, a name or ``none`` counts one character), summed as the items
+    are reached, an item held many times counted each time; the count stops
+    as soon as it passes the limit, so it costs no more than the limit."""
+    limit = st.prog.limits["max_value"]
+    size, todo = 0, [value]
+    while todo and size <= limit:
+        v = todo.pop()
+        cls = v.__class__
+        if cls is list:
+            size += 2 * len(v) if v else 2  # "[", "]" and ", " between items
+            if size <= limit:
+                todo += v
+        elif cls is dict:  # an event's fields: "name value, ..."
+            size += sum(len(k) + 2 for k in v)
+            if size <= limit:
+                todo += v.values()
+        elif cls is str:
+            size += len(v)
+        else:
+            size += 1
+    if size > limit:
+        raise RuleError("R107", f"the value written as text would be over {limit} characters, the limit of a text",
+                        where, "a list written as text holds too much; write a part of it")
+    charge(st, size)
 
 
 # ----------------------------------------------------------------- lists and texts
@@ -219,6 +278,47 @@ def sized(xs, where: str, limit: int):
     if len(xs) > limit:
         raise RuleError("R107", f"a list of {len(xs)} items; the limit is {limit}", where)
     return xs
+
+
+def appended(st, holder, key, item, where: str, limit: int) -> None:
+    """``append item to xs`` where ``holder[key]`` is ``xs`` (a variable's
+    table, a player's or a component's, or a frame's locals): amortised
+    O(1). Lists are values that clones, saves, frames, events and other
+    variables may share, so the list is changed in place only when
+    ``holder`` is the one thing that holds it (its reference count, read
+    the way ``_ALONE`` was measured); otherwise it is copied once, charged
+    to the work budget, and the copy, held by ``holder`` alone, takes the
+    appends that follow."""
+    alone = _refs(holder, key) == _ALONE  # counted before anything here reads the list
+    holder[key] = _with_item(st, holder[key], item, alone, where, limit)
+
+
+def appended_local(st, box: list, item, where: str, limit: int) -> list:
+    """``append item to xs`` of a local variable of a Python function:
+    ``box`` is ``[xs]``, so the list may change in place when the box and
+    the local variable are all that hold it."""
+    alone = _refs(box, 0) == _ALONE + 1  # counted before anything here reads the list
+    return _with_item(st, box[0], item, alone, where, limit)
+
+
+def _with_item(st, xs, item, alone: bool, where: str, limit: int):
+    if xs.__class__ is not list:
+        return sized(xs + [item], where, limit)  # not a list: the error of ``+``
+    if len(xs) >= limit:
+        raise RuleError("R107", f"a list of {len(xs) + 1} items; the limit is {limit}", where)
+    if alone:
+        xs.append(item)
+        return xs
+    charge(st, len(xs))
+    return xs + [item]
+
+
+def _refs(holder, key) -> int:
+    """The references to ``holder[key]``, counted the same way each time."""
+    return sys.getrefcount(holder[key])
+
+
+_ALONE = _refs({0: []}, 0)  # the count of a list that one table holds and nothing else
 
 
 def joined(x, y, where: str, limit: int):
@@ -312,14 +412,24 @@ def flatten(st, lists):
 
 
 def distinct_lists(st, items):
-    charge(st, _size(items))
+    charge_size(st, items)
     return first_of_each(items, items)
 
 
-def _size(value) -> int:
-    if isinstance(value, list):
-        return 1 + sum(_size(v) for v in value)
-    return 1
+def charge_size(st, value: list) -> None:
+    """Charge ``value`` by its size at every depth (one for it and one for
+    each item of each list in it), a list it holds many times counted each
+    time: comparing lists by what they hold visits them all. Charged list by
+    list as they are reached, so a list holding one long row half a million
+    times stops at the budget, not after counting every item first."""
+    charge(st, 1)
+    todo = [value]
+    while todo:
+        xs = todo.pop()
+        charge(st, len(xs))
+        for x in xs:
+            if x.__class__ is list:
+                todo.append(x)
 
 
 def numbers(lo, hi, where: str, limit: int):

@@ -8,6 +8,7 @@ issue 22 these read /dev/zero until MemoryError (3.7 GB), took 67 s and
 from __future__ import annotations
 
 import json
+import os
 import resource
 import shutil
 import subprocess
@@ -21,21 +22,28 @@ BUDGET_BYTES = 1_000_000_000  # address space of the whole process, Python and i
 BUDGET_SECONDS = 30  # CPU seconds
 
 
-def _limits() -> None:  # in the child, when prlimit is not installed
-    resource.setrlimit(resource.RLIMIT_AS, (BUDGET_BYTES, BUDGET_BYTES))
-    resource.setrlimit(resource.RLIMIT_CPU, (BUDGET_SECONDS, BUDGET_SECONDS))
+def _limits(space: int, seconds: int):
+    def limit() -> None:  # in the child, when prlimit is not installed
+        resource.setrlimit(resource.RLIMIT_AS, (space, space))
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds))
+    return limit
 
 
-def run_capped(tmp_path: Path, *args) -> subprocess.CompletedProcess:
+def run_capped(tmp_path: Path, *args, space: int = BUDGET_BYTES, seconds: int = BUDGET_SECONDS
+               ) -> subprocess.CompletedProcess:
+    """The command line run with ``args`` in a process of at most ``space``
+    bytes of address space and ``seconds`` of CPU."""
     command = [sys.executable, "-m", "rulebook.cli", *map(str, args)]
     prlimit = shutil.which("prlimit")
     if prlimit:
-        command = [prlimit, f"--as={BUDGET_BYTES}", f"--cpu={BUDGET_SECONDS}", *command]
+        command = [prlimit, f"--as={space}", f"--cpu={seconds}", *command]
+    # this checkout's code, not whichever the installed package points at
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
     try:
         return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                              timeout=4 * BUDGET_SECONDS, preexec_fn=None if prlimit else _limits)
+                              timeout=4 * seconds, preexec_fn=None if prlimit else _limits(space, seconds), env=env)
     except subprocess.TimeoutExpired:
-        pytest.fail(f"{args}: still running after {4 * BUDGET_SECONDS} s")
+        pytest.fail(f"{args}: still running after {4 * seconds} s")
 
 
 def _save(tmp_path: Path) -> dict:
@@ -157,3 +165,56 @@ def test_a_hostile_rule_stops_or_finishes_within_the_budget(tmp_path, name):
     assert proc.returncode == code, f"{name}: exit {proc.returncode}\n{shown[-2000:]}"
     assert says in shown, shown[-2000:]
     assert "Traceback" not in shown and "MemoryError" not in shown, shown[-2000:]
+
+
+# Issue 37, item 8: rules that passed every budget, each played as a user
+# plays it (``play FILE --seed 1``) in 2 GB of address space and 20 s of CPU.
+# Before: MemoryError and exit 3 (str, say), hangs (distinct, append, killed at
+# 20 s), an action of 29 s (nested calls), and R104 only in play (copies).
+PLAY_SPACE, PLAY_SECONDS = 2_000_000_000, 20
+_SHARED_TEXT = ("vars:\n  s: \"'x'\"\n  ys: {type: list of str, initial: \"[]\"}\n  t: \"''\"\n" + _ONCE
+                + "      repeat 19:\n          set s = s + s\n      set ys = [s]\n"
+                "      repeat 19:\n          set ys = ys + ys\n")
+
+
+def _calls_ten_times_nine_deep() -> str:
+    out = "functions:\n"
+    for k in range(10):
+        body = " + ".join([f"f{k - 1}(n)"] * 10) if k else "n"
+        out += f"  f{k}:\n    params: {{n: int}}\n    value: \"{body}\"\n"
+    return out + "vars:\n  y: 0\n" + _ONCE + "      set y = f9(1)\n      end game\n"
+
+
+PLAY_CASES = {  # name: (ruleset body, exit code, (its error's code, the text it names, the column in it) or None)
+    "str() of a list sharing one text of 512 K characters 2**19 times": (
+        _SHARED_TEXT + "      set t = str(ys)\n      end game\n", 1, ("R107", "set t = str(ys)", 0)),
+    "say of that list": (_SHARED_TEXT + "      say \"{ys}\"\n      end game\n", 1, ("R107", "say \"{ys}\"", 0)),
+    "distinct() of a list sharing one row of 500,000 numbers 2**19 times": (
+        "vars:\n  row: {type: list of int, initial: \"range(500000)\"}\n"
+        "  ys: {type: list of list of int, initial: \"[]\"}\n  n: 0\n" + _ONCE
+        + "      set ys = [row]\n      repeat 19:\n          set ys = ys + ys\n      set n = count(distinct(ys))\n"
+        "      end game\n", 1, ("R100", "set n = count(distinct(ys))", 0)),
+    "190,000 appends": ("vars:\n  xs: {type: list of int, initial: \"[]\"}\n" + _ONCE
+                        + "      repeat 190000:\n          append 1 to xs\n      end game\n", 0, None),
+    "ten calls a level, nine levels deep": (_calls_ten_times_nine_deep(), 1, ("R100", "set y = f9(1)", 0)),
+    "copies from a parameter whose default is -1": (
+        "params:\n  n: {default: -1, type: int}\ncomponents:\n  card:\n    for_each: {v: \"range(3)\"}\n"
+        "    copies: n\n" + _ONCE + "      end game\n", 1, ("E014", "copies: n", len("copies: "))),
+}
+
+
+@pytest.mark.parametrize("name", list(PLAY_CASES))
+def test_a_hostile_rule_played_stops_with_a_located_error_or_finishes(tmp_path, name):
+    body, code, error = PLAY_CASES[name]
+    text = _HEAD + body
+    (tmp_path / "hostile.yaml").write_text(text)
+    proc = run_capped(tmp_path, "play", "hostile.yaml", "--seed", "1", space=PLAY_SPACE, seconds=PLAY_SECONDS)
+    shown = proc.stdout + proc.stderr
+    assert proc.returncode == code, f"{name}: exit {proc.returncode}\n{shown[-2000:]}"
+    if error is None:
+        assert "Game over" in shown, shown[-2000:]
+    else:
+        line = next(i for i, ln in enumerate(text.splitlines(), 1) if error[1] in ln)
+        column = text.splitlines()[line - 1].index(error[1]) + 1 + error[2]
+        assert f"hostile.yaml:{line}:{column}: error[{error[0]}]" in shown, shown[-2000:]
+    assert "Traceback" not in shown and "MemoryError" not in shown and "internal error" not in shown, shown[-2000:]

@@ -1151,3 +1151,280 @@ def test_a_huge_draw_or_deal_ends_or_is_stopped(effect, code):
         with pytest.raises(RulebookError) as err:
             game.new(players=2)
         assert err.value.code == code
+
+
+# ============================================================== work a rule hides (issue 37, item 8)
+SHARED_TEXT = """
+vars:
+  s: "'x'"
+  ys: {type: list of str, initial: "[]"}
+  t: "''"
+""" + on_begin("repeat 19:\n    set s = s + s\nset ys = [s]\nrepeat 19:\n    set ys = ys + ys\n{STATEMENT}")
+
+
+@needs_cap
+@pytest.mark.parametrize("statement", ["set t = str(ys)", 'say "{ys}"', "set t = 'the list: ' + str(ys)"])
+def test_a_list_sharing_one_long_text_written_as_text_is_R107_before_the_text_is_made(statement):
+    """2**19 items that are one text of 2**19 characters: a list within the
+    value limit that costs no memory to hold, and 2**38 characters (275 GB)
+    as text, which ended in MemoryError (exit 3). Counted first, it is R107
+    at the statement."""
+    from tests.test_fuzz import capped
+    text = ruleset(SHARED_TEXT.replace("{STATEMENT}", statement))
+    result = compile_text(text, "unit.yaml")
+    with pytest.raises(RuleError) as err, capped(seconds=20):
+        Game(result.program).new(players=2, record=True)
+    assert err.value.code == "R107" and str(DEFAULT_LIMITS["max_value"]) in err.value.message
+    assert err.value.where.startswith(f"unit.yaml:{line_of(text, statement)}:")
+
+
+@pytest.mark.parametrize("statement", ["set t = str(xs)", 'say "{xs}"'])
+def test_writing_a_list_as_text_is_charged_by_the_length_of_the_text(statement):
+    """A list of 60 numbers is at least 180 characters of text: over a work budget of 150, under one of 250."""
+    body = "vars:\n  xs: {type: list of int, initial: \"range(60)\"}\n  t: \"''\"\n" + on_begin(statement)
+    with pytest.raises(RuleError) as err:
+        game(body, limits={"max_work": 150}).new(players=2, record=True)
+    assert err.value.code == "R100"
+    assert game(body, limits={"max_work": 250}).new(players=2, record=True).over
+
+
+@needs_cap
+def test_distinct_of_a_list_sharing_one_long_row_is_R100_within_seconds():
+    """2**19 items that are one row of 500,000 numbers: its size was summed
+    item by item before it was charged (2.6 * 10**11 visits, a hang)."""
+    from tests.test_fuzz import capped
+    text = ruleset("vars:\n  row: {type: list of int, initial: \"range(500000)\"}\n"
+                   "  ys: {type: list of list of int, initial: \"[]\"}\n  n: 0\n"
+                   + on_begin("set ys = [row]\nrepeat 19:\n    set ys = ys + ys\nset n = count(distinct(ys))"))
+    result = compile_text(text, "unit.yaml")
+    with pytest.raises(RuleError) as err, capped(seconds=20):
+        Game(result.program).new(players=2)
+    assert err.value.code == "R100"
+    assert err.value.where.startswith(f"unit.yaml:{line_of(text, 'distinct(ys)')}:")
+
+
+def test_distinct_of_lists_is_charged_by_their_size_at_every_depth():
+    body = "vars:\n  n: 0\n" + on_begin("let row = range(20)\nset n = count(distinct([row, row, row, [row]]))")
+    # 1 for the list, 4 for its items, 20 for each row reached (four), 1 for the inner list's item: 86
+    with pytest.raises(RuleError) as err:
+        game(body, limits={"max_work": 85}).new(players=2)
+    assert err.value.code == "R100"
+    assert game(body, limits={"max_work": 86}).new(players=2).vars["n"] == 2
+
+
+class _Prog:
+    max_work = 10**6
+
+
+class _St:
+    """What ``appended`` reads of a state: the work count and the budget."""
+    def __init__(self):
+        self.work, self.prog = 0, _Prog()
+
+
+def test_an_append_changes_a_list_nothing_else_holds_in_place():
+    """``append`` was ``xs = xs + [v]``, a copy per append: a loop of n
+    appends cost n**2 / 2 (190,000 of them: minutes). A list that only its
+    table holds now takes the item in place, without a copy (none charged)."""
+    from rulebook.interpreter.lib import appended
+    st, table = _St(), {"xs": [0]}
+    first = id(table["xs"])
+    for v in range(1, 1000):
+        appended(st, table, "xs", v, "unit.yaml:1:1", 10**6)
+    assert table["xs"] == list(range(1000)) and id(table["xs"]) == first and st.work == 0
+
+
+def test_an_append_copies_a_list_something_else_holds_and_charges_the_copy():
+    from rulebook.interpreter.lib import appended, appended_local
+    st, table = _St(), {"xs": [1, 2, 3]}
+    kept = table["xs"]  # another variable, a clone, a frame, a save: anything holding the list
+    appended(st, table, "xs", 4, "unit.yaml:1:1", 10**6)
+    assert kept == [1, 2, 3] and table["xs"] == [1, 2, 3, 4] and st.work == 3
+    appended(st, table, "xs", 5, "unit.yaml:1:1", 10**6)  # the copy is the table's own: in place
+    assert table["xs"] == [1, 2, 3, 4, 5] and st.work == 3
+    local = kept
+    out = appended_local(st, [local], 9, "unit.yaml:1:1", 10**6)  # held by two names: copied
+    assert kept == [1, 2, 3] and out == [1, 2, 3, 9] and st.work == 6
+    mine = [7]
+    same = appended_local(st, [mine], 8, "unit.yaml:1:1", 10**6)  # held by ``mine`` alone: in place
+    assert same is mine and mine == [7, 8] and st.work == 6
+
+
+def test_an_append_past_the_value_limit_is_R107_at_its_statement():
+    text = ruleset("vars:\n  xs: {type: list of int, initial: \"range(10)\"}\n" + on_begin("append 1 to xs"))
+    with pytest.raises(RuleError) as err:
+        Game(compile_text(text, "unit.yaml", (), {"max_value": 10}).program).new(players=2)
+    assert err.value.code == "R107" and err.value.where.startswith(f"unit.yaml:{line_of(text, 'append 1')}:")
+
+
+@needs_cap
+@pytest.mark.parametrize("count, code", [(190000, None), (300000, "R100")])
+def test_a_long_loop_of_appends_finishes_or_stops_at_the_step_limit(count, code):
+    from tests.test_fuzz import capped
+    text = ruleset("vars:\n  xs: {type: list of int, initial: \"[]\"}\n"
+                   + on_begin(f"repeat {count}:\n    append 1 to xs\nlet ys = []\nrepeat 1000:\n    append 2 to ys"))
+    g = Game(compile_text(text, "unit.yaml").program)
+    with capped(seconds=20):
+        if code is None:
+            assert g.new(players=2).vars["xs"] == [1] * count
+            return
+        with pytest.raises(RuleError) as err:
+            g.new(players=2)
+    assert err.value.code == code and err.value.where.startswith(f"unit.yaml:{line_of(text, 'append 1')}:")
+
+
+# Every kind of place an append can change, shared every way a list can be:
+# another variable, a local, a frame that waits for a choice, a clone.
+APPENDS = """
+vars:
+  xs: {type: list of int, initial: "[]"}
+  ys: {type: list of int, initial: "[]"}
+  seen: {type: list of int, initial: "[]"}
+player_vars:
+  mine: {type: list of int, initial: "[]"}
+components:
+  chip:
+    state:
+      marks: {type: list of int, initial: "[]"}
+actions:
+  add:
+    params: {v: "range(3)"}
+    effect: |
+      append v to xs
+      append v to player.mine
+      let c = first(components(chip))
+      append v to c.marks
+      end turn
+  alias:
+    effect: |
+      set ys = xs
+      append 9 to xs
+      let zs = xs
+      append 7 to zs
+      append 8 to zs
+      set seen = zs
+      end turn
+  ask:
+    effect: |
+      let picked = xs
+      append 5 to picked
+      choose w from [1, 2]
+      append w to picked
+      set seen = picked
+      append 6 to ys
+      end turn
+phases:
+  main:
+    turn: {actions: [add, alias, ask]}
+    next: main
+end:
+  long:
+    if: "count(xs) > 40"
+"""
+
+
+def test_appends_never_change_a_list_that_another_name_holds():
+    g = game(APPENDS)
+    st = g.new(players=2, seed=1)
+    for label in ("add", "add", "alias"):
+        g.apply(st, g.to_move(st)[0], g.legal_labels(st, g.to_move(st)[0]).index(
+            next(x for x in g.legal_labels(st, g.to_move(st)[0]) if x.startswith(label))))
+    assert st.vars["ys"] == st.vars["xs"][:-1] and st.vars["xs"][-1] == 9
+    assert st.vars["seen"] == st.vars["xs"] + [7, 8]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_clone_and_its_original_never_share_an_appended_list(seed):
+    """Random turns on a pool of states, each step on one of them, cloned at
+    random: every state must be the state its own decisions give when
+    replayed on a fresh game (``Game.load`` replays a save and compares it
+    field for field, R023 if an append of one reached another)."""
+    import random
+    g = game(APPENDS)
+    rnd = random.Random(seed)
+    pool = [g.new(players=2, seed=seed)]
+    for _ in range(60):
+        st = rnd.choice(pool)
+        if st.over:
+            continue
+        if rnd.random() < 0.3:
+            pool.append(g.clone(st))
+            continue
+        p = g.to_move(st)[0]
+        g.apply(st, p, rnd.randrange(len(g.legal(st, p))))
+    assert len(pool) > 3
+    for st in pool:
+        g.load(g.save(st))
+
+
+def nested_calls(levels: int, calls: int, top: str = "set y = f{top}(1)") -> str:
+    """Function ``f{k}`` adds ``calls`` calls of ``f{k-1}``; ``f0`` is its argument."""
+    out = "functions:\n"
+    for k in range(levels + 1):
+        body = " + ".join([f"f{k - 1}(n)"] * calls) if k else "n"
+        out += f"  f{k}:\n    params: {{n: int}}\n    value: \"{body}\"\n"
+    return out + "vars:\n  y: 0\n" + on_begin(top.format(top=levels))
+
+
+@needs_cap
+def test_calls_nested_in_calls_are_charged_to_the_work_budget():
+    """f9(1): ten calls a level, nine levels, 10**8 calls and no loop nor
+    query for a budget to count (29 s in one action). Each call of a
+    function that calls functions counts one: R100 at the statement."""
+    from tests.test_fuzz import capped
+    text = ruleset(nested_calls(9, 10))
+    with pytest.raises(RuleError) as err, capped(seconds=20):
+        Game(compile_text(text, "unit.yaml").program).new(players=2)
+    assert err.value.code == "R100" and "function calls" in err.value.message
+    assert err.value.where.startswith(f"unit.yaml:{line_of(text, 'set y = f9(1)')}:")
+
+
+def test_a_call_of_a_function_that_calls_functions_counts_one():
+    """f3 calls f2 three times, f2 calls f1 three times, f1 calls f0 (written
+    at its call site) three times: a call of f3 costs 1 + 3. f1 is not
+    charged: the calls it makes are written out, its body is all it costs."""
+    body = nested_calls(3, 3, "repeat 10:\n    set y = f{top}(1)")
+    assert game(body, limits={"max_work": 40}).new(players=2).vars["y"] == 27
+    with pytest.raises(RuleError) as err:
+        game(body, limits={"max_work": 39}).new(players=2)
+    assert err.value.code == "R100"
+
+
+NEGATIVE_COPIES = """
+params:
+  n: {default: NUMBER, type: int}
+components:
+  card:
+    for_each: {v: "range(3)"}
+    copies: COPIES
+zones:
+  deck: {}
+setup: move components(card) to deck
+""" + on_begin("")
+
+
+@pytest.mark.parametrize("number, copies, players", [
+    (-1, "n", 2),  # a parameter's default
+    (1, "(player_count - 3) * (player_count - 3) - n", 3),  # negative only with 3 players, between min and max
+], ids=["parameter", "a-middle-player-count"])
+def test_a_negative_copies_computed_from_parameters_is_E014_at_its_value(number, copies, players):
+    """It passed ``validate`` and failed only in play (R104): the dry run made
+    the components at the smallest and largest player count and let any
+    error but R107 through. Now every player count, E014 at the value."""
+    head = HEAD.replace("max: 2", "max: 4")
+    text = ruleset(NEGATIVE_COPIES.replace("NUMBER", str(number)).replace("COPIES", f'"{copies}"'), head)
+    result = compile_text(text, "unit.yaml")
+    assert codes_of(result) == ["E014"], [d.render() for d in result.report.diagnostics]
+    d = result.report.errors[0]
+    assert (d.line, d.column) == (line_of(text, "copies:"), text.splitlines()[d.line - 1].index("copies:") + 9)
+    assert "copies -1 is negative" in d.message and f"with {players} players" in d.message
+
+
+def test_a_negative_count_or_copies_set_by_a_variant_is_E014_in_the_variant(tmp_path):
+    text = ruleset(NEGATIVE_COPIES.replace("NUMBER", "2").replace("COPIES", "n")
+                   + "variants:\n  none-at-all:\n    params: {n: -2}\n")
+    path = tmp_path / "unit.yaml"
+    path.write_text(text)
+    report = validate_path(path)
+    assert [d.code for d in report.errors] == ["E014"]
+    assert "none-at-all" in report.errors[0].message and "copies -2 is negative" in report.errors[0].message

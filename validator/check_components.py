@@ -9,6 +9,11 @@ from rulebook.validator.ir import ComponentRules, Template
 from rulebook.validator.types import ANY, COMP, INT, Type, compatible, literal_type
 
 
+def _place(doc, path: tuple, key: bool = False) -> str:
+    """``file:line:col`` of the value at ``path`` (or of its key), for run-time errors."""
+    return "{}:{}:{}".format(doc.file, *doc.where(path, key=key))
+
+
 class ComponentChecker:
     """Mixed into the ruleset checker."""
 
@@ -54,8 +59,10 @@ class ComponentChecker:
                             hint="'copies' makes several of each")
             count = self.check_expr_at(base + ("count",), scope, INT, "count")[0] if "count" in spec else None
             rules = ComponentRules(name, loops, items, item_keys, props, copies, count, scope.unit.nlocals, {},
-                                   where="{}:{}:{}".format(self.doc.file, *self.doc.where(base, key=True)),
-                                   slot_names=scope.unit.names)
+                                   where=_place(self.doc, base, key=True),
+                                   slot_names=scope.unit.names,
+                                   count_where=_place(self.doc, base + ("count",)),
+                                   copies_where=_place(self.doc, base + ("copies",)))
             rules.initial = self.check_initial(name, spec, ct, base)
             if "label" in spec:
                 rules.label = self.template(base + ("label",), {"self": COMP(name)})

@@ -164,6 +164,8 @@ class ComponentRules:
     status: Template | None = None
     where: str = ""
     slot_names: dict = field(default_factory=dict)
+    count_where: str = ""  # the place of the count's value, where a negative one is reported
+    copies_where: str = ""  # the place of the copies' value
 
 
 @dataclass
