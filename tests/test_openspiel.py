@@ -107,3 +107,14 @@ def test_cfr_converges_on_a_small_ruleset():
         solver.evaluate_and_update_policy()
         curve.append(exploitability.exploitability(game, solver.average_policy()))
     assert curve[-1] < curve[0] and curve[-1] < 0.2
+
+
+def test_the_docs_script_runs(capsys):
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "research.md").read_text()
+    block = re.search(r"## Ten lines.*?```python\n(.*?)```", text, re.S).group(1)
+    exec(compile(block, "docs/research.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "CFR exploitability" in out and "MCTS opens with" in out

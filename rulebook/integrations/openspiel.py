@@ -457,9 +457,15 @@ def register(ruleset: str, name: str | None = None) -> str:
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=dict(_SPEC))
-    pyspiel.register_game(declared, lambda params=None, _path=path: RulebookGame(_path, params))
+    # a class, as OpenSpiel's own Python games register (a registered function crashes the interpreter's exit)
+    factory = type(f"RulebookGame_{len(_REGISTERED)}", (RulebookGame,), {"RULESET": path, "__init__": _init_registered})
+    pyspiel.register_game(declared, factory)
     _REGISTERED[name] = path
     return name
+
+
+def _init_registered(self, params=None):
+    RulebookGame.__init__(self, type(self).RULESET, params)
 
 
 def register_all() -> list[str]:
