@@ -2,10 +2,10 @@
 STOP (interpreter.ops), and rulebook.integrations.chance resolves it."""
 
 import pytest
+from rulebook.interpreter.ops import STOP, ChanceStop
 
-from interpreter.ops import STOP, ChanceStop
 from rulebook.integrations.chance import Event, Origin, resume
-from rulebook.pettingzoo_env import load
+from rulebook.integrations.pettingzoo import load
 
 
 def test_a_roll_stops_with_its_outcomes():

@@ -15,10 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
+from rulebook.validator.files import MAX_INT_DIGITS, locate
 
-from rulebook.scenario import run_file
+from rulebook.testing.scenarios import run_file
 from tests.helpers import run_main
-from validator.files import MAX_INT_DIGITS, locate
 
 ROOT = Path(__file__).resolve().parent.parent
 ONE_LINE = re.compile(r"^rulebook: (\S+):(\d+):(\d+): error\[(R02\d)\]: .+$")

@@ -29,10 +29,10 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from interpreter.errors import RulebookError
-from interpreter.game import Game, _hidden_options
-from interpreter.state import State
 from rulebook.integrations.chance import Event, Origin, resume
+from rulebook.interpreter.errors import RulebookError
+from rulebook.interpreter.game import Game, _hidden_options
+from rulebook.interpreter.state import State
 
 STATED_CAP = 4096  # an action with more parameter combinations than this is explored, not listed
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interpreter.game import Game
-from interpreter.ops import STOP, ChanceStop
-from interpreter.state import State
+from rulebook.interpreter.game import Game
+from rulebook.interpreter.ops import STOP, ChanceStop
+from rulebook.interpreter.state import State
 
 TEXT = "a chance outcome"  # how a scripted entry is named in the engine's messages
 

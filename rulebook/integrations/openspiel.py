@@ -46,10 +46,10 @@ import random
 import re
 from functools import lru_cache
 
-from interpreter.game import Game
-from interpreter.view import view
 from rulebook.integrations.actions import ActionTable, explore, option_keys, stated_keys
 from rulebook.integrations.chance import Event, Origin, resume
+from rulebook.interpreter.game import Game
+from rulebook.interpreter.view import view
 
 try:
     import numpy as np
@@ -105,7 +105,7 @@ def hides_anything(game: Game) -> bool:
 
 @lru_cache(maxsize=64)
 def _compiled(ruleset: str, variants: tuple) -> Game:
-    from rulebook.pettingzoo_env import load
+    from rulebook.integrations.pettingzoo import load
 
     return load(ruleset, variants)
 
@@ -184,7 +184,7 @@ if pyspiel is not None:
         def encoder(self):
             """The observation tensor's layout (built on first use: it plays a game)."""
             if self._encoder is None:
-                from rulebook.pettingzoo_env import Encoder, action_bound, created_types, vocabulary
+                from rulebook.integrations.pettingzoo import Encoder, action_bound, created_types, vocabulary
 
                 game, prog = self.engine, self.engine.program
                 st = game.new(players=self.n, seed=0, params=self.engine_params, record=False)
@@ -441,7 +441,7 @@ def register(ruleset: str, name: str | None = None) -> str:
     """Register one ruleset (an id, folder or file) with OpenSpiel as
     ``rulebook:<id>`` (or ``name``); returns the name."""
     _require()
-    from rulebook.locate import locate
+    from rulebook.files.locate import locate
 
     path = str(locate(ruleset))
     name = name or PREFIX + _compiled(path, ()).program.id
@@ -470,7 +470,7 @@ def _init_registered(self, params=None):
 
 def register_all() -> list[str]:
     """Register every ruleset on the search path (``rulesets/``, ``examples/``, ``$RULEBOOK_PATH``)."""
-    from rulebook.locate import all_rulesets
+    from rulebook.files.locate import all_rulesets
 
     names = []
     for path in all_rulesets():
