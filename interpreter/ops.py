@@ -264,6 +264,8 @@ def random_index(st, n: int) -> int:
     """A random number from 0 to n-1: every roll, random pick and ``move ...
     at random`` draws it here (the other kind of chance event is ``shuffle``)."""
     if st.script:
+        if st.script[0][0] == STOP:
+            raise ChanceStop("index", n)
         entry = next_scripted(st, "index", f"a random number from 0 to {n - 1}")
         if not 0 <= entry[1] < n:
             raise script_error(entry, f"the scripted {entry[2]} is not possible: the rules draw one of {n} outcomes "
@@ -279,6 +281,23 @@ def random_index(st, n: int) -> int:
 # text, ...) puts the components ``wanted`` (a list, or a function of the state
 # giving one) on top of the next shuffled zone, in that order, the rest shuffled
 # below them. ``text`` names the entry in messages; more items are the caller's.
+# (STOP,) stops the run at the next chance event with ``ChanceStop``, which
+# names the event and its possible outcomes: a caller that resolves chance
+# itself (an OpenSpiel chance node) runs the game again from its last
+# decision with the outcome scripted.
+STOP = "stop"
+
+
+class ChanceStop(BaseException):
+    """The run reached a chance event where the script says ``(STOP,)``.
+    ``kind`` is "index" (a number from 0 to ``n`` - 1: a roll or a random
+    pick) or "shuffle" (of zone ``zone``, whose components are ``items``).
+    The state it leaves is half-way through a rule: throw it away. A
+    BaseException, so that no rule-level ``except Exception`` swallows it."""
+
+    def __init__(self, kind: str, n: int, zone: int | None = None, items: tuple = ()):
+        super().__init__(kind, n, zone, items)
+        self.kind, self.n, self.zone, self.items = kind, n, zone, items
 
 
 def next_scripted(st, kind: str, happening: str) -> tuple:
@@ -298,6 +317,8 @@ def script_error(entry: tuple, message: str) -> RuleError:
 
 def _scripted_shuffle(st, z: int) -> None:
     zone = st.zones[z]
+    if st.script[0][0] == STOP:
+        raise ChanceStop("shuffle", len(zone), z, tuple(zone))
     entry = next_scripted(st, "shuffle", f"a shuffle of {zone_label(st, z)}")
     wanted = entry[1](st) if callable(entry[1]) else entry[1]
     wanted = as_list(wanted)

@@ -1,0 +1,503 @@
+"""Any ruleset as an OpenSpiel game (``pip install -e ".[openspiel]"``).
+
+``load_game("rulebook:<id>", players=N, variants=..., params=...)`` gives a
+``pyspiel.Game`` that OpenSpiel's C++ and Python algorithms accept (CFR,
+MCTS, exploitability, ``random_sim_test``); importing this module registers
+every ruleset on the search path under ``rulebook:<id>``, so
+``pyspiel.load_game("rulebook:nim", {"players": 3})`` works too. It knows no
+game: everything is read from the ruleset through ``interpreter.game.Game``.
+
+* **Game type.** Simultaneous-move when the rule text asks a
+  ``simultaneous for`` question (several players answer one node at once);
+  else sequential. Perfect information only when nothing can be hidden (no
+  zone with ``visibility`` owner or hidden, no face-down zone, no secret
+  player variable, no ``hide``, no simultaneous question); else imperfect.
+  Returns are terminal. By default (``returns=zero_sum``) they are the
+  engine's (1 shared among the winners) centred and scaled so that they sum
+  to 0 and a lone winner gets 1: zero-sum by construction, so declared so
+  (one player: the engine's returns, general-sum). ``returns=shares`` gives
+  ``Game.returns`` as they are, declared general-sum (nobody winning sums
+  to 0, a win to 1).
+* **Chance.** ``chance=explicit`` (default): every roll, random pick and
+  shuffle is a chance node with its outcomes and their probabilities
+  (``rulebook.integrations.chance``; a shuffle is a draw without
+  replacement, one position after another), so CFR and exact solvers work.
+  ``chance=sampled``: the engine draws from its own generator (one seed per
+  new game, from the ``seed`` parameter), declared ``SAMPLED_STOCHASTIC``.
+* **Actions.** Canonical ids from each option's value, with a table built
+  per game (``rulebook.integrations.actions``): ``num_distinct_actions`` is
+  the table's size.
+* **Observations.** ``observation_string`` is the player's view
+  (``interpreter.view``, the one place hidden information is filtered) as
+  JSON; ``observation_tensor`` is the same view encoded as in the PettingZoo
+  env (``rulebook.pettingzoo_env.Encoder``). ``information_state_string`` is
+  the player's own history: its views, each when it changed, and its own
+  actions. No information-state tensor is offered.
+* **Length.** A game is cut (terminal, every return 0) after
+  ``max_game_length`` decisions: by default four times the longest explored
+  game, at least 1000.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+from functools import lru_cache
+
+from rulebook.integrations.actions import ActionTable, explore, option_keys, stated_keys
+from rulebook.integrations.chance import Event, Origin, resume
+from rulebook.interpreter.game import Game
+from rulebook.interpreter.view import view
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as err:  # the optional extra is not installed
+    np = pyspiel = None
+    _MISSING: ImportError | None = err
+else:
+    _MISSING = None
+
+PREFIX = "rulebook:"
+_HIDING = re.compile(r"\bhide\b|\bsimultaneous\b")
+_SIMULTANEOUS = re.compile(r"\bsimultaneous\s+for\b")
+
+
+def _require() -> None:
+    if _MISSING is not None:
+        raise ImportError(f"the OpenSpiel adapter needs open_spiel and numpy ({_MISSING}); "
+                          'install them with: pip install -e ".[openspiel]"') from _MISSING
+
+
+def _rule_text(data) -> str:
+    """Every string of the ruleset's data, joined (for the words that show a feature)."""
+    out, stack = [], [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, str):
+            out.append(x)
+    return "\n".join(out)
+
+
+def is_simultaneous(game: Game) -> bool:
+    """Whether the rule text asks several players one question at once."""
+    return bool(_SIMULTANEOUS.search(_rule_text(game.program.data or {})))
+
+
+def hides_anything(game: Game) -> bool:
+    """Whether a player can ever be kept from seeing something: a zone that
+    hides or deals face down, a secret player variable, ``hide`` or a
+    simultaneous question in the rule text."""
+    prog = game.program
+    if any(f.visibility in ("owner", "hidden") or f.face == "down" for f in prog.families.values()):
+        return True
+    pvars = (prog.data or {}).get("player_vars") or {}
+    if any(isinstance(v, dict) and v.get("visibility") == "owner" for v in pvars.values()):
+        return True
+    return bool(_HIDING.search(_rule_text(prog.data or {})))
+
+
+@lru_cache(maxsize=64)
+def _compiled(ruleset: str, variants: tuple) -> Game:
+    from rulebook.integrations.pettingzoo import load
+
+    return load(ruleset, variants)
+
+
+_SPEC = {"players": 0, "variants": "", "params": "", "chance": "explicit", "returns": "zero_sum",
+         "explore_games": 20, "spare_actions": 64, "max_game_length": 0, "seed": 0}
+
+
+def _settings(params: dict) -> dict:
+    got = dict(_SPEC)
+    got.update({k: v for k, v in (params or {}).items()})
+    unknown = set(got) - set(_SPEC)
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {sorted(unknown)}; known: {sorted(_SPEC)}")
+    if got["chance"] not in ("explicit", "sampled"):
+        raise ValueError(f"chance must be 'explicit' or 'sampled', not {got['chance']!r}")
+    if got["returns"] not in ("zero_sum", "shares"):
+        raise ValueError(f"returns must be 'zero_sum' or 'shares', not {got['returns']!r}")
+    return got
+
+
+if pyspiel is not None:
+
+    class RulebookGame(pyspiel.Game):
+        """A ruleset with its variants, player count and parameters."""
+
+        def __init__(self, ruleset: str, params: dict | None = None):
+            self.ruleset, self.raw_params = ruleset, dict(params or {})
+            s = self.settings = _settings(params)
+            variants = tuple(v for v in s["variants"].split(",") if v)
+            self.engine = game = _compiled(ruleset, variants)
+            prog = game.program
+            n = s["players"] or (prog.default_players if prog.min_players <= prog.default_players <= prog.max_players
+                                 else prog.min_players)
+            self.n = n
+            self.engine_params = json.loads(s["params"]) if s["params"] else None
+            first = game.new(players=n, seed=0, params=self.engine_params, record=False)  # checks players, params
+            found = self.exploration = explore(game, n, self.engine_params, s["explore_games"], 200_000)
+            self.table = ActionTable(stated_keys(game, first), found.keys, s["spare_actions"])
+            self.sampled = s["chance"] == "sampled"
+            self.simultaneous = is_simultaneous(game)
+            self.zero_sum = s["returns"] == "zero_sum" and n > 1
+            self.max_length = s["max_game_length"] or max(1000, 4 * found.longest)
+            self._seeds = random.Random(s["seed"])
+            self._encoder = None
+            components = len(first.cat.types) + 64  # room for components made in play
+            G = pyspiel.GameType
+            game_type = G(
+                short_name=PREFIX + prog.id, long_name=f"Rulebook {prog.title}",
+                dynamics=G.Dynamics.SIMULTANEOUS if self.simultaneous else G.Dynamics.SEQUENTIAL,
+                chance_mode=G.ChanceMode.SAMPLED_STOCHASTIC if self.sampled else G.ChanceMode.EXPLICIT_STOCHASTIC,
+                information=G.Information.IMPERFECT_INFORMATION if hides_anything(game)
+                else G.Information.PERFECT_INFORMATION,
+                utility=G.Utility.ZERO_SUM if self.zero_sum else G.Utility.GENERAL_SUM,
+                reward_model=G.RewardModel.TERMINAL,
+                max_num_players=prog.max_players, min_num_players=prog.min_players,
+                provides_information_state_string=True, provides_information_state_tensor=False,
+                provides_observation_string=True, provides_observation_tensor=True,
+                parameter_specification=dict(_SPEC))
+            info = pyspiel.GameInfo(
+                num_distinct_actions=self.table.size,
+                max_chance_outcomes=max(components, 2 * found.most_outcomes),
+                num_players=n,
+                min_utility=-1.0 / (n - 1) if self.zero_sum else 0.0,
+                max_utility=1.0,
+                utility_sum=0.0 if self.zero_sum else None,
+                max_game_length=self.max_length)
+            super().__init__(game_type, info, dict(params or {}))
+
+        def new_initial_state(self):
+            return RulebookState(self)
+
+        def make_py_observer(self, iig_obs_type=None, params=None):
+            return RulebookObserver(self, iig_obs_type, params)
+
+        def encoder(self):
+            """The observation tensor's layout (built on first use: it plays a game)."""
+            if self._encoder is None:
+                from rulebook.integrations.pettingzoo import Encoder, action_bound, created_types, vocabulary
+
+                game, prog = self.engine, self.engine.program
+                st = game.new(players=self.n, seed=0, params=self.engine_params, record=False)
+                data = prog.data or {}
+                self._encoder = Encoder(game, self.n, self.engine_params, vocabulary(data, st),
+                                        max(self.table.size, action_bound(self.exploration.most_options)),
+                                        created_types(data, prog), 32)
+            return self._encoder
+
+    class Progress:
+        """A game's progress, apart from the ``pyspiel.State`` around it:
+        OpenSpiel clones a Python state by deep-copying its attributes, and
+        this copy shares what is never changed once made (the game, the
+        engine states, which every move clones first) and copies the rest."""
+
+        def __init__(self, game: RulebookGame):
+            self.g = game
+            self.st = None  # the engine state at the last decision
+            self.event: Event | None = None
+            self.origin = Origin(game.n, game.engine_params)
+            self.entries: tuple = ()
+            self.decisions = 0
+            self.cut = False
+            self.trail = [[] for _ in range(game.n)]  # each player's own history (information_state_string)
+            self.ids: dict = {}
+            self.seed = None  # the engine's seed, with sampled chance
+            self.moves: list = []  # every action and joint action applied, in order (for pickling)
+
+        def __reduce__(self):
+            """Pickled as its game and its moves, replayed when loaded (the
+            engine's compiled rules are not pickled)."""
+            return _replayed, (self.g.ruleset, self.g.raw_params, self.seed, list(self.moves))
+
+        def __deepcopy__(self, memo):
+            other = copy.copy(self)
+            other.trail = [list(t) for t in self.trail]
+            other.ids = dict(self.ids)
+            other.moves = list(self.moves)
+            return other
+
+    class RulebookState(pyspiel.State):
+        """A game in progress: an engine state at a decision (or its end), or
+        a chance event being resolved after one."""
+
+        def __init__(self, game: RulebookGame, seed: int | None = None):
+            super().__init__(game)
+            d = self._d = Progress(game)
+            if game.sampled:
+                d.seed = game._seeds.randrange(2**31) if seed is None else seed
+                d.st = game.engine.new(players=game.n, seed=d.seed, params=game.engine_params, record=False)
+                self._observed()
+            else:
+                self._advance()
+
+        # -------------------------------------------------------- moving on
+        def _advance(self) -> None:
+            d = self._d
+            got = resume(d.g.engine, d.origin, d.entries)
+            if isinstance(got, Event):
+                d.event = got
+                return
+            d.event, d.st = None, got
+            self._observed()
+
+        def _observed(self) -> None:
+            d = self._d
+            if d.decisions >= d.g.max_length and not d.st.over:
+                d.cut = True
+            for p, trail in enumerate(d.trail):
+                seen = _view_string(d.st, p)
+                if not trail or trail[-1] != seen:
+                    trail.append(seen)
+            d.ids = {}
+
+        def _options(self, player: int) -> dict[int, int]:
+            """This decision's action ids -> option indexes (the first option of each id)."""
+            d = self._d
+            got = d.ids.get(player)
+            if got is None:
+                got = {}
+                for k, key in enumerate(option_keys(d.g.engine, d.st, player)):
+                    got.setdefault(d.g.table.id_of(key), k)
+                d.ids[player] = got
+            return got
+
+        def _to_move(self) -> list[int]:
+            return self._d.g.engine.to_move(self._d.st)
+
+        def current_player(self):
+            if self.is_terminal():
+                return pyspiel.PlayerId.TERMINAL
+            if self._d.event is not None:
+                return pyspiel.PlayerId.CHANCE
+            movers = self._to_move()
+            if self._d.g.simultaneous and len(movers) > 1:
+                return pyspiel.PlayerId.SIMULTANEOUS
+            return movers[0]
+
+        def _legal_actions(self, player):
+            if self.is_terminal() or self._d.event is not None:
+                return []
+            movers = self._to_move()
+            asked = movers if self._d.g.simultaneous and len(movers) > 1 else movers[:1]
+            return sorted(self._options(player)) if player in asked else []
+
+        def chance_outcomes(self):
+            outcomes = self._d.event.outcomes()
+            return [(o, 1.0 / len(outcomes)) for o in outcomes]
+
+        def _apply_action(self, action):
+            d = self._d
+            d.moves.append(action)
+            if d.event is not None:
+                d.event, entry = d.event.choose(action)
+                if entry is not None:
+                    d.entries += (entry,)
+                    self._advance()
+                return
+            self._move([(self.current_player(), action)])
+
+        def _apply_actions(self, actions):
+            self._d.moves.append(list(actions))
+            self._move([(p, actions[p]) for p in self._to_move()])
+
+        def _move(self, pairs) -> None:
+            d = self._d
+            moves = []
+            for p, action in pairs:
+                index = self._options(p).get(action)
+                if index is None:
+                    raise ValueError(f"action {action} is not legal for player {p} now")
+                moves.append((p, index))
+                d.trail[p].append(f"played {action}")
+            d.decisions += 1
+            if d.g.sampled:
+                st = d.st.clone()
+                for p, index in moves:
+                    d.g.engine.apply(st, p, index)
+                d.st = st
+                self._observed()
+                return
+            d.origin, d.entries = Origin(d.g.n, d.g.engine_params, d.st, tuple(moves)), ()
+            self._advance()
+
+        # -------------------------------------------------------- results
+        def is_terminal(self):
+            d = self._d
+            return d.event is None and (d.st.over or d.cut)
+
+        def returns(self):
+            d = self._d
+            n = d.g.n
+            if not self.is_terminal() or d.cut:
+                return [0.0] * n
+            shares = d.g.engine.returns(d.st)
+            if not d.g.zero_sum:
+                return shares
+            if not any(shares):
+                return [0.0] * n
+            return [(r - 1.0 / n) * n / (n - 1) for r in shares]
+
+        # -------------------------------------------------------- words
+        def _action_to_string(self, player, action):
+            d = self._d
+            if player == pyspiel.PlayerId.CHANCE:
+                return f"chance outcome {action}"
+            if d.st is not None and d.event is None and not self.is_terminal() and player in self._to_move():
+                index = self._options(player).get(action)
+                if index is not None:
+                    labels = d.g.engine.legal_labels(d.st, player)
+                    label = labels[index]
+                    # two options may read the same (two cards alike): the id tells them apart
+                    return label if labels.count(label) == 1 else f"{label} [{action}]"
+            return d.g.table.key_of(action) or f"action {action}"
+
+        def __str__(self):
+            d = self._d
+            if d.st is None:
+                return "setting up: resolving chance"
+            head = f"decisions {d.decisions}; " + ("chance next; " if d.event else "")
+            return head + json.dumps(view(d.st, None), sort_keys=True, default=repr)
+
+        def __deepcopy__(self, memo):
+            other = RulebookState.__new__(RulebookState)
+            pyspiel.State.__init__(other, self._d.g)
+            other._d = copy.deepcopy(self._d, memo)
+            return other
+
+        def clone(self):
+            return copy.deepcopy(self)
+
+    class RulebookObserver:
+        """Observations for OpenSpiel: the player's view (and, with perfect
+        recall, its history of views and own actions)."""
+
+        def __init__(self, game: RulebookGame, iig_obs_type=None, params=None):
+            if params:
+                raise ValueError(f"observation parameters are not supported; passed {params}")
+            obs = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+            if obs.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not obs.public_info:
+                raise ValueError("Rulebook observes as one player sees the game (its view): public and "
+                                 "single-player private information only")
+            self.game = game
+            self.perfect_recall = obs.perfect_recall
+            size = 0 if obs.perfect_recall else game.encoder().size
+            self.tensor = np.zeros(size, np.float32)
+            self.dict = {"observation": self.tensor}
+
+        def set_from(self, state, player):
+            if self.perfect_recall:
+                return
+            st = state._d.st
+            if st is None:
+                self.tensor.fill(0)
+            else:
+                self.tensor[:] = self.game.encoder().encode(st, player)
+
+        def string_from(self, state, player):
+            d = state._d
+            if self.perfect_recall:
+                return "\n".join(d.trail[player])
+            if d.st is None:
+                return "setting up"
+            return _view_string(d.st, player) + ("\nchance next" if d.event else "")
+
+
+def _replayed(ruleset: str, params: dict, seed: int | None, moves: list):
+    """A pickled game's progress, replayed from its moves (``Progress.__reduce__``)."""
+    key = (ruleset, json.dumps(params, sort_keys=True))
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = RulebookGame(ruleset, params)
+    state = RulebookState(game, seed)
+    for move in moves:
+        if isinstance(move, list):
+            state.apply_actions(move)
+        else:
+            state.apply_action(move)
+    return state._d
+
+
+_GAMES: dict = {}  # games made to load pickled states, by ruleset and parameters
+
+
+def _view_string(st, player: int) -> str:
+    return json.dumps(view(st, player), sort_keys=True, separators=(",", ":"), default=repr)
+
+
+# ------------------------------------------------------------------ registration
+_REGISTERED: dict[str, str] = {}
+
+
+def register(ruleset: str, name: str | None = None) -> str:
+    """Register one ruleset (an id, folder or file) with OpenSpiel as
+    ``rulebook:<id>`` (or ``name``); returns the name."""
+    _require()
+    from rulebook.files.locate import locate
+
+    path = str(locate(ruleset))
+    name = name or PREFIX + _compiled(path, ()).program.id
+    if name in _REGISTERED:
+        return name
+    prog = _compiled(path, ()).program
+    G = pyspiel.GameType
+    declared = G(  # what the registry shows; each loaded game declares its own type from its settings
+        short_name=name, long_name=f"Rulebook {prog.title}", dynamics=G.Dynamics.SEQUENTIAL,
+        chance_mode=G.ChanceMode.EXPLICIT_STOCHASTIC, information=G.Information.IMPERFECT_INFORMATION,
+        utility=G.Utility.GENERAL_SUM, reward_model=G.RewardModel.TERMINAL,
+        max_num_players=prog.max_players, min_num_players=prog.min_players,
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=dict(_SPEC))
+    # a class, as OpenSpiel's own Python games register (a registered function crashes the interpreter's exit)
+    factory = type(f"RulebookGame_{len(_REGISTERED)}", (RulebookGame,), {"RULESET": path, "__init__": _init_registered})
+    pyspiel.register_game(declared, factory)
+    _REGISTERED[name] = path
+    return name
+
+
+def _init_registered(self, params=None):
+    RulebookGame.__init__(self, type(self).RULESET, params)
+
+
+def register_all() -> list[str]:
+    """Register every ruleset on the search path (``rulesets/``, ``examples/``, ``$RULEBOOK_PATH``)."""
+    from rulebook.files.locate import all_rulesets
+
+    names = []
+    for path in all_rulesets():
+        try:
+            names.append(register(str(path.parent)))
+        except (ValueError, OSError):  # a ruleset that does not compile is not offered
+            continue
+    return names
+
+
+def load_game(name: str, players: int | None = None, variants=(), params: dict | None = None, **options):
+    """A ruleset as a ``pyspiel.Game``: ``name`` is ``rulebook:<id>`` (or an
+    id, folder or file); ``players``, ``variants`` and ``params`` as on the
+    command line; ``options``: the adapter's own parameters (``chance``,
+    ``returns``, ``explore_games``, ``spare_actions``, ``max_game_length``,
+    ``seed``; see the module's docstring)."""
+    _require()
+    ruleset = name[len(PREFIX):] if name.startswith(PREFIX) else name
+    settings = dict(options)
+    if players:
+        settings["players"] = int(players)
+    if variants:
+        settings["variants"] = ",".join([variants] if isinstance(variants, str) else variants)
+    if params:
+        settings["params"] = json.dumps(params, sort_keys=True)
+    return RulebookGame(_REGISTERED.get(name) or ruleset, settings)
+
+
+if pyspiel is not None:
+    register_all()

@@ -1,0 +1,120 @@
+"""OpenSpiel's own conformance test (``pyspiel.random_sim_test``) and bots on
+rulesets loaded through rulebook.integrations.openspiel. Skipped, with the
+reason, when the ``openspiel`` extra is not installed."""
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed: pip install -e '.[openspiel]'")
+
+from rulebook.integrations.openspiel import load_game  # noqa: E402
+
+# (ruleset, players): the quick configurations with explicit chance, one
+# random game each, within the suite's time budget. Larger player counts and
+# the long card games (Lifeboat, Survive, Young Svintus) take the adapter
+# from tens of seconds to minutes a game: see docs/research.md.
+EXPLICIT = [("nim", n) for n in (2, 3, 4)] + [("tic-tac-toe", 2), ("rock-paper-scissors", 2), ("pig", 2)] + [
+    ("blackjack", n) for n in (1, 2, 3)] + [("crazy-eights", 2), ("liars-dice", 2), ("get-bit", 4),
+                                             ("dead-mans-draw", 2)]
+SAMPLED = [("love-letter", 2)]
+
+
+@pytest.mark.parametrize("ruleset,players", EXPLICIT)
+def test_random_sim_test_explicit_chance(ruleset, players):
+    game = load_game(f"rulebook:{ruleset}", players=players, explore_games=3)
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("ruleset,players", SAMPLED)
+def test_random_sim_test_sampled_chance(ruleset, players):
+    game = load_game(f"rulebook:{ruleset}", players=players, chance="sampled", explore_games=3)
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_game_type_is_read_from_the_ruleset():
+    G = pyspiel.GameType
+    ttt = load_game("rulebook:tic-tac-toe", explore_games=2).get_type()
+    assert (ttt.dynamics, ttt.information, ttt.utility) == (
+        G.Dynamics.SEQUENTIAL, G.Information.PERFECT_INFORMATION, G.Utility.ZERO_SUM)
+    rps = load_game("rulebook:rock-paper-scissors", explore_games=2).get_type()
+    assert (rps.dynamics, rps.information) == (G.Dynamics.SIMULTANEOUS, G.Information.IMPERFECT_INFORMATION)
+    shares = load_game("rulebook:nim", players=3, returns="shares", explore_games=2).get_type()
+    assert shares.utility == G.Utility.GENERAL_SUM
+
+
+def test_pyspiel_load_game_finds_a_registered_ruleset():
+    game = pyspiel.load_game("rulebook:nim", {"players": 3, "explore_games": 2})
+    assert game.num_players() == 3
+    state = game.new_initial_state()
+    assert state.current_player() == 0 and state.legal_actions()
+
+
+def test_action_ids_are_the_same_option_in_every_state():
+    game = load_game("rulebook:nim", players=2, explore_games=3)
+    state = game.new_initial_state()
+    names = {}
+    while not state.is_terminal():
+        for a in state.legal_actions():
+            label = state.action_to_string(state.current_player(), a)
+            assert names.setdefault(a, label) == label
+        state.apply_action(state.legal_actions()[0])
+    assert all(0 <= a < game.num_distinct_actions() for a in names)
+
+
+def test_zero_sum_returns_and_clone():
+    game = load_game("rulebook:tic-tac-toe", explore_games=2)
+    state = game.new_initial_state()
+    copy = state.clone()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert sum(state.returns()) == 0 and max(state.returns()) == 1.0
+    assert not copy.is_terminal() and copy.history() == []
+
+
+def test_hidden_cards_are_not_in_the_other_players_observation():
+    game = load_game("rulebook:crazy-eights", players=2, explore_games=2)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    other = game.new_initial_state()
+    while other.is_chance_node():
+        other.apply_action(other.chance_outcomes()[-1][0])
+    # two different deals: the hands differ, what each sees of the other's hand does not change its shape
+    assert state.observation_string(0) != other.observation_string(0)
+    assert '"hidden":true' in state.observation_string(1)
+
+
+def test_mcts_bot_finishes_a_game():
+    from open_spiel.python.algorithms import mcts
+
+    game = load_game("rulebook:tic-tac-toe", explore_games=2)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1)
+    bots = [mcts.MCTSBot(game, 1.4, 20, evaluator) for _ in range(2)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+    assert sum(state.returns()) == 0
+
+
+def test_cfr_converges_on_a_small_ruleset():
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    game = load_game("rulebook:nim", players=2, params={"sticks": 5, "max_take": 2}, explore_games=3)
+    solver = cfr.CFRSolver(game)
+    curve = []
+    for _ in range(8):
+        solver.evaluate_and_update_policy()
+        curve.append(exploitability.exploitability(game, solver.average_policy()))
+    assert curve[-1] < curve[0] and curve[-1] < 0.2
+
+
+def test_the_docs_script_runs(capsys):
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "research.md").read_text()
+    block = re.search(r"## Ten lines.*?```python\n(.*?)```", text, re.S).group(1)
+    exec(compile(block, "docs/research.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "CFR exploitability" in out and "MCTS opens with" in out
