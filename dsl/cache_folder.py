@@ -9,8 +9,9 @@ could make Rulebook run their code. Hence:
 * the folder is used only if it belongs to the user running Rulebook and
   nobody else may write in it (not group- or other-writable); otherwise
   nothing is cached (it is only slower);
-* the check is made on the open folder (``fstat`` of its descriptor), and
-  every entry is then opened, written and renamed relative to that
+* the folder is opened without following a link (the folders above it
+  may be links), the check is made on the open folder (``fstat`` of its
+  descriptor), and every entry is then opened, written and renamed relative to that
   descriptor, so a folder (or a symbolic link to one) swapped after the
   check is never used; an entry is opened with ``O_NOFOLLOW`` and used
   only if it is a regular file of the same owner;
@@ -159,7 +160,7 @@ def open_folder() -> CacheFolder | None:
         if not _BY_DESCRIPTOR:
             info = os.stat(path)
             return CacheFolder(path, None) if stat.S_ISDIR(info.st_mode) and private(info) else None
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW)  # the folder itself: no link
     except OSError:
         return None
     try:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from compiler import cache
-from dsl import grammar_cache
+from dsl import cache_folder, grammar_cache
 from dsl.cache_folder import open_folder, platform_folder
 from dsl.parser import GRAMMAR
 
@@ -102,6 +102,13 @@ def test_an_entry_that_is_a_link_or_not_a_regular_file_is_not_read(folder, tmp_p
             checked.read("../secret")
 
 
+def test_a_cache_folder_that_is_a_link_is_not_used(folder, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    folder.symlink_to(elsewhere, target_is_directory=True)
+    assert open_folder() is None and cache.folder() is None
+
+
 class _Runs:
     def __reduce__(self):
         return (os.mkdir, (str(Path(os.environ["RULEBOOK_CACHE"]) / "pickle-ran"),))
@@ -143,3 +150,50 @@ def test_each_platform_has_its_own_cache_folder():
     assert platform_folder("linux", {"XDG_CACHE_HOME": "/x"}, home) == Path("/x/rulebook")
     assert platform_folder("linux", {"XDG_CACHE_HOME": "rel"}, home) == home / ".cache" / "rulebook"  # not the cwd's
     assert platform_folder("linux", {}, home) == home / ".cache" / "rulebook"
+
+
+RACE_SECONDS = float(os.environ.get("RULEBOOK_FUZZ_SECONDS", "1"))
+SWAPPER = """
+import os, sys, time
+folder, theirs, aside, seconds = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+swaps, end = 0, time.monotonic() + seconds
+while time.monotonic() < end:
+    for step in (lambda: os.rename(folder, f"{aside}-{swaps}"), lambda: os.symlink(theirs, folder),
+                 lambda: os.unlink(folder)):
+        try:
+            step()
+        except OSError:
+            pass
+    swaps += 1
+print(swaps)
+"""
+
+
+def test_a_folder_swapped_back_and_forth_while_entries_are_written_never_gets_one(folder, tmp_path):
+    """Another user's process swaps the folder for a link to a folder of
+    theirs and back, as fast as it can, while Rulebook opens the folder and
+    writes and reads entries: no entry ever lands in their folder, and
+    nothing read is theirs. ``RULEBOOK_FUZZ_SECONDS`` runs it longer. It
+    found the folder opened through a link when the link was swapped in
+    just before the open (the folder is opened with O_NOFOLLOW now)."""
+    import subprocess
+    import sys
+    import time
+
+    theirs, aside = tmp_path / "theirs", tmp_path / "aside"
+    theirs.mkdir()
+    (theirs / "entry.py").write_bytes(b"theirs")
+    folder.mkdir(mode=0o700)
+    attacker = subprocess.Popen([sys.executable, "-c", SWAPPER, str(folder), str(theirs), str(aside),
+                                 str(RACE_SECONDS)], stdout=subprocess.PIPE, text=True)
+    writes, end = 0, time.monotonic() + RACE_SECONDS
+    while time.monotonic() < end:
+        with cache_folder.opened() as where:
+            if where is not None:
+                where.write("entry.py", b"mine")
+                assert where.read("entry.py") in (b"mine", None)
+                writes += 1
+    swaps = int(attacker.communicate(timeout=60)[0])
+    assert (theirs / "entry.py").read_bytes() == b"theirs" and sorted(p.name for p in theirs.iterdir()) == ["entry.py"]
+    assert writes > 0 and swaps > 0
+    print(f"{writes} writes, {swaps} swaps")
