@@ -57,6 +57,7 @@ def test_a_hostile_ruleset_builds_as_native_code_that_plays_the_python_modules_g
     assert [play_one(nat, 2, game_seed(0, i)) for i in range(6)] == [play_one(py, 2, game_seed(0, i))
                                                                       for i in range(6)]
     c = kept["c"]
+    assert "pwned" in c and "??/" in c  # the texts did reach the C
     outside = re.sub(r"/\*.*?\*/", "", c, flags=re.S)
     outside = re.sub(r'"(?:[^"\\\n]|\\.)*"', '""', outside)  # C string literals (escaped by Cython)
     assert "int pwned = 1" not in outside and "<pwned.h>" not in outside  # (Cython names constants after
