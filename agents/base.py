@@ -109,7 +109,7 @@ class Decision:
         truth is. What all samples share (which components are hidden, and
         their faces) is worked out with the first."""
         if self._sampler is None:
-            from agents.determinize import Sampler
+            from rulebook.agents.determinize import Sampler
 
             self._sampler = Sampler(self._state, self.player, self._remembered)
         return self._sampler.sample(rng)
@@ -125,7 +125,7 @@ def as_agent(agent) -> Callable[[Decision], int]:
 
 def decide(game, st, player: int, agent: Callable[[Decision], int], view_fn=None) -> int:
     """Ask one agent (already wrapped by ``as_agent``) for one decision."""
-    from interpreter.view import view as make_view
+    from rulebook.interpreter.view import view as make_view
 
     lazy = None if view_fn is False else (view_fn or make_view)
     return agent(Decision(game, player, None, None, None, st, lazy))
@@ -153,7 +153,7 @@ def make_agent(spec: str, seed: int = 0):
                      "or package.module:Name")
 
 
-_LAZY = {"greedy": ("agents.greedy", "GreedyAgent"), "mcts": ("agents.mcts", "MCTSAgent")}
+_LAZY = {"greedy": ("rulebook.agents.greedy", "GreedyAgent"), "mcts": ("rulebook.agents.mcts", "MCTSAgent")}
 
 
 def _load(name: str) -> bool:

@@ -58,13 +58,13 @@ from __future__ import annotations
 import json
 import random
 
-from interpreter import indexes
-from interpreter import rng as srng
-from interpreter.ops import BOX, can_see, lost_count, zone_family, zone_owner
-from interpreter.program import Columns
-from interpreter.rows import per_row
-from interpreter.run import reask
-from interpreter.state import State
+from rulebook.interpreter import indexes
+from rulebook.interpreter import rng as srng
+from rulebook.interpreter.ops import BOX, can_see, lost_count, zone_family, zone_owner
+from rulebook.interpreter.program import Columns
+from rulebook.interpreter.rows import per_row
+from rulebook.interpreter.run import reask
+from rulebook.interpreter.state import State
 
 
 def determinize(st: State, player: int, rng: random.Random) -> State:
@@ -232,7 +232,7 @@ def exchange_unseen(st: State, players, rng: random.Random, keep=()) -> State:
     Used to check that the rules' flow (who is asked next) never depends on
     what the players who watch it cannot see. Components in ``keep`` keep
     their identities (those the rules are about to show the players)."""
-    from interpreter.ops import can_see
+    from rulebook.interpreter.ops import can_see
 
     s = st.clone()
     groups: dict[tuple, list[int]] = {}
@@ -434,6 +434,6 @@ def _relabelled(s: State, real: dict, player: int) -> dict:
 
 
 def _labels(s: State, pend: dict, options: list) -> list[str]:
-    from interpreter.game import Game
+    from rulebook.interpreter.game import Game
 
     return [Game.option_label(None, s, pend, v) for v in options]  # uses the state only

@@ -36,8 +36,8 @@ from __future__ import annotations
 import math
 import random
 
-from agents.determinize import Memory
-from interpreter.errors import RulebookError
+from rulebook.agents.determinize import Memory
+from rulebook.interpreter.errors import RulebookError
 
 WIN = 1e12
 

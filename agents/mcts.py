@@ -70,11 +70,11 @@ import math
 import random
 import time
 
-from agents.determinize import Memory
-from agents.greedy import _answer_for_the_others as _answer
-from agents.greedy import heuristic_of, judge_of, value
-from interpreter.errors import RulebookError
-from interpreter.playout import playout
+from rulebook.agents.determinize import Memory
+from rulebook.agents.greedy import _answer_for_the_others as _answer
+from rulebook.agents.greedy import heuristic_of, judge_of, value
+from rulebook.interpreter.errors import RulebookError
+from rulebook.interpreter.playout import playout
 
 
 class _Node:

@@ -33,23 +33,23 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     sys.path.insert(0, args.root)
     if (Path(args.root) / "compiler" / "build.py").exists():
-        from compiler.build import compile_path
+        from rulebook.compiler.build import compile_path
     else:  # engines before the compiler that emits Python (the installed checkout's compiler/ is not theirs)
-        from validator.pipeline import compile_path
-    from interpreter.game import Game
+        from rulebook.validator.pipeline import compile_path
+    from rulebook.interpreter.game import Game
     try:
-        from agents.base import Decision, as_agent
-        from agents.mcts import MCTSAgent
+        from rulebook.agents.base import Decision, as_agent
+        from rulebook.agents.mcts import MCTSAgent
     except ImportError:
-        from interpreter.agents import Decision, as_agent
-        from interpreter.mcts import MCTSAgent
+        from rulebook.interpreter.agents import Decision, as_agent
+        from rulebook.interpreter.mcts import MCTSAgent
     out = {}
     for name, players in GAMES:
         if args.only and name not in args.only:
             continue
         program = compile_path(Path(args.root) / "rulesets" / name / "ruleset.yaml").program
         if args.native:
-            from compiler.native import native_program
+            from rulebook.compiler.native import native_program
 
             program = native_program(program)
         game = Game(program)

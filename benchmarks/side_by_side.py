@@ -53,9 +53,9 @@ def rate(fn, seconds: float, clock=time.process_time) -> tuple[float, int]:
 
 
 def _game(ruleset: str, native: bool = False):
-    from compiler.build import compile_path
-    from compiler.native import as_asked
-    from interpreter.game import Game
+    from rulebook.compiler.build import compile_path
+    from rulebook.compiler.native import as_asked
+    from rulebook.interpreter.game import Game
 
     path = ROOT / "rulesets" / ruleset / "ruleset.yaml"
     if not path.exists():
@@ -65,7 +65,7 @@ def _game(ruleset: str, native: bool = False):
 
 
 def rulebook_game(ruleset: str, players: int, native: bool = False):
-    from rulebook.simulate import game_seed, play_one
+    from rulebook.simulate.run import game_seed, play_one
 
     game = _game(ruleset, native)
     if game is None:
@@ -77,7 +77,7 @@ def rulebook_public_game(ruleset: str, players: int):
     """The same random games through the public decision interface (who
     must decide, their legal options with labels, a checked ``apply``), as
     a human, a bot or PettingZoo plays them."""
-    from rulebook.simulate import game_seed, random_seats
+    from rulebook.simulate.run import game_seed, random_seats
 
     game = _game(ruleset)
 
@@ -101,7 +101,7 @@ def main(argv=None) -> int:
                     help="what a second is: this process's CPU time (default) or the wall clock; Young Svintus "
                          "against rlcard is timed by the wall clock (rlcard's runner times itself)")
     args = ap.parse_args(argv)
-    from compiler.native import missing
+    from rulebook.compiler.native import missing
 
     lines = []
     if missing():
@@ -160,7 +160,7 @@ def svintus_against_uno(seconds: float, rounds: int) -> str:
     peers = sv.load_peers(BENCH)
     if peers is None:
         return f"Young Svintus against rlcard's UNO: skipped (no peer_playouts.py in {BENCH})"
-    from compiler.native import missing
+    from rulebook.compiler.native import missing
 
     sides = [("ours", sv.svintus_runner()), ("uno", sv.uno_runner(peers))]
     if not missing():

@@ -57,7 +57,7 @@ def ruleset_path(name: str) -> Path:
 
 
 def playouts(game, players: int, seconds: float) -> dict:
-    from rulebook.simulate import bench
+    from rulebook.simulate.run import bench
 
     return bench(game, players, seconds, 1)
 
@@ -108,7 +108,7 @@ LOAD_SNIPPET = """
 import sys, time
 sys.path.insert(0, {root!r})
 t0 = time.perf_counter()
-from compiler.build import validate_path
+from rulebook.compiler.build import validate_path
 report = validate_path({path!r})
 assert not report.errors, [d.render() for d in report.errors]
 print(time.perf_counter() - t0)
@@ -125,7 +125,7 @@ def load_time(path: Path) -> float:
 
 def all_load_time(paths: list[Path]) -> float:
     code = (f"import sys, time\nsys.path.insert(0, {str(ROOT)!r})\nt0 = time.perf_counter()\n"
-            "from compiler.build import validate_path\n"
+            "from rulebook.compiler.build import validate_path\n"
             f"for p in {[str(p) for p in paths]!r}:\n    assert not validate_path(p).errors\n"
             "print(time.perf_counter() - t0)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -144,8 +144,8 @@ def cli_startup(runs: int = 7) -> float:
 
 
 def run(games: list[str], seconds: float) -> dict:
-    from compiler.build import compile_path
-    from interpreter.game import Game
+    from rulebook.compiler.build import compile_path
+    from rulebook.interpreter.game import Game
 
     rows = []
     for name in games:

@@ -60,10 +60,11 @@ def load_peers(bench: Path):
 
 
 def svintus_runner(native: bool = False):
-    from compiler.build import compile_path
-    from compiler.native import as_asked
-    from interpreter.game import Game
-    from rulebook.simulate import game_seed, play_one
+    from rulebook.compiler.build import compile_path
+    from rulebook.compiler.native import as_asked
+    from rulebook.interpreter.game import Game
+
+    from rulebook.simulate.run import game_seed, play_one
 
     program = compile_path(ROOT / "rulesets" / "young-svintus" / "ruleset.yaml").program
     game = Game(as_asked(program, native))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from validator.ir import S
+from rulebook.validator.ir import S
 
 MOVES = ("move", "draw", "deal", "remove", "create")
 
@@ -95,7 +95,7 @@ def start_draws(checked) -> bool:
     """Whether making a game's start (definitions, components, starting
     values) draws at random: then it depends on the seed and cannot be
     made once and copied for every game."""
-    from validator.ir import walk
+    from rulebook.validator.ir import walk
 
     roots = [e.x for _, e in checked.defines]
     for table in (checked.vars, checked.pvars):

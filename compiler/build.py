@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler import cache
-from compiler.load import load_module, program_from
-from validator.diagnostics import Diagnostic, Report
+from rulebook.compiler import cache
+from rulebook.compiler.load import load_module, program_from
+from rulebook.validator.diagnostics import Diagnostic, Report
 
 # The checker, the schema, YAML with positions and the phase graph are imported
 # where they are used: a ruleset loaded from the cache needs none of them.
@@ -37,14 +37,14 @@ def compile_document(doc, load_diags, selected: tuple[str, ...] = (), limits=Non
     components once at the smallest and largest player count (the dry run).
     ``check_only``: compile only what the dry run needs (``validate``); the
     result then has no program."""
-    from validator.pipeline import check_document, unique
+    from rulebook.validator.pipeline import check_document, unique
 
     result = check_document(doc, load_diags, selected, limits)
     if result.checked is None:
         return Compiled(None, result.report, result.doc, result.graph, checker=result.checker)
     if check_only:
-        from compiler.load import start_program_from
-        from compiler.module import compile_start
+        from rulebook.compiler.load import start_program_from
+        from rulebook.compiler.module import compile_start
 
         source, lines = compile_start(result.checked)
         start = start_program_from(load_module(source, lines, f"<rulebook start {result.checked.meta['id']}>"))
@@ -64,7 +64,7 @@ def compile_document(doc, load_diags, selected: tuple[str, ...] = (), limits=Non
 
 def build_program(checked, merged=None):
     """The program of a checked ruleset: its module written and loaded."""
-    from compiler.module import compile_module
+    from rulebook.compiler.module import compile_module
 
     info: dict = {}
     source, lines = compile_module(checked, info)
@@ -90,7 +90,7 @@ def load_program(path: str | Path, selected: tuple[str, ...] = (), limits=None, 
         return compile_path(path, selected, limits)
 
     def load():
-        from validator.loader import load_file
+        from rulebook.validator.loader import load_file
 
         return load_file(path)
 
@@ -101,7 +101,7 @@ def load_text_program(text: str, file: str, selected: tuple[str, ...] = (), limi
                       native: bool | None = None) -> Compiled:
     """As ``load_program``, for a ruleset given as text (a worker's copy)."""
     def load():
-        from validator.loader import load_text
+        from rulebook.validator.loader import load_text
 
         return load_text(text, file)
 
@@ -110,7 +110,7 @@ def load_text_program(text: str, file: str, selected: tuple[str, ...] = (), limi
 
 def _native(compiled: Compiled, native: bool | None) -> Compiled:
     """``compiled`` with its program as native code, when that is asked for."""
-    from compiler.native import as_asked
+    from rulebook.compiler.native import as_asked
 
     if compiled.program is not None:
         compiled.program = as_asked(compiled.program, native)
@@ -134,7 +134,7 @@ def _cached(text: str, file: str, selected: tuple, limits, loader) -> Compiled:
             program.source = source
 
             def document():
-                from validator import variants
+                from rulebook.validator import variants
 
                 doc, _ = loader()
                 return variants.apply(doc, selected, [])
@@ -149,14 +149,14 @@ def _cached(text: str, file: str, selected: tuple, limits, loader) -> Compiled:
 
 
 def compile_path(path: str | Path, selected: tuple[str, ...] = (), limits=None) -> Compiled:
-    from validator.loader import load_file
+    from rulebook.validator.loader import load_file
 
     doc, diags = load_file(path)
     return compile_document(doc, diags, tuple(selected), limits)
 
 
 def compile_text(text: str, file: str = "<ruleset>", selected: tuple[str, ...] = (), limits=None) -> Compiled:
-    from validator.loader import load_text
+    from rulebook.validator.loader import load_text
 
     doc, diags = load_text(text, file)
     return compile_document(doc, diags, tuple(selected), limits)
@@ -166,8 +166,8 @@ def dry_run(program, doc) -> list[Diagnostic]:
     """Make the components and zones of a game at the smallest and largest
     player count with default parameters, so that absurd numbers are found
     at load, not when somebody starts a game."""
-    from interpreter.errors import RuleError
-    from interpreter.game import Game
+    from rulebook.interpreter.errors import RuleError
+    from rulebook.interpreter.game import Game
 
     out = []
     counts = sorted({program.min_players, program.max_players})
@@ -217,9 +217,9 @@ def validate_path(path: str | Path) -> Report:
     """Validate the base ruleset and each variant on its own, with the
     variants it requires, directly or through others; all diagnostics of
     the file in one report, each once."""
-    from validator import variants
-    from validator.loader import load_file
-    from validator.pipeline import _in_variant, unique
+    from rulebook.validator import variants
+    from rulebook.validator.loader import load_file
+    from rulebook.validator.pipeline import _in_variant, unique
 
     doc, diags = load_file(path)
     result = compile_document(doc, diags, (), check_only=True)

@@ -25,7 +25,7 @@ import marshal
 import sys
 from pathlib import Path
 
-from dsl.cache_folder import checked_folder, opened
+from rulebook.dsl.cache_folder import checked_folder, opened
 
 HEAD = "# rulebook-cache sha256="
 _ENGINE: str | None = None

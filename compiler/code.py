@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 
-from compiler.emit_expr import LAMBDA_SLOT, ExprEmitter, inlined
-from compiler.emit_stmt import StmtEmitter
-from compiler.emit_unit import in_nested_scope
-from compiler.plan import NOT_LITERAL, fixed_key, index_plan, literal_value
-from validator.ir import X
-from validator.types import Type
+from rulebook.compiler.emit_expr import LAMBDA_SLOT, ExprEmitter, inlined
+from rulebook.compiler.emit_stmt import StmtEmitter
+from rulebook.compiler.emit_unit import in_nested_scope
+from rulebook.compiler.plan import NOT_LITERAL, fixed_key, index_plan, literal_value
+from rulebook.validator.ir import X
+from rulebook.validator.types import Type
 
 _IDENT = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _NAME = re.compile(r"[A-Za-z_]\w*")  # a Python name: also a value kept where first computed (cse.py)
@@ -115,7 +115,7 @@ class Module:
     def pure_functions(self) -> set:
         """The ruleset's function variants that draw nothing at random, nor call one that does."""
         if self._pure is None:
-            from validator.ir import walk
+            from rulebook.validator.ir import walk
 
             fns = self.checked.functions
             impure = {k for k, f in fns.items() if any(n.op in ("random", "roll") for n in walk(f.body))}
@@ -187,14 +187,14 @@ def state_aliases(lines: list) -> list[str]:
 HEADER = [
     "import itertools",
     "",
-    "from interpreter.lib import *  # noqa: F401,F403 - the runtime library of compiled rulesets",
-    "from interpreter.run import finish, phases_loop, no_action, no_transition",
-    "from interpreter.playout import auto_pick, auto_all",
-    "from interpreter.program import Action, Trigger, _frame, _value",
-    "from interpreter.ops import fire, move, shuffle, seat_order",
-    "from interpreter.labels import describe, describe_fields, literal, comp_name, HIDDEN, HiddenInText",
-    "from interpreter.errors import RuleError",
-    "from validator.types import Type",
+    "from rulebook.interpreter.lib import *  # noqa: F401,F403 - the runtime library of compiled rulesets",
+    "from rulebook.interpreter.run import finish, phases_loop, no_action, no_transition",
+    "from rulebook.interpreter.playout import auto_pick, auto_all",
+    "from rulebook.interpreter.program import Action, Trigger, _frame, _value",
+    "from rulebook.interpreter.ops import fire, move, shuffle, seat_order",
+    "from rulebook.interpreter.labels import describe, describe_fields, literal, comp_name, HIDDEN, HiddenInText",
+    "from rulebook.interpreter.errors import RuleError",
+    "from rulebook.validator.types import Type",
     "",
     "SUSPEND, STOP = 1, 2",
     "NONE1 = [None]",
@@ -205,7 +205,7 @@ def _reserved() -> set:
     """Names the module's own code uses: generated names never take them."""
     import builtins
 
-    from interpreter import lib
+    from rulebook.interpreter import lib
 
     names = set(dir(lib)) | set(dir(builtins))
     names |= {"flow", "check_end", "st", "fr", "L", "pc", "player", "itertools", "finish", "phases_loop", "no_action",
@@ -489,7 +489,7 @@ class Code(ExprEmitter, StmtEmitter):
     def hoist(self, x: X) -> str:
         """A part nested too deeply for one Python expression: a function of
         its own, given the locals it reads."""
-        from validator.ir import walk
+        from rulebook.validator.ir import walk
 
         inside, used = set(), []
         for n in walk(x):

@@ -14,7 +14,7 @@ a comprehension's iterable, where Python does not allow ``:=``.
 
 from __future__ import annotations
 
-from validator.ir import X, walk
+from rulebook.validator.ir import X, walk
 
 # what is worth keeping: calls and lookups a rule repeats
 KEEP = frozenset({"zone_of", "zone_owner", "fn", "player_zone", "comp_zone", "owner"})

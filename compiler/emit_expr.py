@@ -14,10 +14,10 @@ before the number divided, a zone before what moves into it).
 
 from __future__ import annotations
 
-from compiler.cse import KEEP, ChainMemo, key_of
-from compiler.emptiness import EmptinessTests
-from compiler.plan import distinct_source, family_of_filter, reads_only_key, value_test
-from validator.ir import X, walk
+from rulebook.compiler.cse import KEEP, ChainMemo, key_of
+from rulebook.compiler.emptiness import EmptinessTests
+from rulebook.compiler.plan import distinct_source, family_of_filter, reads_only_key, value_test
+from rulebook.validator.ir import X, walk
 
 MAX_DEPTH = 30  # nesting kept in one Python expression; deeper parts become functions of their own
 

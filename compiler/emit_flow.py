@@ -12,8 +12,8 @@ that loop without a decision.
 
 from __future__ import annotations
 
-from compiler.emit_unit import Label, UnitWriter, frame_locals
-from validator.ir import walk
+from rulebook.compiler.emit_unit import Label, UnitWriter, frame_locals
+from rulebook.validator.ir import walk
 
 ANSWER = 1  # the flow frame's slot for the answer to a turn's action menu
 

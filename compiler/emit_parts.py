@@ -4,9 +4,9 @@ scoring, and the tables that tell the engine where everything is."""
 
 from __future__ import annotations
 
-from compiler.code import Code
-from validator.ir import ComponentRules, Template, walk
-from validator.types import Type as _Type
+from rulebook.compiler.code import Code
+from rulebook.validator.ir import ComponentRules, Template, walk
+from rulebook.validator.types import Type as _Type
 
 
 def write_component(m, r: ComponentRules) -> None:
@@ -221,7 +221,7 @@ def write_tables(m) -> None:
     t.append(f"INDEXES = {sorted(m.index_plan())!r}")
     import pprint
 
-    from compiler.code import _source
+    from rulebook.compiler.code import _source
 
     t.append("# what the engine needs to know beside the functions: names, types, visibility")
     t.append("META = " + pprint.pformat(eval(_source(ch.meta), {"Type": _Type}), width=118, sort_dicts=False))

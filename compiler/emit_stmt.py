@@ -13,7 +13,7 @@ runtime error names ``file:line:col``.
 
 from __future__ import annotations
 
-from validator.ir import S, Template, X, walk
+from rulebook.validator.ir import S, Template, X, walk
 
 ARITH = ("arith", "neg", "sum", "sum_by")  # what can make a number grow
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from validator.ir import S, Template, walk
+from rulebook.validator.ir import S, Template, walk
 
 _REF = re.compile("\x00(\\d+)\x00(\x01?)")
 DIRECT_DEPTH = 64  # frames on the stack below which a unit runs the frame it pushes itself

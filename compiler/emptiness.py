@@ -27,7 +27,7 @@ says so under ``count``.
 
 from __future__ import annotations
 
-from validator.ir import X
+from rulebook.validator.ir import X
 
 # count(xs) <op> k: (True when it means "xs is not empty", False when "xs is empty")
 _MEANS = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("==", 0): False, ("<", 1): False, ("<=", 0): False}

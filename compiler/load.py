@@ -8,7 +8,7 @@ mapped back to rule places with the line map; its tables (``UNITS``,
 
 from __future__ import annotations
 
-from interpreter.program import ActionDef, ComponentType, Program, ZoneFamily
+from rulebook.interpreter.program import ActionDef, ComponentType, Program, ZoneFamily
 
 
 def load_module(source: str, line_map: list, name: str, code=None) -> dict:

@@ -12,12 +12,12 @@ module into a ``Program``.
 
 from __future__ import annotations
 
-from compiler.analysis import analyse
-from compiler.code import Code, Module
-from compiler.emit_expr import looped
-from compiler.emit_flow import FlowWriter
-from compiler.emit_unit import UnitWriter
-from validator.ir import Checked, Expr, Template
+from rulebook.compiler.analysis import analyse
+from rulebook.compiler.code import Code, Module
+from rulebook.compiler.emit_expr import looped
+from rulebook.compiler.emit_flow import FlowWriter
+from rulebook.compiler.emit_unit import UnitWriter
+from rulebook.validator.ir import Checked, Expr, Template
 
 
 class ModuleWriter(Module):
@@ -68,7 +68,7 @@ class ModuleWriter(Module):
         self.write_values()
         self.write_end()
         self.write_nonempty()
-        from compiler.analysis import start_draws
+        from rulebook.compiler.analysis import start_draws
 
         ch.meta["start_draws"] = start_draws(ch)
         self.write_tables()
@@ -87,7 +87,7 @@ class ModuleWriter(Module):
         self.write_components()
         self.write_values()
         self.write_nonempty()
-        from compiler.emit_parts import write_start_tables
+        from rulebook.compiler.emit_parts import write_start_tables
 
         write_start_tables(self)
         return self.source()
@@ -192,7 +192,7 @@ class ModuleWriter(Module):
         """The parameters (after the first) whose options depend on none of
         the parameters before them and draw nothing at random: an action's
         menu makes them once, not once per option of the earlier ones."""
-        from validator.ir import walk
+        from rulebook.validator.ir import walk
 
         pure = self.pure_functions()
         out, earlier = [], set()
@@ -266,7 +266,7 @@ class ModuleWriter(Module):
 
     # ------------------------------------------------------------ components
     def write_components(self) -> None:
-        from compiler.emit_parts import write_component
+        from rulebook.compiler.emit_parts import write_component
 
         for rules in self.checked.components.values():
             write_component(self, rules)
@@ -283,17 +283,17 @@ class ModuleWriter(Module):
         return fname
 
     def write_values(self) -> None:
-        from compiler.emit_parts import write_values
+        from rulebook.compiler.emit_parts import write_values
 
         write_values(self)
 
     def write_end(self) -> None:
-        from compiler.emit_parts import write_end
+        from rulebook.compiler.emit_parts import write_end
 
         write_end(self)
 
     def write_tables(self) -> None:
-        from compiler.emit_parts import write_tables
+        from rulebook.compiler.emit_parts import write_tables
 
         write_tables(self)
 

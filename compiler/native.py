@@ -56,9 +56,9 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-from compiler import cache
-from compiler.load import program_from
-from interpreter.state import FIELD_KINDS
+from rulebook.compiler import cache
+from rulebook.compiler.load import program_from
+from rulebook.interpreter.state import FIELD_KINDS
 
 ENV = "RULEBOOK_NATIVE"
 _LOADED: dict[str, dict] = {}  # key -> namespace: an extension module initialises once per process
@@ -201,8 +201,8 @@ def runtime_tail() -> str:
     import inspect
 
     out = ["", "", "# The runtime's helpers compiled with the module (compiler/native.runtime_tail)",
-           "import cython", "from interpreter import indexes, rng",
-           "from interpreter.ops import _scripted_shuffle, blur, lose, random_index",
+           "import cython", "from rulebook.interpreter import indexes, rng",
+           "from rulebook.interpreter.ops import _scripted_shuffle, blur, lose, random_index",
            "LIST_REMOVE, LIST_INSERT, LIST_APPEND = list.remove, list.insert, list.append  # typed_source calls these",
            "MAX_WORK = cython.declare(cython.Py_ssize_t, min(META['limits']['max_work'], 1 << 62))  # st.prog.max_work"]
     for fn in _helpers():
@@ -212,7 +212,7 @@ def runtime_tail() -> str:
 
 def _helpers() -> tuple:
     """The runtime's functions that ``runtime_tail`` builds into the library."""
-    from interpreter import lib, ops, playout, zones
+    from rulebook.interpreter import lib, ops, playout, zones
 
     return (lib.charge, lib.charged, lib.attempt, lib.anylist, lib.index_in, lib.minus_one, lib.best_each,
             lib.best_each_of, lib.components_in, lib.leave_pile, playout.auto_pick, playout.auto_all, zones.zone_family,
@@ -281,7 +281,7 @@ def state_source() -> str:
     code reads and writes its fields as before."""
     import inspect
 
-    from interpreter.state import FIELD_KINDS, State
+    from rulebook.interpreter.state import FIELD_KINDS, State
 
     kinds = {"list": "list", "dict": "dict", "int": "cython.Py_ssize_t"}
     out = ["", "", "@cython.cclass", "class State:"]

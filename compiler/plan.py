@@ -12,7 +12,7 @@ must draw nothing at random: it is evaluated for fewer components.
 
 from __future__ import annotations
 
-from validator.ir import X, walk
+from rulebook.validator.ir import X, walk
 
 # expressions whose value is a zone of the family named by their first argument
 ZONE_OF_FAMILY = ("player_zone", "shared_zone", "comp_zone")

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.analysis import created_types
-from compiler.code import Code
-from compiler.emit_unit import UnitWriter
-from compiler.module import ModuleWriter
-from validator.diagnostics import Diagnostic
-from validator.ir import Expr
+from rulebook.compiler.analysis import created_types
+from rulebook.compiler.code import Code
+from rulebook.compiler.emit_unit import UnitWriter
+from rulebook.compiler.module import ModuleWriter
+from rulebook.validator.diagnostics import Diagnostic
+from rulebook.validator.ir import Expr
 
 
 @dataclass

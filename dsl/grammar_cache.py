@@ -22,8 +22,7 @@ import sys
 from lark import Lark
 from lark import __version__ as lark_version
 from lark.lark import _LOAD_ALLOWED_OPTIONS  # the options Lark itself gives again when it loads its cache
-
-from dsl.cache_folder import opened
+from rulebook.dsl.cache_folder import opened
 
 
 def entry_name(grammar: str, options: dict) -> str:

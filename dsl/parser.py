@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import rulebook.dsl.ast as A
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import (
     LarkError,
@@ -25,9 +26,7 @@ from lark.exceptions import (
     VisitError,
 )
 from lark.indenter import DedentError, Indenter
-
-import dsl.ast as A
-from dsl.grammar_cache import cached_lark
+from rulebook.dsl.grammar_cache import cached_lark
 
 GRAMMAR = Path(__file__).with_name("rules.lark")
 MAX_NESTING = 48  # brackets or blocks nested deeper than this are refused
@@ -98,7 +97,7 @@ def _pos(meta_or_token) -> A.Pos:
     return (getattr(meta_or_token, "line", 1) or 1, getattr(meta_or_token, "column", 1) or 1)
 
 
-from dsl.chars import CONTROL  # noqa: E402 - the characters rule text may not hold
+from rulebook.dsl.chars import CONTROL  # noqa: E402 - the characters rule text may not hold
 
 
 def _unquote(token: Token) -> str:

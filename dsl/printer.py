@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-import dsl.ast as A
+import rulebook.dsl.ast as A
 
 # binding strength of each construct, as in dsl/rules.lark (higher binds tighter)
 LAMBDA, TERNARY, OR, AND, NOT, COMPARE, SUM, TERM, FACTOR, POSTFIX = range(10)

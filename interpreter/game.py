@@ -14,20 +14,20 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter import indexes, ops, rng
-from interpreter.errors import (
+from rulebook.interpreter import indexes, ops, rng
+from rulebook.interpreter.errors import (
     GameOverError,
     IllegalOptionError,
     NotYourTurnError,
     RuleError,
 )
-from interpreter.labels import back_name, comp_names, describe, literal, player_name
-from interpreter.program import TIMED_OUT, Catalog, Program, Type
-from interpreter.run import run, scores
-from interpreter.saving import SAVE_FORMAT, Saving  # noqa: F401 - the save format is Game's too
-from interpreter.state import State
-from interpreter.zones import zone_shows
-from validator.types import WHOLE, compatible, literal_type
+from rulebook.interpreter.labels import back_name, comp_names, describe, literal, player_name
+from rulebook.interpreter.program import TIMED_OUT, Catalog, Program, Type
+from rulebook.interpreter.run import run, scores
+from rulebook.interpreter.saving import SAVE_FORMAT, Saving  # noqa: F401 - the save format is Game's too
+from rulebook.interpreter.state import State
+from rulebook.interpreter.zones import zone_shows
+from rulebook.validator.types import WHOLE, compatible, literal_type
 
 OWNED_BY_KEY = -2  # a zone kept per component: its owner is that component's owner
 
@@ -493,7 +493,7 @@ def _hidden_options(st: State, pend: dict, i: int, player: int) -> list[int]:
 
 @functools.lru_cache(maxsize=256)
 def _tag_type(tag: str) -> Type:
-    from validator.types import tag_type
+    from rulebook.validator.types import tag_type
 
     return tag_type(tag)
 
@@ -536,7 +536,7 @@ def build_catalog(st: State) -> Catalog:
             zone_names.append(name if k is None else f"{name}[{k}]")
         if len(zone_family) > prog.limits["max_zones"]:
             raise RuleError("R107", f"more than {prog.limits['max_zones']} zones")
-    from interpreter import boards
+    from rulebook.interpreter import boards
 
     cat = Catalog(len(types), types, static, by_type, ordinal, zone_base, zone_family, zone_key, zone_names)
     for name, fam in prog.families.items():

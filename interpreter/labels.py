@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from interpreter.rows import per_row
-from interpreter.zones import can_see, zone_family, zone_key
+from rulebook.interpreter.rows import per_row
+from rulebook.interpreter.zones import can_see, zone_family, zone_key
 
 
 class HiddenInText(Exception):

@@ -14,10 +14,10 @@ from __future__ import annotations
 import itertools
 from bisect import insort  # noqa: F401 - for compiled rules (from lib import *), which keep unordered zones sorted
 
-from interpreter import ops
-from interpreter.errors import BAD_VALUE, NO_OPTIONS, STEP_LIMIT, RuleError
-from interpreter.indexes import indexed, set_indexed  # noqa: F401 - for compiled rules (from lib import *)
-from interpreter.labels import HIDDEN, HiddenInText, comp_name, describe, literal
+from rulebook.interpreter import ops
+from rulebook.interpreter.errors import BAD_VALUE, NO_OPTIONS, STEP_LIMIT, RuleError
+from rulebook.interpreter.indexes import indexed, set_indexed  # noqa: F401 - for compiled rules (from lib import *)
+from rulebook.interpreter.labels import HIDDEN, HiddenInText, comp_name, describe, literal
 
 MAX_SUBSETS = 5000
 BOX = ops.BOX

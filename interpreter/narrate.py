@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from interpreter.labels import comp_name, player_name, zone_name
-from interpreter.ops import can_see, zone_family, zone_owner
+from rulebook.interpreter.labels import comp_name, player_name, zone_name
+from rulebook.interpreter.ops import can_see, zone_family, zone_owner
 
 
 class Line(NamedTuple):

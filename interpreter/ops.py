@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from bisect import insort
 
-from interpreter import rng
-from interpreter.errors import RECURSION, SCRIPT, RuleError
-from interpreter.labels import comp_name
-from interpreter.zones import (  # noqa: F401 - the zone helpers, also under their old home
+from rulebook.interpreter import rng
+from rulebook.interpreter.errors import RECURSION, SCRIPT, RuleError
+from rulebook.interpreter.labels import comp_name
+from rulebook.interpreter.zones import (  # noqa: F401 - the zone helpers, also under their old home
     add_comp_zones,
     can_see,
     comp_zone,

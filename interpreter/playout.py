@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from interpreter.run import reask, run
+from rulebook.interpreter.run import reask, run
 
 _NO_CAP = 1 << 62
 
@@ -145,7 +145,7 @@ def _quiet(st, auto: Auto) -> None:
 
 
 def _public(st, choose, cap) -> int:
-    from interpreter.game import Game
+    from rulebook.interpreter.game import Game
 
     game = Game(st.prog)
     decisions = 0

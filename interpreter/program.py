@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from interpreter.state import State
-from validator.types import (  # noqa: F401 - the names the engine and tools use
+from rulebook.interpreter.state import State
+from rulebook.validator.types import (  # noqa: F401 - the names the engine and tools use
     ANY,
     BOOL,
     COMP,
@@ -155,7 +155,7 @@ class Columns(dict):
 def _key(value: tuple):
     """A tuple of values as a set holds it: lists (at any depth) as tuples
     (as ``lib.hashable`` makes the keys of ``distinct_by``)."""
-    from interpreter.lib import hashable
+    from rulebook.interpreter.lib import hashable
 
     return hashable(value)
 
@@ -279,7 +279,7 @@ class Program:
     @property
     def phase_graph(self):
         if self.graph is None and self.doc is not None:
-            from validator.graph import check
+            from rulebook.validator.graph import check
 
             self.graph, _ = check(self.doc, set(self.ending_units), self.unit_calls)
         return self.graph

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import sys
 
-from interpreter.errors import BAD_VALUE, NO_OPTIONS, NO_TRANSITION, PHASE_LOOP, RulebookError, RuleError
-from interpreter.labels import describe
-from interpreter.ops import fire as _fire  # noqa: F401 - re-exported for compiled modules
-from validator.types import PLAYER
+from rulebook.interpreter.errors import BAD_VALUE, NO_OPTIONS, NO_TRANSITION, PHASE_LOOP, RulebookError, RuleError
+from rulebook.interpreter.labels import describe
+from rulebook.interpreter.ops import fire as _fire  # noqa: F401 - re-exported for compiled modules
+from rulebook.validator.types import PLAYER
 
 SUSPEND = 1
 STOP = 2

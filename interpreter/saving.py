@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 
-from interpreter.errors import RulebookError, SaveFileError
-from interpreter.program import Program
-from interpreter.state import State
+from rulebook.interpreter.errors import RulebookError, SaveFileError
+from rulebook.interpreter.program import Program
+from rulebook.interpreter.state import State
 
 SAVE_FORMAT = 2  # 2: the state carries its seed, and a save is checked by replaying it
 

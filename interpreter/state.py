@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter import indexes
+from rulebook.interpreter import indexes
 
 # What a field always holds, where that is one kind: native code types its
 # state by this table (compiler/native.py: a list is read without a type test,

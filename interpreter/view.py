@@ -9,8 +9,8 @@ equal views; agents and the terminal UI only ever get views.
 
 from __future__ import annotations
 
-from interpreter.labels import comp_name, player_name
-from interpreter.ops import can_see, zone_family, zone_label
+from rulebook.interpreter.labels import comp_name, player_name
+from rulebook.interpreter.ops import can_see, zone_family, zone_label
 
 
 def component_view(st, c: int, p) -> dict:
@@ -96,7 +96,7 @@ def view(st, p) -> dict:
         for i, (q, done) in enumerate(zip(st.pending["players"], st.pending["done"])):
             if q == p and not done:
                 options = list(st.pending["options"][i])
-                from interpreter.game import _hidden_options
+                from rulebook.interpreter.game import _hidden_options
 
                 for k in _hidden_options(st, st.pending, i, p):
                     options[k] = {"hidden": True, "index": k}  # no identity for what p cannot see

@@ -1,7 +1,7 @@
 """Rulebook: board and card games written as data.
 
 ``rulebook.load(path_or_id, variants)`` compiles a ruleset and returns a
-``Game`` (see ``interpreter.game``); the ``rulebook`` command is ``rulebook.cli``.
+``Game`` (see ``interpreter.game``); the ``rulebook`` command is ``rulebook.cli.main``.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ __version__ = "0.1.0"
 
 
 def load(game: str, variants=()):
-    from compiler.build import compile_path
-    from interpreter.game import Game
-    from rulebook.locate import locate
+    from rulebook.compiler.build import compile_path
+    from rulebook.files.locate import locate
+    from rulebook.interpreter.game import Game
 
     compiled = compile_path(locate(game), tuple(variants))
     if compiled.program is None:

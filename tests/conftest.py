@@ -15,14 +15,14 @@ os.environ["RULEBOOK_CACHE"] = tempfile.mkdtemp(prefix="rulebook-test-cache-")
 
 @cache
 def compiled(path: str, variants: tuple = ()):
-    from compiler.build import compile_path
+    from rulebook.compiler.build import compile_path
     result = compile_path(ROOT / path, variants)
     assert result.program is not None, "\n".join(d.render() for d in result.report.errors)
     return result.program
 
 
 def game(path: str, variants: tuple = ()):
-    from interpreter.game import Game
+    from rulebook.interpreter.game import Game
     return Game(compiled(path, tuple(variants)))
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
-from compiler.build import compile_text
-from interpreter.game import Game
+from rulebook.compiler.build import compile_text
+from rulebook.interpreter.game import Game
 
 HEAD = """
 rulebook: 1
@@ -59,7 +59,7 @@ def codes(body: str, head: str = HEAD) -> list[str]:
 def run_main(capsys, *args):
     """Run the command line as a user does (``rulebook.cli.main``): its exit
     code and what it printed on standard output and standard error."""
-    from rulebook.cli import main
+    from rulebook.cli.main import main
 
     try:
         main([str(a) for a in args])
@@ -75,8 +75,8 @@ def blind_decision(game, player, view, options, real):
     """A decision that holds no state (for agent tests): sampling goes
     through a closure over the real state, so an agent that read the real
     state instead of sampling would fail."""
-    from agents.base import Decision
-    from agents.determinize import determinize
+    from rulebook.agents.base import Decision
+    from rulebook.agents.determinize import determinize
 
     d = Decision(game, player, view, options, "", None)
     d.sample = lambda rng: determinize(real, player, rng)

@@ -88,9 +88,10 @@ class Replay:
     each seat could see then and what it had never seen so far."""
 
     def __init__(self, game_id: str, params: dict | None = None, variants=(), *, state: dict):
-        from compiler.build import compile_path
-        from interpreter.game import Game
-        from rulebook.locate import locate
+        from rulebook.compiler.build import compile_path
+        from rulebook.interpreter.game import Game
+
+        from rulebook.files.locate import locate
 
         self.game = Game(compile_path(locate(game_id), tuple(variants)).program)
         st = self.game.new(players=len(state["pvars"]), seed=state["seed"], params=params or {})
@@ -108,8 +109,8 @@ class Replay:
         other seat sees then and ``seat`` has not seen at any step so far,
         among the names only one component has (a name many components
         share, such as a kind of supply, names none of them)."""
-        from interpreter.labels import comp_name
-        from interpreter.ops import can_see
+        from rulebook.interpreter.labels import comp_name
+        from rulebook.interpreter.ops import can_see
 
         seen: set[int] = set()
         for st in self.snapshots[: step + 1]:
@@ -124,7 +125,7 @@ class Replay:
     def check_frame(self, seat: int, raw: str) -> int | None:
         """Assert that one message to ``seat`` tells nothing it could not
         see; its step (None: not a table)."""
-        from interpreter.ops import can_see
+        from rulebook.interpreter.ops import can_see
 
         msg = json.loads(raw)
         if msg.get("type") != "table":

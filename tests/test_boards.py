@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rulebook.compiler.build import compile_path
+from rulebook.interpreter.errors import RulebookError
+from rulebook.interpreter.game import Game
 
-from compiler.build import compile_path
-from interpreter.errors import RulebookError
-from interpreter.game import Game
 from tests.helpers import codes, compile_ok
 
 HERE = Path(__file__).parent
@@ -128,7 +128,7 @@ def test_distance_rows_agree_with_the_boards_own_distance_on_every_kind():
     same answers as the board's own ``distance`` for every pair, on hex,
     square and graph boards, across boards (None) and for components that
     are no space of the first one's board."""
-    from interpreter import lib
+    from rulebook.interpreter import lib
 
     result = compile_path(HERE / "data" / "boards.yaml")
     st = Game(result.program).new(players=2)

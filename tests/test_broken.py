@@ -26,10 +26,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rulebook.compiler.build import validate_path
+from rulebook.validator.diagnostics import CODES
 
-from compiler.build import validate_path
-from rulebook.cli import cli
-from validator.diagnostics import CODES
+from rulebook.cli.main import cli
 
 BROKEN = Path(__file__).resolve().parent / "broken"
 FILES = sorted(BROKEN.glob("*.yaml"))
@@ -165,10 +165,10 @@ def test_rendering_shows_line_and_caret(path: Path):
 def test_cli_validate(path: Path, monkeypatch):
     """'rulebook validate FILE' exits 1 when the file has an error (0 for
     warnings only) and prints diagnostics, never a Python traceback."""
-    import compiler.build
+    import rulebook.compiler.build
     # the command's own validate_path call, answered from this module's cache (the alias bomb
     # takes seconds); an exception inside validation is not cached and still reaches the command
-    monkeypatch.setattr(compiler.build, "validate_path", lambda p: report_of(Path(p)))
+    monkeypatch.setattr(rulebook.compiler.build, "validate_path", lambda p: report_of(Path(p)))
     result = CliRunner().invoke(cli, ["validate", str(path)])
     assert result.exception is None or isinstance(result.exception, SystemExit), \
         f"crashed: {result.exception!r}"

@@ -176,7 +176,7 @@ def test_two_browsers_play_one_lifeboat_game_and_keep_their_loyalties(serve, bro
     one, two = Seat(browser, table.links["seat 1"]), Seat(browser, table.links["seat 2"])
     try:
         replay = play_whole_game({0: one, 1: two}, ("lifeboat", {"max_days": 2}), browser, table)
-        from interpreter.labels import comp_name
+        from rulebook.interpreter.labels import comp_name
 
         start = replay.snapshots[0]
         fam = start.cat.zone_base

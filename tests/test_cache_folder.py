@@ -11,11 +11,10 @@ import pickle
 from pathlib import Path
 
 import pytest
-
-from compiler import cache
-from dsl import cache_folder, grammar_cache
-from dsl.cache_folder import open_folder, platform_folder
-from dsl.parser import GRAMMAR
+from rulebook.compiler import cache
+from rulebook.dsl import cache_folder, grammar_cache
+from rulebook.dsl.cache_folder import open_folder, platform_folder
+from rulebook.dsl.parser import GRAMMAR
 
 OPTIONS = dict(parser="lalr", start=["block", "expression"], maybe_placeholders=False)
 
@@ -37,7 +36,7 @@ def test_the_parsers_tables_are_not_kept_in_a_folder_others_may_write_to(tmp_pat
     """Before, the parser's pickle went to $XDG_CACHE_HOME/rulebook when that
     folder was only writable by its owner *among others*: a group-writable
     folder, which the compiled modules' cache refused, was used."""
-    import dsl.parser
+    import rulebook.dsl.parser
 
     monkeypatch.delenv("RULEBOOK_CACHE")
     monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
@@ -130,7 +129,7 @@ def test_a_damaged_tables_entry_is_built_again_never_unpickled(folder, damage):
 
 
 def test_tables_loaded_from_the_cache_parse_as_built_ones(folder):
-    from dsl.parser import _RuleIndenter
+    from rulebook.dsl.parser import _RuleIndenter
 
     options = dict(OPTIONS, postlex=_RuleIndenter(), propagate_positions=True)
     built = grammar_cache.cached_lark(GRAMMAR.read_text(), **options)

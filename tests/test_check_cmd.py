@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from rulebook.cli import cli
+from rulebook.cli.main import cli
 from tests.test_who_is_asked import EVERYBODY, LEAKY, ONLY_HOLDERS
 
 HEAD = """rulebook: 1

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from rulebook.cli import cli
+from rulebook.cli.main import cli
 from tests.helpers import run_main
 
 HERE = Path(__file__).parent
@@ -120,9 +120,10 @@ def test_bench_prints_rates(capsys):
 
 
 def test_board_map_from_the_view():
-    from compiler.build import compile_path
-    from interpreter.game import Game
-    from rulebook.terminal import render_view
+    from rulebook.compiler.build import compile_path
+    from rulebook.interpreter.game import Game
+
+    from rulebook.terminal.screen import render_view
 
     st = Game(compile_path(HERE / "data" / "map.yaml").program).new(players=2)
     text = render_view(st, 0)

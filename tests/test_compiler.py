@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
+from rulebook.compiler import cache
+from rulebook.compiler.build import compile_path, compile_text, load_program, load_text_program
+from rulebook.interpreter.errors import RuleError
+from rulebook.interpreter.game import Game
+from rulebook.interpreter.playout import playout
 
-from compiler import cache
-from compiler.build import compile_path, compile_text, load_program, load_text_program
-from interpreter.errors import RuleError
-from interpreter.game import Game
-from interpreter.playout import playout
 from tests.helpers import FAILS_AT_START, ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,7 +123,7 @@ def test_an_expression_too_deep_for_one_python_expression_is_split_into_function
 
 
 def test_asking_again_gives_the_same_question():
-    from interpreter.run import reask
+    from rulebook.interpreter.run import reask
 
     game = game_of("get-bit")
     st = game.new(players=4, seed=2, record=False)
@@ -415,7 +415,7 @@ def test_names_made_of_fixed_properties_are_kept_and_others_are_not():
     g = game_of("survive")
     st = g.new(players=2, seed=3, record=False)
     hexes = [c for c in range(st.cat.n) if st.cat.types[c] == "hex" and st.props[c]["terrain"] != "sea"]
-    from interpreter.labels import comp_name
+    from rulebook.interpreter.labels import comp_name
 
     before = comp_name(st, hexes[0])
     st.props[hexes[0]]["terrain"] = "sea"

@@ -9,10 +9,9 @@ import random
 import textwrap
 
 from helpers import HEAD, codes, compile_ok
-
-from agents.determinize import determinize
-from interpreter import ops
-from interpreter.view import view
+from rulebook.agents.determinize import determinize
+from rulebook.interpreter import ops
+from rulebook.interpreter.view import view
 
 GROW = """
 components:
@@ -94,7 +93,7 @@ def test_determinizations_keep_the_zones_and_the_view():
 
 
 def test_the_terminal_lists_them_with_their_owner():
-    from rulebook.terminal import render_view
+    from rulebook.terminal.screen import render_view
 
     g, st = _grown()
     text = render_view(st, 0)
@@ -102,7 +101,7 @@ def test_the_terminal_lists_them_with_their_owner():
 
 
 def test_a_zone_of_a_component_that_is_not_of_the_type_is_still_an_error():
-    from interpreter.errors import RuleError
+    from rulebook.interpreter.errors import RuleError
 
     # a card where a pawn is wanted: caught when loading if the type is known, else when it happens
     assert "E041" in codes(GROW.replace("to pile[extra]", "to pile[top(deck)]"))
@@ -142,7 +141,7 @@ def test_a_zone_kept_per_component_indexed_by_none_is_the_rules_error_at_its_pla
     catalogue's table of such zones directly (a plain dict: a dict
     subclass's lookup costs twice as much, five times in native code); a miss is still the rule's
     error, at its line, in words an author reads."""
-    from interpreter.errors import RuleError
+    from rulebook.interpreter.errors import RuleError
 
     text = (GROW.replace("bag: {of: pawn}", "bag: {of: pawn}\n  gone: {of: pawn}")
             .replace("      create pawn in bag as extra\n      set extra.owner = player\n",

@@ -4,7 +4,8 @@ no labels)."""
 
 from __future__ import annotations
 
-from agents.base import Decision, decide
+from rulebook.agents.base import Decision, decide
+
 from tests.conftest import game
 
 

@@ -9,14 +9,13 @@ import json
 import random
 
 import pytest
+import rulebook.agents.determinize as det
 from conftest import ROOT, game
 from helpers import compile_ok
-
-import agents.determinize as det
-from agents.base import RandomAgent, play_out
-from agents.determinize import determinize, hidden_groups
-from interpreter.labels import comp_name
-from interpreter.view import view
+from rulebook.agents.base import RandomAgent, play_out
+from rulebook.agents.determinize import determinize, hidden_groups
+from rulebook.interpreter.labels import comp_name
+from rulebook.interpreter.view import view
 
 RULESETS = sorted(
     str(p.relative_to(ROOT)) for d in ("rulesets", "examples") for p in (ROOT / d).glob("*/ruleset.yaml")
@@ -97,7 +96,7 @@ def test_a_decisions_samples_are_determinize_samples(path):
     each is still the sample determinize gives for the generator's state
     (the same draws in the same order), columns included; a state changed
     since the first sample is planned again."""
-    from agents.base import Decision
+    from rulebook.agents.base import Decision
 
     for g, st in _points(path, seed=2):
         for p in g.to_move(st):

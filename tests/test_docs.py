@@ -54,15 +54,15 @@ from pathlib import Path
 
 import pytest
 import yaml
+from rulebook.agents.base import RandomAgent, play_out
+from rulebook.compiler.build import compile_text
+from rulebook.interpreter.errors import RulebookError
+from rulebook.interpreter.game import Game
+from rulebook.interpreter.view import component_view
+from rulebook.validator.check_calls import BUILTINS
+from rulebook.validator.loader import load_text
 
-from agents.base import RandomAgent, play_out
-from compiler.build import compile_text
-from interpreter.errors import RulebookError
-from interpreter.game import Game
-from interpreter.view import component_view
-from rulebook.scenario import run_file
-from validator.check_calls import BUILTINS
-from validator.loader import load_text
+from rulebook.testing.scenarios import run_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -349,7 +349,7 @@ def host_with(code: str) -> str:
 def evaluate(program, st, expr: str):
     doc, diags = load_text(yaml.safe_dump({"x": expr}), "<check>")
     assert not diags
-    from rulebook.scenario import snippets_of
+    from rulebook.testing.scenarios import snippets_of
 
     probe, diags = snippets_of(program).expr(doc, ("x",))
     assert probe is not None, "\n".join(d.render() for d in diags)
@@ -404,7 +404,7 @@ def test_rule_example(block):
     for expr in ex.final:
         assert evaluate(program, st, expr), f"{block.id}: once the example has run, {expr} does not hold"
     for viewer, line in ex.told:
-        from interpreter.narrate import narrate
+        from rulebook.interpreter.narrate import narrate
 
         lines = narrate(st, st.events, viewer)
         assert line in lines, f"{block.id}: {'a spectator' if viewer is None else f'player {viewer}'} " \

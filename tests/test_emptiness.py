@@ -115,7 +115,7 @@ def test_the_test_stops_when_the_answer_is_known(form):
     deck's first card, which passes, and map's function is not called (each
     would divide by zero on the cards it is not asked about). The error is
     the rule's when the list itself is computed."""
-    from interpreter.errors import RuleError
+    from rulebook.interpreter.errors import RuleError
 
     whole = form.replace("> 0", "> zero()").replace("0 !=", "zero() !=")  # the same list, counted whole
     g = compile_ok(RULES.replace('value: "true"', f'value: "{form}"').replace(

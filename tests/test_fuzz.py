@@ -52,13 +52,12 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as hst
-
-from compiler.build import compile_text
-from dsl import ast as A
-from dsl.parser import KEYWORDS, ParseError, parse_block, parse_expression, parse_template
-from interpreter.errors import RulebookError
-from interpreter.game import Game
-from validator.diagnostics import CODES, Report
+from rulebook.compiler.build import compile_text
+from rulebook.dsl import ast as A
+from rulebook.dsl.parser import KEYWORDS, ParseError, parse_block, parse_expression, parse_template
+from rulebook.interpreter.errors import RulebookError
+from rulebook.interpreter.game import Game
+from rulebook.validator.diagnostics import CODES, Report
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -210,8 +209,8 @@ def simulate(program, seed: int, games: int = GAMES_PER_MUTANT, cap: int = DECIS
     """Play ``games`` short games with random seeded choices (labels, views,
     narration, scores and a save/load round trip included); each one runs
     or stops with a RulebookError. Returns what happened, for notes."""
-    from interpreter.narrate import narrate
-    from interpreter.view import view
+    from rulebook.interpreter.narrate import narrate
+    from rulebook.interpreter.view import view
     tags = tags if tags is not None else []
     game = Game(program)
     rnd = random.Random(seed)
@@ -544,7 +543,7 @@ def validate_checked(text: str, tags: list) -> None:
     every variant) never raises either."""
     import tempfile
 
-    from compiler.build import validate_path
+    from rulebook.compiler.build import validate_path
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "ruleset.yaml"
         path.write_text(text, encoding="utf-8")
@@ -854,7 +853,7 @@ def fuzz_save(inp: SaveInput) -> list[str]:
     """A saved game edited at random: Game.load refuses it with a
     SaveFileError, or loads it, and then the game plays on (a few random
     decisions) or stops with a RulebookError."""
-    from interpreter.errors import SaveFileError
+    from rulebook.interpreter.errors import SaveFileError
     program = ruleset_program(inp.ruleset)
     if program is None:
         return ["save:ruleset-does-not-compile"]
@@ -882,7 +881,7 @@ def fuzz_save(inp: SaveInput) -> list[str]:
             return [f"load:known-crash:{known_crash(err)}"]
         raise crash("Game.load", err) from err
     tags = ["load:accepted"]
-    from interpreter.view import view
+    from rulebook.interpreter.view import view
     try:
         with capped():
             for _ in range(50):
@@ -971,7 +970,7 @@ phases:
 
 @pytest.mark.parametrize("damage", ["option-text", "option-list", "option-negative", "option-too-big", "all-done"])
 def test_found_by_fuzzing_a_save_with_damaged_pending_options_is_refused(damage):
-    from interpreter.errors import SaveFileError
+    from rulebook.interpreter.errors import SaveFileError
     game = Game(compile_text(PENDING_CHOICE, "unit.yaml").program)
     data = json.loads(json.dumps(game.save(game.new(players=2))))
     pend = data["state"]["pending"]
@@ -988,7 +987,7 @@ def test_found_by_fuzzing_a_save_with_damaged_pending_options_is_refused(damage)
 
 @pytest.mark.parametrize("variants", [5, None, True], ids=repr)
 def test_found_by_fuzzing_a_save_whose_variants_are_not_a_list(variants):
-    from interpreter.errors import SaveFileError
+    from rulebook.interpreter.errors import SaveFileError
     program = compile_text("rulebook: 1\nid: unit\nplayers: {min: 2, max: 2}\nphases:\n  p:\n    on_begin: |\n"
                            "      choose q from players by 0\n      end game\n", "unit.yaml").program
     game = Game(program)
@@ -1111,12 +1110,13 @@ def _located(err, what: str) -> str:
 
 
 def fuzz_save_file(inp: FileInput) -> list[str]:
-    """A save file as ``rulebook play --resume`` reads it (rulebook.saves):
+    """A save file as ``rulebook play --resume`` reads it (rulebook.files.saves):
     refused with a located R02x error, or loaded and played on cleanly."""
     import tempfile
 
-    from interpreter.errors import SaveFileError
-    from rulebook.saves import read_save
+    from rulebook.interpreter.errors import SaveFileError
+
+    from rulebook.files.saves import read_save
     if ruleset_program(inp.ruleset) is None:
         return ["save_file:ruleset-does-not-compile"]
     game, st, rnd = _played(inp)
@@ -1150,12 +1150,13 @@ def fuzz_save_file(inp: FileInput) -> list[str]:
 
 
 def fuzz_log_file(inp: FileInput) -> list[str]:
-    """A log as ``rulebook replay`` reads it (rulebook.logs): refused with a
+    """A log as ``rulebook replay`` reads it (rulebook.files.logs): refused with a
     located R02x error, or replayed."""
     import tempfile
 
-    from interpreter.errors import SaveFileError
-    from rulebook.logs import LogWriter, read, replay
+    from rulebook.interpreter.errors import SaveFileError
+
+    from rulebook.files.logs import LogWriter, read, replay
     if ruleset_program(inp.ruleset) is None:
         return ["log_file:ruleset-does-not-compile"]
     game, st, _ = _played(inp)
@@ -1212,7 +1213,7 @@ def fuzz_scenario_file(inp: ScenarioInput) -> list[str]:
     import shutil
     import tempfile
 
-    from rulebook.scenario import run_file
+    from rulebook.testing.scenarios import run_file
     original, text = SCENARIOS[inp.scenario]
     data = yaml.safe_load(text)
     done = [m.apply(data) for m in inp.mutations] if isinstance(data, dict) else []

@@ -38,7 +38,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hst
 
-from rulebook.cli import main
+from rulebook.cli.main import main
 
 FUZZ_EXAMPLES = int(os.environ.get("RULEBOOK_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize=FUZZ_EXAMPLES <= 60, database=None,

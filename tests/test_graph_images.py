@@ -18,8 +18,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from rulebook import graphs
-from rulebook.cli import cli, main
+from rulebook.cli.main import cli, main
+from rulebook.display import graphs
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_GAMES = sorted(p.parent.name for p in (ROOT / "rulesets").glob("*/ruleset.yaml"))
@@ -62,7 +62,7 @@ def edge_titles(svg_text: str) -> set[tuple[str, str]]:
 
 def graph_edges(folder: Path) -> set[tuple[str, str]]:
     """The phase graph's transitions, as the validator builds them from the ruleset."""
-    from compiler.build import compile_path
+    from rulebook.compiler.build import compile_path
 
     return {(str(a), str(b)) for a, b in compile_path(folder / "ruleset.yaml").program.phase_graph.edges()}
 

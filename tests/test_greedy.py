@@ -8,11 +8,10 @@ import random
 
 from conftest import game
 from helpers import HEAD, blind_decision, codes, compile_ok, diagnostics, position_with_choice
-
-from agents.base import RandomAgent, decide, make_agent, play_out
-from agents.determinize import determinize
-from agents.greedy import GreedyAgent, value
-from interpreter.view import view
+from rulebook.agents.base import RandomAgent, decide, make_agent, play_out
+from rulebook.agents.determinize import determinize
+from rulebook.agents.greedy import GreedyAgent, value
+from rulebook.interpreter.view import view
 
 # Take 1, 2 or 3 tokens from a heap into your pile; the heap never empties
 # before a few turns. With no end rule in reach, only the heuristic decides.

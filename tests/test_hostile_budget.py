@@ -39,8 +39,8 @@ def run_capped(tmp_path: Path, *args) -> subprocess.CompletedProcess:
 
 
 def _save(tmp_path: Path) -> dict:
-    from compiler.build import compile_path
-    from interpreter.game import Game
+    from rulebook.compiler.build import compile_path
+    from rulebook.interpreter.game import Game
 
     game = Game(compile_path(ROOT / "examples" / "tic-tac-toe" / "ruleset.yaml").program)
     data = game.save(game.new(players=2, seed=3))

@@ -11,10 +11,9 @@ import textwrap
 import time
 
 import pytest
-
-from compiler.build import compile_text, validate_path
-from dsl.parser import MAX_INT_DIGITS, ParseError, parse_block, parse_expression
-from validator.loader import MAX_EXPANDED, load_file, load_text
+from rulebook.compiler.build import compile_text, validate_path
+from rulebook.dsl.parser import MAX_INT_DIGITS, ParseError, parse_block, parse_expression
+from rulebook.validator.loader import MAX_EXPANDED, load_file, load_text
 
 HEAD = "rulebook: 1\nid: unit\ntitle: Unit\nplayers: {min: 2, max: 2}\n"
 GAME = HEAD + textwrap.dedent("""\

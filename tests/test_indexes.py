@@ -9,9 +9,8 @@ from __future__ import annotations
 import random
 
 from helpers import compile_ok
-
-from agents.determinize import determinize
-from interpreter import indexes
+from rulebook.agents.determinize import determinize
+from rulebook.interpreter import indexes
 
 RULES = """
 components:
@@ -122,7 +121,7 @@ def test_the_property_checks_catch_an_index_that_differs_from_the_properties():
     the properties after every decision (``check_components``)."""
     import pytest
 
-    from rulebook.properties import CheckFailed, check_components
+    from rulebook.testing.properties import CheckFailed, check_components
 
     g = compile_ok(RULES)
     st = g.new(players=2, seed=1)

@@ -8,8 +8,8 @@ to move and finished games are different errors.
 from __future__ import annotations
 
 import pytest
+from rulebook.interpreter.errors import GameOverError, IllegalOptionError, NotYourTurnError, RuleError
 
-from interpreter.errors import GameOverError, IllegalOptionError, NotYourTurnError, RuleError
 from tests.helpers import codes, compile_ok
 
 CHOICE = """
@@ -262,9 +262,8 @@ def test_turns_skip_an_eliminated_player_whoever_names_them():
 def test_a_fraction_given_for_a_parameter_is_refused_with_a_hint():
     import pytest
     from helpers import compile_ok
-
-    from interpreter.errors import RuleError
-    from validator.types import WHOLE
+    from rulebook.interpreter.errors import RuleError
+    from rulebook.validator.types import WHOLE
 
     game = compile_ok("""
     params:
@@ -286,8 +285,7 @@ def test_a_fraction_given_for_a_parameter_is_refused_with_a_hint():
 def test_a_run_time_error_shows_its_hint_and_rule_text_spellings():
     import pytest
     from helpers import compile_ok
-
-    from interpreter.errors import RuleError
+    from rulebook.interpreter.errors import RuleError
 
     game = compile_ok("""
     setup: |
@@ -304,8 +302,7 @@ def test_a_run_time_error_shows_its_hint_and_rule_text_spellings():
 
 def test_a_label_that_names_its_component_through_a_list_names_it_once():
     from helpers import compile_ok
-
-    from interpreter.labels import comp_name
+    from rulebook.interpreter.labels import comp_name
 
     game = compile_ok("""
     components:
@@ -327,8 +324,7 @@ def test_a_label_that_names_its_component_through_a_list_names_it_once():
 def test_phases_looping_because_first_gives_none_say_so():
     import pytest
     from helpers import compile_ok
-
-    from interpreter.errors import RuleError
+    from rulebook.interpreter.errors import RuleError
 
     game = compile_ok("""
     vars:
@@ -352,8 +348,7 @@ def test_phases_looping_because_first_gives_none_say_so():
 def test_no_legal_action_says_why_each_action_offers_nothing():
     import pytest
     from helpers import compile_ok
-
-    from interpreter.errors import RuleError
+    from rulebook.interpreter.errors import RuleError
 
     game = compile_ok("""
     vars:
@@ -388,8 +383,7 @@ def test_no_legal_action_says_why_each_action_offers_nothing():
 
 def test_a_status_is_shown_beside_a_visible_component_only():
     from helpers import compile_ok
-
-    from interpreter.view import view
+    from rulebook.interpreter.view import view
 
     game = compile_ok("""
     components:
@@ -418,8 +412,7 @@ def test_a_status_is_shown_beside_a_visible_component_only():
 def test_deal_for_checks_its_recipients_as_indexing_does():
     import pytest
     from helpers import codes, compile_ok
-
-    from interpreter.errors import RuleError
+    from rulebook.interpreter.errors import RuleError
 
     body = """
     components:
@@ -454,8 +447,7 @@ def test_deal_for_checks_its_recipients_as_indexing_does():
 ])
 def test_statements_naming_a_player_refuse_a_seat_the_game_does_not_have(statement, message):
     from helpers import compile_ok
-
-    from interpreter.errors import RuleError
+    from rulebook.interpreter.errors import RuleError
 
     game = compile_ok("""
     actions:
@@ -496,8 +488,7 @@ def test_pass_turn_to_before_the_turns_chooses_who_plays_first():
 
 def test_a_back_label_names_a_hidden_component_in_views_from_its_back_only():
     from helpers import compile_ok
-
-    from interpreter.view import view
+    from rulebook.interpreter.view import view
 
     game = compile_ok("""
     components:
@@ -520,8 +511,7 @@ def test_a_back_label_names_a_hidden_component_in_views_from_its_back_only():
 
 def test_words_of_the_language_are_not_names_and_direction_is_one_or_minus_one():
     from helpers import codes, compile_ok
-
-    from interpreter.errors import RuleError
+    from rulebook.interpreter.errors import RuleError
 
     assert codes("""
     vars:

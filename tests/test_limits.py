@@ -17,15 +17,15 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from rulebook.compiler.build import compile_path, compile_text, validate_path
+from rulebook.dsl.parser import MAX_NESTING, MAX_TEXT, ParseError, parse_block, parse_expression, parse_template
+from rulebook.interpreter.errors import RulebookError, RuleError, SaveFileError
+from rulebook.interpreter.game import Game
+from rulebook.validator.checker import DEFAULT_LIMITS
+from rulebook.validator.loader import MAX_BYTES, MAX_DEPTH, MAX_NODES
 
-from compiler.build import compile_path, compile_text, validate_path
-from dsl.parser import MAX_NESTING, MAX_TEXT, ParseError, parse_block, parse_expression, parse_template
-from interpreter.errors import RulebookError, RuleError, SaveFileError
-from interpreter.game import Game
-from rulebook.scenario import run_file
+from rulebook.testing.scenarios import run_file
 from tests.helpers import run_main
-from validator.checker import DEFAULT_LIMITS
-from validator.loader import MAX_BYTES, MAX_DEPTH, MAX_NODES
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAD = "rulebook: 1\nid: unit\ntitle: Unit\nplayers: {min: 2, max: 2}\n"
@@ -624,7 +624,7 @@ def test_escaped_braces_are_printed_as_they_are_never_formatted():
 def test_no_python_repr_in_what_a_game_prints():
     """Every kind of value in a say template, a label and a prompt reads as
     game text: players, components, zones, lists, none, booleans."""
-    from interpreter.narrate import narrate
+    from rulebook.interpreter.narrate import narrate
     g = game("""
     components:
       card:
@@ -1066,7 +1066,7 @@ def test_cli_unreadable_input_is_one_line_with_exit_1(tmp_path, capsys):
 
 
 def _has_resume() -> bool:
-    from rulebook.cli import cli
+    from rulebook.cli.main import cli
     return any("--resume" in p.opts for p in cli.commands["play"].params)
 
 
@@ -1104,11 +1104,11 @@ def test_cli_bad_scenario_fails_with_exit_1(scenario_dir, capsys):
 
 
 def test_cli_internal_errors_are_one_line_with_exit_3_and_debug_shows_them(tmp_path, capsys, monkeypatch):
-    import compiler.build
+    import rulebook.compiler.build
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug inside Rulebook")
-    monkeypatch.setattr(compiler.build, "validate_path", broken)
+    monkeypatch.setattr(rulebook.compiler.build, "validate_path", broken)
     path = _write(tmp_path, "unit.yaml", LOOP)
     exit_code, out, err = run_main(capsys, "validate", path)
     assert exit_code == 3

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from rulebook.interpreter.errors import RuleError
 
-from interpreter.errors import RuleError
 from tests.helpers import codes, compile_ok
 
 FOUR = """

@@ -3,8 +3,8 @@ validator/schema_check.py): each test writes one mistake and checks the code,
 the line:column the caret goes to, and the hint."""
 from __future__ import annotations
 
-from compiler.build import compile_text
-from validator.loader import load_text
+from rulebook.compiler.build import compile_text
+from rulebook.validator.loader import load_text
 
 # A small complete game; each test changes one line of it (the line numbers below count from 1).
 GAME = """\

@@ -8,11 +8,10 @@ import random
 import pytest
 from conftest import game
 from helpers import blind_decision, position_with_choice
-
-from agents.base import RandomAgent, decide, make_agent, play_out
-from agents.determinize import determinize
-from agents.mcts import MCTSAgent
-from interpreter.view import view
+from rulebook.agents.base import RandomAgent, decide, make_agent, play_out
+from rulebook.agents.determinize import determinize
+from rulebook.agents.mcts import MCTSAgent
+from rulebook.interpreter.view import view
 
 
 def test_mcts_beats_random_at_tic_tac_toe():
@@ -99,8 +98,7 @@ def test_make_agent_builds_mcts_with_options():
 
 def test_at_the_rollout_cap_the_heuristic_can_rank_the_players():
     from helpers import compile_ok
-
-    from agents.mcts import _rewards
+    from rulebook.agents.mcts import _rewards
 
     g = compile_ok("""
 player_vars:
@@ -172,7 +170,7 @@ def test_a_time_budget_is_checked_after_every_iteration(monkeypatch):
     stops before an iteration at the pace so far would end past the
     deadline. With a clock that advances 0.01 s per reading, one second is
     about 100 iterations, every decision."""
-    import agents.mcts as mcts
+    import rulebook.agents.mcts as mcts
 
     clock = [0.0]
 
@@ -195,7 +193,7 @@ def test_a_time_budget_is_checked_after_every_iteration(monkeypatch):
 
 
 def test_the_lead_cutoff_values_a_bigger_lead_more():
-    from agents.mcts import MCTSAgent as Agent
+    from rulebook.agents.mcts import MCTSAgent as Agent
 
     g = game("rulesets/dead-mans-draw/ruleset.yaml")
     st = g.new(players=2, seed=0, record=False)
@@ -213,7 +211,7 @@ def test_with_a_baseline_a_leaf_is_valued_by_the_change_of_the_lead_in_its_own_s
     at the leaf, so the value is the decision's mean root lead plus this
     walk's change: two samples whose leads differ by a constant give the
     same reward for the same change."""
-    from agents.mcts import MCTSAgent as Agent
+    from rulebook.agents.mcts import MCTSAgent as Agent
 
     g = game("rulesets/dead-mans-draw/ruleset.yaml")
     st = g.new(players=2, seed=0, record=False)
@@ -241,7 +239,7 @@ def test_centred_a_leaf_is_valued_by_the_change_of_the_lead_on_the_scale_of_the_
     valued, only the walk's change, on the scale of this decision's changes;
     so a gain of 2 is worth clearly more than no change, where at the level
     the logistic is flat."""
-    from agents.mcts import MCTSAgent as Agent
+    from rulebook.agents.mcts import MCTSAgent as Agent
 
     g = game("rulesets/dead-mans-draw/ruleset.yaml")
     st = g.new(players=2, seed=0, record=False)
@@ -269,7 +267,7 @@ def test_an_estimated_baseline_is_whole_when_both_leads_move_together_and_nothin
     a change (a re-drawn value counted at both), 0 when they are unrelated."""
     import random
 
-    from agents.mcts import MCTSAgent as Agent
+    from rulebook.agents.mcts import MCTSAgent as Agent
 
     rnd = random.Random(0)
     together, apart = Agent(seed=0, baseline=2), Agent(seed=0, baseline=2)
@@ -317,9 +315,8 @@ def test_a_ruleset_sets_its_search_options_and_the_callers_win():
     """``bots.search`` gives MCTS its options for the game; an option the
     caller gives is kept; a game without them gets the defaults again."""
     from helpers import compile_ok
-
-    from agents.base import as_agent, decide
-    from agents.mcts import SEARCH_DEFAULTS, MCTSAgent
+    from rulebook.agents.base import as_agent, decide
+    from rulebook.agents.mcts import SEARCH_DEFAULTS, MCTSAgent
 
     hinted = compile_ok(SEARCHED)
     plain = compile_ok(SEARCHED.replace("  search: {centre: 1, c: 0.5}\n", ""))

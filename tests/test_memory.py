@@ -11,11 +11,10 @@ import random
 import pytest
 from conftest import ROOT, game
 from helpers import compile_ok
-
-from agents.base import Decision
-from agents.determinize import Memory, exchange_unseen
-from agents.mcts import MCTSAgent
-from interpreter.view import view
+from rulebook.agents.base import Decision
+from rulebook.agents.determinize import Memory, exchange_unseen
+from rulebook.agents.mcts import MCTSAgent
+from rulebook.interpreter.view import view
 
 CARDS = """
 components:

@@ -5,8 +5,7 @@ so what a component showed is taken from the event, not from the state."""
 from __future__ import annotations
 
 from helpers import compile_ok
-
-from interpreter.narrate import narrate
+from rulebook.interpreter.narrate import narrate
 
 DICE = """
 components:

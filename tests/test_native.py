@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rulebook.compiler import native
+from rulebook.compiler.build import compile_path, compile_text, load_program
+from rulebook.interpreter.errors import RuleError
+from rulebook.interpreter.game import Game
 
-from compiler import native
-from compiler.build import compile_path, compile_text, load_program
-from interpreter.errors import RuleError
-from interpreter.game import Game
-from rulebook.cli import cli
-from rulebook.simulate import game_seed, play_one
+from rulebook.cli.main import cli
+from rulebook.simulate.run import game_seed, play_one
 from tests.helpers import FAILS_AT_START, ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,7 +65,7 @@ def test_a_native_state_saves_loads_clones_and_shows_as_a_python_state():
     """Native code makes its states of its own typed ``State``: at every
     decision it holds the same data and shows each player the same view as
     the Python module's state, and it survives a save, a load and a clone."""
-    from interpreter.view import view
+    from rulebook.interpreter.view import view
 
     program = compile_path(ROOT / "rulesets" / "get-bit" / "ruleset.yaml").program
     py, nat = Game(program), Game(native.native_program(program))
@@ -92,7 +92,7 @@ def test_the_native_shuffle_gives_the_generators_numbers():
     """``RNG_SHUFFLE``, SplitMix64 in C integers, orders a list as
     ``interpreter.rng.shuffle`` does and leaves the same generator state:
     states at the edges of 64 bits, lists up to thousands of items."""
-    from interpreter import rng
+    from rulebook.interpreter import rng
 
     shuffle = native.native_program(compile_path(ROOT / "rulesets" / "dead-mans-draw" / "ruleset.yaml").program)
     shuffle = shuffle.module["rng_shuffle"]
@@ -116,7 +116,7 @@ def test_a_run_time_error_in_native_code_names_its_rule():
 
 BUILD = """
 import sys
-from compiler.build import load_program
+from rulebook.compiler.build import load_program
 program = load_program(sys.argv[1], native=True).program
 print(program.native, program.module_file)
 """

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from rulebook.compiler import native
+from rulebook.compiler.build import compile_text
+from rulebook.interpreter.game import Game
 
-from compiler import native
-from compiler.build import compile_text
-from interpreter.game import Game
-from rulebook.simulate import game_seed, play_one
+from rulebook.simulate.run import game_seed, play_one
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ["*/ int pwned = 1; /*", "??/", "??=define X", "\\\\", "'", "'''", "\u2028", "a" * 3000,

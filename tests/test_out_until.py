@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
-from interpreter.narrate import narrate
-from interpreter.view import view
+from rulebook.interpreter.narrate import narrate
+from rulebook.interpreter.view import view
+
 from tests.helpers import codes, compile_ok
 
 HEAD = """

@@ -1,4 +1,4 @@
-"""Any ruleset as a PettingZoo environment (rulebook/pettingzoo_env.py).
+"""Any ruleset as a PettingZoo environment (rulebook/integrations/pettingzoo.py).
 
 PettingZoo's own checks (``api_test``, ``seed_test``) run on the five seed
 games; the hidden-information test trades components a player cannot see
@@ -22,12 +22,12 @@ pytest.importorskip("gymnasium", reason=NOT_INSTALLED)
 np = pytest.importorskip("numpy", reason=NOT_INSTALLED)
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
+from rulebook.interpreter import ops  # noqa: E402
+from rulebook.interpreter.ops import can_see  # noqa: E402
+from rulebook.interpreter.view import component_view  # noqa: E402
 
-from interpreter import ops  # noqa: E402
-from interpreter.ops import can_see  # noqa: E402
-from interpreter.view import component_view  # noqa: E402
-from rulebook import pettingzoo_env  # noqa: E402
-from rulebook.pettingzoo_env import ActionSpaceTooSmall, ObservationTooSmall, env, raw_env  # noqa: E402
+from rulebook.integrations import pettingzoo as pettingzoo_env  # noqa: E402
+from rulebook.integrations.pettingzoo import ActionSpaceTooSmall, ObservationTooSmall, env, raw_env  # noqa: E402
 
 SEED_GAMES = [("get-bit", 4), ("dead-mans-draw", 2), ("young-svintus", 4), ("lifeboat", 6), ("survive", 4)]
 SHARK = ("get-bit", 5, ("play-the-shark", "memory-training"))  # variants: a shark player, face-down played cards

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulebook.cli import cli
+from rulebook.cli.main import cli
 
 TTT = ("play", "tic-tac-toe", "--seed", "3")
 
@@ -173,10 +173,10 @@ def test_a_question_of_forty_spaces_keeps_the_map_on_an_80x24_screen():
     the map's coordinates grouped by terrain, and a typed coordinate
     answers it."""
     from rich.console import Console
+    from rulebook.agents.base import decide
 
-    from agents.base import decide
-    from rulebook.cli import _load
-    from rulebook.play import SPACE_PROMPT, Session, _bots
+    from rulebook.cli.main import _load
+    from rulebook.terminal.play import SPACE_PROMPT, Session, _bots
 
     game, _ = _load("survive")
     st = game.new(players=2, seed=4)
@@ -207,10 +207,10 @@ def test_a_long_prompt_and_the_whole_log_wrap_at_words():
     on a screen the decision's prompt and the ``l`` log are wrapped at
     words, not cut mid-word by the terminal."""
     from rich.console import Console
+    from rulebook.interpreter.narrate import Line
 
-    from interpreter.narrate import Line
-    from rulebook.cli import _load
-    from rulebook.terminal import decision_panel, events_panel
+    from rulebook.cli.main import _load
+    from rulebook.terminal.screen import decision_panel, events_panel
 
     game, _ = _load("dead-mans-draw")
     st = game.new(players=2, seed=1)
@@ -237,7 +237,7 @@ def test_plain_text_without_a_terminal_and_with_no_color():
 def test_colour_on_a_terminal_unless_no_color(monkeypatch):
     from rich.text import Text
 
-    from rulebook.terminal import make_console
+    from rulebook.terminal.screen import make_console
 
     def printed() -> str:
         buf = io.StringIO()
@@ -262,9 +262,10 @@ def test_the_narrated_bot_game_stays_one_line_per_event():
 
 
 def test_render_view_for_replay_is_plain():
-    from compiler.build import compile_path
-    from interpreter.game import Game
-    from rulebook.terminal import render_view
+    from rulebook.compiler.build import compile_path
+    from rulebook.interpreter.game import Game
+
+    from rulebook.terminal.screen import render_view
 
     game = Game(compile_path(Path(__file__).parent.parent / "examples" / "tic-tac-toe" / "ruleset.yaml").program)
     text = render_view(game.new(players=2, seed=1), 1)
@@ -274,7 +275,7 @@ def test_render_view_for_replay_is_plain():
 
 # ------------------------------------------------------------------ time limits
 def _has_time_limits() -> bool:
-    from interpreter.game import Game
+    from rulebook.interpreter.game import Game
 
     return hasattr(Game, "time_limit") and hasattr(Game, "time_out")
 
@@ -325,7 +326,7 @@ def test_bots_by_seat_play_the_game_and_greedy_bots_are_the_default(tmp_path):
 
 
 def test_a_save_keeps_the_bots_and_resume_uses_them(tmp_path, monkeypatch):
-    import rulebook.play as play_module
+    import rulebook.terminal.play as play_module
 
     save = tmp_path / "game.json"
     code, _ = play(*TTT, "--human", "1", "--bots", "greedy", "--save", str(save), input="1\ns\n")
@@ -383,9 +384,9 @@ def test_hot_seat_still_asks_a_forced_question():
 
 def test_variables_marked_show_false_are_left_off_the_table():
     from helpers import codes, compile_ok
+    from rulebook.interpreter.view import view
 
-    from interpreter.view import view
-    from rulebook.terminal import render_view
+    from rulebook.terminal.screen import render_view
 
     body = """
     vars:

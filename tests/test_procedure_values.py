@@ -198,7 +198,7 @@ def test_values_come_back_the_same_when_a_playout_answers_where_the_rules_ask():
     caller reads the value back from the frame, as after a question."""
     import random
 
-    from interpreter.playout import playout
+    from rulebook.interpreter.playout import playout
 
     game = compile_ok(GAME)
     source = game.program.source

@@ -43,13 +43,13 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as hst
+from rulebook.interpreter import ops, rng
+from rulebook.interpreter.errors import GameOverError, IllegalOptionError, NotYourTurnError, SaveFileError
+from rulebook.interpreter.game import Game, Option
+from rulebook.interpreter.state import FIELD_KINDS
+from rulebook.interpreter.view import view
 
-from interpreter import ops, rng
-from interpreter.errors import GameOverError, IllegalOptionError, NotYourTurnError, SaveFileError
-from interpreter.game import Game, Option
-from interpreter.state import FIELD_KINDS
-from interpreter.view import view
-from rulebook.properties import (  # noqa: F401 - the checks these properties run, some used by other test files
+from rulebook.testing.properties import (  # noqa: F401 - the checks these properties run, some used by other test files
     SECRET,
     _type,
     back_of,
@@ -144,7 +144,7 @@ KNOWN_ENGINE_BUGS: dict = {}
 
 @cache
 def _compile(path: str, variants: tuple[str, ...]):
-    from compiler.build import compile_path
+    from rulebook.compiler.build import compile_path
     result = compile_path(ROOT / path, variants)
     return result.program, "\n".join(d.render() for d in result.report.errors)
 
@@ -158,7 +158,7 @@ def get_game(combo: Combo) -> Game:
 def _seat_names_break(c: Combo) -> bool:
     """Whether the ruleset's player names fail for a seat that does not exist
     (the condition of the SEAT_NAME bug)."""
-    from interpreter.labels import player_name
+    from rulebook.interpreter.labels import player_name
     try:
         game = get_game(c)
         states = [game.new(players=n, seed=1) for n in sorted({game.program.min_players, game.program.max_players})]
@@ -430,8 +430,8 @@ def _same_seed_and_choices_give_the_same_game(game, combo, data):
 
 DETERMINISM_CODE = r'''
 import hashlib, json, random, sys
-from compiler.build import compile_path
-from interpreter.game import Game
+from rulebook.compiler.build import compile_path
+from rulebook.interpreter.game import Game
 
 def fingerprints(root, combos, limit):
     out = {}
@@ -520,8 +520,8 @@ def test_greedy_games_end_with_a_decider_and_conserve_components(combo):
     which play towards the rules' own endings (a target reached, a hand
     emptied) where random play rarely gets: every seat greedy, one seeded
     game at the fewest players (greedy costs a lookahead per option)."""
-    from agents.base import decide
-    from agents.greedy import GreedyAgent
+    from rulebook.agents.base import decide
+    from rulebook.agents.greedy import GreedyAgent
 
     game = get_game(combo)
     prog = game.program
@@ -661,7 +661,7 @@ def test_options_do_not_identify_face_down_components():
 
 
 def _inline_game(text: str) -> Game:
-    from compiler.build import compile_text
+    from rulebook.compiler.build import compile_text
     result = compile_text(textwrap.dedent(text), "inline.yaml")
     assert result.program is not None, "\n".join(d.render() for d in result.report.errors)
     return Game(result.program)

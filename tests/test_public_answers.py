@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import random
 
-from agents.determinize import determinize
-from interpreter.narrate import narrate
-from interpreter.view import view
+from rulebook.agents.determinize import determinize
+from rulebook.interpreter.narrate import narrate
+from rulebook.interpreter.view import view
+
 from tests.helpers import compile_ok
 
 POLL = """

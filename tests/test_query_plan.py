@@ -142,7 +142,7 @@ def test_a_determinized_sample_reads_keys_of_its_own_rows():
     its own rows, not the catalogue's (the hidden deck here)."""
     import random as _random
 
-    from agents.determinize import determinize
+    from rulebook.agents.determinize import determinize
 
     g = compile_ok(KINDS.replace("deck: {of: card}", "deck: {of: card, visibility: hidden}"))
     st = g.new(players=2, seed=3)
@@ -207,7 +207,7 @@ def test_a_part_of_a_query_that_reads_no_item_is_computed_once_and_fails_only_wh
     computed once before the query (``attempt``); when computing it fails,
     the query computes it where the rule reads it, so an error comes only
     where, and only when, the rule itself would meet it."""
-    from interpreter.errors import RuleError
+    from rulebook.interpreter.errors import RuleError
 
     g = compile_ok(ONCE, HEAD.replace("{min: 2, max: 2}", "{min: 3, max: 3}"))
     src = g.program.source
@@ -259,7 +259,7 @@ def test_a_call_of_a_function_that_draws_nothing_is_computed_once_before_the_que
     item is computed once before the query (twice written in an and-chain:
     both read the one value), and fails only where the rule would; a
     function that draws at random is called for each item, as written."""
-    from interpreter.errors import RuleError
+    from rulebook.interpreter.errors import RuleError
 
     g = compile_ok(CALLS)
     src = g.program.source
@@ -311,7 +311,7 @@ def test_lookups_that_cannot_fail_are_read_once_per_query_without_attempt():
     names (no closure, no ``attempt``), written twice, named once; a
     property of that top can fail (an empty pile) and stays in place, so
     the rule's error comes where the rule meets it."""
-    from interpreter.errors import RuleError
+    from rulebook.interpreter.errors import RuleError
 
     g = compile_ok(LOOKUPS)
     src = g.program.source
@@ -427,7 +427,7 @@ def test_a_function_that_searches_a_list_is_a_loop_that_returns_at_the_answer():
     each call); its answers are the generator's. One whose condition has a
     part to compute once keeps the query (and the rule's error where the rule
     meets it: 12 // 0 once the deck is empty)."""
-    from interpreter.errors import RuleError
+    from rulebook.interpreter.errors import RuleError
 
     g = compile_ok(SEARCHES)
     src, fns = g.program.source, g.program.module
@@ -457,7 +457,7 @@ def test_a_search_inside_an_expression_is_a_loop_of_its_own_with_its_rules_place
     is a call of a small loop function taking the locals it reads (``k``
     here), with the generator's answers, and an error in its condition is
     reported at the rule's place."""
-    from interpreter.errors import RuleError
+    from rulebook.interpreter.errors import RuleError
 
     g = compile_ok(SEARCHES)
     src, fns = g.program.source, g.program.module

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from rulebook.cli import cli
+from rulebook.cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 

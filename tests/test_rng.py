@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from interpreter import rng
+from rulebook.interpreter import rng
 
 
 def shuffle_by_definition(state: int, items: list) -> int:

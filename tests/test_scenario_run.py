@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import textwrap
 
-from rulebook.scenario import run_file
+from rulebook.testing.scenarios import run_file
 
 RULESET = """
 rulebook: 1

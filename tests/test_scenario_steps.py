@@ -10,12 +10,12 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from rulebook.compiler.build import compile_text
+from rulebook.dsl.parser import parse_expression
+from rulebook.interpreter.game import Game
 
-from compiler.build import compile_text
-from dsl.parser import parse_expression
-from interpreter.game import Game
-from rulebook.scenario import run_file
-from rulebook.scenario_explain import source
+from rulebook.testing.scenarios import run_file
+from rulebook.testing.why_failed import source
 
 # roll at least your hidden card to win; after a miss, the others (in seat
 # order) may claim the next turn; the opener is a random pick

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook.scenario import run_file
+from rulebook.testing.scenarios import run_file
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted(p for base in ("rulesets", "examples") for p in (ROOT / base).glob("*/scenarios/*.yaml"))

@@ -170,7 +170,7 @@ def test_the_problem_matcher_in_editor_md_reads_validate_output(tmp_path, capsys
     every diagnostic ``rulebook validate`` prints, and nothing out of the other lines."""
     import re
 
-    from rulebook.cli import main
+    from rulebook.cli.main import main
 
     task = json.loads(_editor_block("tasks"))["tasks"][0]
     pattern = task["problemMatcher"]["pattern"]

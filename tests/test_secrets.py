@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from rulebook.interpreter.view import view
 
-from interpreter.view import view
 from tests.conftest import game
 
 
@@ -99,8 +99,9 @@ def test_the_kids_theft_names_no_victim_to_the_others():
     choice of victim is secret, and nothing told to the others names her."""
     from pathlib import Path
 
-    from interpreter.narrate import narrate
-    from rulebook.scenario import run_file
+    from rulebook.interpreter.narrate import narrate
+
+    from rulebook.testing.scenarios import run_file
 
     path = Path(__file__).resolve().parent.parent / "rulesets/lifeboat/scenarios/kid-steals.yaml"
     assert run_file(path).passed

@@ -114,7 +114,7 @@ def test_two_seats_play_a_lifeboat_game_over_websockets_and_keep_their_secrets(s
         steps = [replay.check_frame(seat, raw) for raw in frames[seat]]
         assert any(s is not None for s in steps)
     # each seat's own loyalty cards were sent to it, the other's never before the end
-    from interpreter.labels import comp_name
+    from rulebook.interpreter.labels import comp_name
 
     start = replay.snapshots[0]
     base = start.cat.zone_base

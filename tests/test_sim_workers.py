@@ -20,10 +20,10 @@ import time
 from pathlib import Path
 
 import pytest
+from rulebook.compiler.build import compile_path
+from rulebook.interpreter.game import Game
 
-from compiler.build import compile_path
-from interpreter.game import Game
-from rulebook.simulate import WORKER, agent_seed, game_seed, run_many
+from rulebook.simulate.run import WORKER, agent_seed, game_seed, run_many
 from tests.helpers import agent_package
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,7 +31,7 @@ PIG = ROOT / "examples" / "pig" / "ruleset.yaml"
 
 AGENTS = '''
 import multiprocessing, os, signal, time
-from agents.base import RandomAgent
+from rulebook.agents.base import RandomAgent
 
 
 class Stall(RandomAgent):
@@ -123,7 +123,7 @@ def test_a_worker_killed_mid_game_is_noticed_and_its_games_are_played_again(tmp_
     rows = _rows(tmp_path / "k.jsonl")
     assert [r["index"] for r in rows] == list(range(GAMES)) and not any(r["error"] for r in rows)
     # the same games as one process plays them (the agent is RandomAgent with the seat's seed)
-    here = run_many(Game(compile_path(PIG).program), 2, GAMES, specs=["agents.base:RandomAgent"] * 2)
+    here = run_many(Game(compile_path(PIG).program), 2, GAMES, specs=["rulebook.agents.base:RandomAgent"] * 2)
     assert [(r["winners"], r["decisions"]) for r in rows] == [([p + 1 for p in r.winners], r.decisions)
                                                                for r in here]
 
@@ -175,7 +175,7 @@ def test_a_game_whose_worker_dies_twice_is_reported_failed_and_the_rest_are_play
 
 
 def test_ctrl_c_in_one_process_keeps_the_finished_games(monkeypatch):
-    from rulebook import sim_backends
+    from rulebook.simulate import backends as sim_backends
 
     game = Game(compile_path(PIG).program)
     real = sim_backends.Job.play

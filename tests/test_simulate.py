@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from rulebook.agents.base import RandomAgent, play_out
+from rulebook.compiler.build import compile_path
+from rulebook.interpreter.game import Game
 
-from agents.base import RandomAgent, play_out
-from compiler.build import compile_path
-from interpreter.game import Game
-from rulebook.sim_report import percentile, wilson
-from rulebook.simulate import (
+from rulebook.simulate.report import percentile, wilson
+from rulebook.simulate.run import (
     AGENT,
     CAP,
     RULE,
@@ -213,7 +213,7 @@ def test_mcts_is_a_usage_error_until_it_is_installed_then_it_plays(capsys, tmp_p
 
     code, out, err = run_main(capsys, "simulate", "tic-tac-toe", "-n", "2", "-q", "--seat", "1=mcts:iterations=5",
                               "--failures", tmp_path)
-    if importlib.util.find_spec("agents.mcts") is None:
+    if importlib.util.find_spec("rulebook.agents.mcts") is None:
         assert code == 2 and "mcts" in err
     else:
         assert code == 0 and "P1 mcts:iterations=5" in out

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
-from agents.base import RandomAgent, play_out
-from interpreter.narrate import narrate
+from rulebook.agents.base import RandomAgent, play_out
+from rulebook.interpreter.narrate import narrate
+
 from tests.helpers import codes, compile_ok
 
 BIDS = """
@@ -88,8 +89,8 @@ def test_random_games_and_clones_mid_stage():
 
 
 def test_mcts_searches_the_stages():
-    from agents.base import decide
-    from agents.mcts import MCTSAgent
+    from rulebook.agents.base import decide
+    from rulebook.agents.mcts import MCTSAgent
 
     game = compile_ok(BIDS)
     st = game.new(2, seed=0)
@@ -126,7 +127,7 @@ phases:
 def test_a_human_goes_back_to_the_first_stage(tmp_path):
     from click.testing import CliRunner
 
-    from rulebook.cli import cli
+    from rulebook.cli.main import cli
     from tests.helpers import HEAD
 
     path = tmp_path / "bids.yaml"

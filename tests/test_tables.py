@@ -1,4 +1,4 @@
-"""What the tables show (rulebook/table.py, scores.py, tell.py, the play
+"""What the tables show (rulebook/web/layout.py, scores.py, tell.py, the play
 screen): live scores that tell no secret, score parts, narration said once,
 zones and variables of no use left off, coordinates typed as the map shows
 them, one save file per game, the player count message and replay --step."""
@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 
 from click.testing import CliRunner
+from rulebook.agents.base import as_agent, decide, make_agent
+from rulebook.interpreter.narrate import Line
 
-from agents.base import as_agent, decide, make_agent
-from interpreter.narrate import Line
-from rulebook import scores
-from rulebook.cli import _load, cli
-from rulebook.tell import collapse, tidy
+from rulebook.cli.main import _load, cli
+from rulebook.display import scores
+from rulebook.display.tidy import collapse, tidy
 
 
 def played(game_id: str, players: int, seed: int, decisions: int, **params):
@@ -44,7 +44,7 @@ def test_live_scores_show_only_what_the_seat_can_know():
 
 
 def test_the_score_breakdown_adds_up_to_the_score():
-    from validator.check_rules import part_name
+    from rulebook.validator.check_rules import part_name
 
     assert part_name("friend_points(player)") == "friend points"
     assert part_name("count(trophies[player])") == "trophies"
@@ -74,9 +74,10 @@ def test_a_say_that_restates_a_decision_or_a_reveal_replaces_it():
 
 # ------------------------------------------------------------------ the table in the terminal
 def test_bookkeeping_and_zones_of_variants_not_in_play_stay_off_the_table():
-    from interpreter.ops import zone_family
-    from rulebook.terminal import _WRAP_CONSOLE as console
-    from rulebook.terminal import render_view, table_view
+    from rulebook.interpreter.ops import zone_family
+
+    from rulebook.terminal.screen import _WRAP_CONSOLE as console
+    from rulebook.terminal.screen import render_view, table_view
 
     game, st = played("get-bit", 4, 2, 0)
     text = render_view(st, 0)
@@ -98,10 +99,11 @@ def test_a_nonzero_variable_shows_only_while_it_is_not_zero(tmp_path):
     import re
     from pathlib import Path
 
-    from compiler.build import compile_path
-    from interpreter.game import Game
-    from rulebook.table import seat_table
-    from rulebook.terminal import render_view
+    from rulebook.compiler.build import compile_path
+    from rulebook.interpreter.game import Game
+
+    from rulebook.terminal.screen import render_view
+    from rulebook.web.layout import seat_table
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "format.md").read_text()
     text = re.search(r"```yaml example name=nonzero-vars\n(.*?)```", doc, re.S).group(1)
@@ -125,7 +127,7 @@ def test_a_nonzero_variable_shows_only_while_it_is_not_zero(tmp_path):
 
 
 def test_a_coordinate_typed_as_the_map_shows_it_picks_the_option():
-    from rulebook.play import space_option
+    from rulebook.terminal.play import space_option
 
     game, st = played("survive", 2, 5, 0)
     for _ in range(200):  # to the first decision whose options are board spaces

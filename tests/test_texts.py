@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from rulebook.dsl.parser import parse_expression
+from rulebook.dsl.printer import source
+from rulebook.interpreter.errors import RuleError
 
-from dsl.parser import parse_expression
-from dsl.printer import source
-from interpreter.errors import RuleError
 from tests.helpers import codes, compile_ok
 
 GAME = """

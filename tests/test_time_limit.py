@@ -8,10 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
-
-from compiler.build import compile_path, compile_text
-from interpreter.errors import IllegalOptionError
-from interpreter.game import Game
+from rulebook.compiler.build import compile_path, compile_text
+from rulebook.interpreter.errors import IllegalOptionError
+from rulebook.interpreter.game import Game
 
 RULESET = Path(__file__).parent / "data" / "timeout" / "ruleset.yaml"
 
@@ -57,7 +56,7 @@ def test_a_state_waiting_after_a_time_out_saves_and_resumes():
 
 
 def test_a_log_with_a_time_out_replays(tmp_path):
-    from rulebook.logs import LogWriter, read, replay
+    from rulebook.files.logs import LogWriter, read, replay
 
     g, st = game()
     path = tmp_path / "game.jsonl"
@@ -123,7 +122,7 @@ def test_end_rules_are_checked_before_a_decision_with_no_options():
 
 # ---------------------------------------------------------------- simulated players who dawdle
 def test_simulated_time_outs_follow_the_rate_and_a_rate_of_zero_changes_nothing():
-    from rulebook.simulate import play_game
+    from rulebook.simulate.run import play_game
 
     g, _ = game()
     runs = {rate: [play_game(g, 2, i, 100 + i, ["random", "random"], time_outs=rate, keep_history=True)
@@ -140,7 +139,7 @@ def test_simulated_time_outs_follow_the_rate_and_a_rate_of_zero_changes_nothing(
 
 
 def test_simulated_time_outs_are_the_same_in_the_agent_loop_and_the_fast_loop():
-    from rulebook.simulate import play_game
+    from rulebook.simulate.run import play_game
 
     g, _ = game()
     for i in range(10):
@@ -150,7 +149,7 @@ def test_simulated_time_outs_are_the_same_in_the_agent_loop_and_the_fast_loop():
 
 
 def test_a_rate_leaves_games_without_time_limits_alone():
-    from rulebook.simulate import play_game
+    from rulebook.simulate.run import play_game
 
     g = Game(compile_path(Path(__file__).parent.parent / "examples" / "pig" / "ruleset.yaml").program)
     for i in range(5):

@@ -7,9 +7,8 @@ from __future__ import annotations
 import random
 
 from helpers import compile_ok
-
-from agents.determinize import determinize
-from interpreter.view import view
+from rulebook.agents.determinize import determinize
+from rulebook.interpreter.view import view
 
 PILE = """
 components:

@@ -27,9 +27,9 @@ import shlex
 from pathlib import Path
 
 import pytest
+from rulebook.compiler.build import compile_path
 
-from compiler.build import compile_path
-from rulebook.cli import main
+from rulebook.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 TUTORIAL = ROOT / "docs" / "tutorial.md"

@@ -15,10 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
+from rulebook.validator.files import MAX_INT_DIGITS, locate
 
-from rulebook.scenario import run_file
+from rulebook.testing.scenarios import run_file
 from tests.helpers import run_main
-from validator.files import MAX_INT_DIGITS, locate
 
 ROOT = Path(__file__).resolve().parent.parent
 ONE_LINE = re.compile(r"^rulebook: (\S+):(\d+):(\d+): error\[(R02\d)\]: .+$")
@@ -134,7 +134,7 @@ def test_a_text_of_the_file_quoted_in_an_error_cannot_write_a_line_of_its_own(sa
 
 
 def test_a_placed_error_keeps_its_place_in_fields(saved, capsys):
-    from rulebook.saves import PlacedError, read_save
+    from rulebook.files.saves import PlacedError, read_save
 
     save, data = saved
     text = _write_save(save, dict(data, players="two"))

@@ -12,10 +12,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from rulebook.compiler.build import compile_text, validate_path
+from rulebook.validator import graph
 
-from compiler.build import compile_text, validate_path
 from tests.helpers import run_main
-from validator import graph
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -276,7 +276,7 @@ def test_validate_goes_on_after_a_missing_path_and_explains_a_folder(tmp_path, c
 
 @pytest.mark.parametrize("name", ["Ruleset.yaml", "ruleset.yml"])
 def test_near_names_are_found_whatever_their_case(tmp_path, name):
-    from rulebook.locate import locate
+    from rulebook.files.locate import locate
 
     (tmp_path / name).write_text("rulebook: 1\n", encoding="utf-8")
     import os

@@ -9,7 +9,7 @@ import random
 import pytest
 from helpers import HEAD, compile_ok
 
-from rulebook.properties import check_who_is_asked
+from rulebook.testing.properties import check_who_is_asked
 
 LEAKY = """
 components:

@@ -183,8 +183,8 @@ def main(argv=None) -> int:
     fz = _module()
     for path in fz.RULESETS:  # read once here: workers are forked from this process
         fz.ruleset_data(path)
-    import interpreter.narrate  # noqa: F401
-    import interpreter.view  # noqa: F401 - imported lazily by the fuzzers: load them before forking
+    import rulebook.interpreter.narrate  # noqa: F401
+    import rulebook.interpreter.view  # noqa: F401 - imported lazily by the fuzzers: load them before forking
     fz.test_rulesets_are_discovered_and_compile_unmutated()  # and warm the grammar
 
     def cost(name: str) -> float:  # the slowest first, so that parallel jobs end together

@@ -23,10 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from compiler.build import compile_path  # noqa: E402
-from compiler.native import as_asked  # noqa: E402
-from interpreter.game import Game  # noqa: E402
-from rulebook.simulate import game_seed, play_one  # noqa: E402
+from rulebook.compiler.build import compile_path  # noqa: E402
+from rulebook.compiler.native import as_asked  # noqa: E402
+from rulebook.interpreter.game import Game  # noqa: E402
+
+from rulebook.simulate.run import game_seed, play_one  # noqa: E402
 
 
 def main(argv: list[str]) -> int:

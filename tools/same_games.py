@@ -24,12 +24,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from rulebook.compiler.build import compile_path  # noqa: E402
+from rulebook.compiler.native import as_asked  # noqa: E402
+from rulebook.interpreter.game import Game  # noqa: E402
 from variant_matrix import combinations  # noqa: E402
 
-from compiler.build import compile_path  # noqa: E402
-from compiler.native import as_asked  # noqa: E402
-from interpreter.game import Game  # noqa: E402
-from rulebook.simulate import game_seed, lineup, play_state  # noqa: E402
+from rulebook.simulate.run import game_seed, lineup, play_state  # noqa: E402
 
 
 def hash_cell(h, game: Game, players: int, games: int) -> None:

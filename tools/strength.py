@@ -45,9 +45,9 @@ _GAMES: dict = {}
 
 def _game(name: str):
     if name not in _GAMES:
-        from compiler import native
-        from compiler.build import compile_path
-        from interpreter.game import Game
+        from rulebook.compiler import native
+        from rulebook.compiler.build import compile_path
+        from rulebook.interpreter.game import Game
 
         result = compile_path(ROOT / "rulesets" / name / "ruleset.yaml")
         if result.program is None:
@@ -62,8 +62,8 @@ def play_one(name: str, players: int, index: int, iterations: int, cap: int, dea
     iterations that failed, seconds), or None when the deadline has passed."""
     if time.time() > deadline:
         return None
-    from agents.base import RandomAgent, _options, as_agent, make_agent, play_out
-    from agents.mcts import MCTSAgent
+    from rulebook.agents.base import RandomAgent, _options, as_agent, make_agent, play_out
+    from rulebook.agents.mcts import MCTSAgent
 
     g = _game(name)
     seat = index % players

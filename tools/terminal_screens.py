@@ -17,10 +17,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rich.console import Console  # noqa: E402
+from rulebook.agents.base import decide  # noqa: E402
 
-from agents.base import decide  # noqa: E402
-from rulebook.cli import _load  # noqa: E402
-from rulebook.play import Session, _bots  # noqa: E402
+from rulebook.cli.main import _load  # noqa: E402
+from rulebook.terminal.play import Session, _bots  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "img"
 # game, players, seed, decisions of seat 1 to make before the screen (its first option each time)

@@ -12,7 +12,7 @@ those of ``--players`` among them). Each cell plays ``--games`` games
 between agents (``--agents``, default uniformly random bots; ``--time-outs``
 as for ``rulebook simulate``) exactly as ``rulebook simulate`` does (the
 same per-game seeds from ``--seed``, the same agents, see
-``rulebook.simulate``), so any game of the table can be replayed on its own
+``rulebook.simulate.run``), so any game of the table can be replayed on its own
 with ``rulebook simulate``.
 
 The table: variants, players, games, errors (games stopped by a run-time
@@ -53,8 +53,8 @@ MAX_COMBINATIONS = 4096
 def combinations(path: Path, ignore=(), only_with=()) -> list[tuple[str, ...]]:
     """Every selection of variants the ruleset allows (and that holds every
     variant of only_with), smallest first, in the order the ruleset declares them."""
-    from validator.loader import load_file
-    from validator.variants import check_selection
+    from rulebook.validator.loader import load_file
+    from rulebook.validator.variants import check_selection
 
     doc, diags = load_file(path)
     if diags:
@@ -92,7 +92,7 @@ def parse_params(pairs) -> dict:
     """NAME=VALUE pairs read as the command line reads them."""
     import click
 
-    from rulebook.cli import _params
+    from rulebook.cli.main import _params
 
     try:
         return _params(pairs or ())
@@ -104,8 +104,8 @@ _games: dict = {}
 
 
 def _game(path: str, combo: tuple[str, ...]):
-    from compiler.build import compile_path
-    from interpreter.game import Game
+    from rulebook.compiler.build import compile_path
+    from rulebook.interpreter.game import Game
 
     key = (path, combo)
     if key not in _games:
@@ -119,8 +119,9 @@ def _game(path: str, combo: tuple[str, ...]):
 
 def play_chunk(task: dict) -> dict:
     """Games start .. start+count-1 of one cell; the same seeds and agents as run_many."""
-    from interpreter.errors import RulebookError
-    from rulebook.simulate import GameStopped, game_seed, lineup, play_state
+    from rulebook.interpreter.errors import RulebookError
+
+    from rulebook.simulate.run import GameStopped, game_seed, lineup, play_state
 
     game = _game(task["path"], tuple(task["combo"]))
     cap = task["cap_message"]
@@ -252,7 +253,7 @@ def main(argv=None) -> int:
     ap.add_argument("--list", action="store_true", help="list the cells and stop")
     args = ap.parse_args(argv)
 
-    from rulebook.locate import locate
+    from rulebook.files.locate import locate
 
     try:
         path = locate(args.ruleset)
@@ -282,7 +283,7 @@ def main(argv=None) -> int:
         f"{len(todo)} cells (variant combination x player count), {args.games} games each, {signature}.",
         "",
     ]
-    from rulebook.simulate import check_agents, lineup, split_agents
+    from rulebook.simulate.run import check_agents, lineup, split_agents
 
     agents = split_agents(args.agents)
     try:

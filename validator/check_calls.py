@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 
-from dsl import ast as A
-from validator.check_expr import as_list, const
-from validator.diagnostics import did_you_mean
-from validator.ir import X
-from validator.types import ANY, BOOL, COMP, INT, LIST, PLAYER, STR, Type, is_listy
+from rulebook.dsl import ast as A
+from rulebook.validator.check_expr import as_list, const
+from rulebook.validator.diagnostics import did_you_mean
+from rulebook.validator.ir import X
+from rulebook.validator.types import ANY, BOOL, COMP, INT, LIST, PLAYER, STR, Type, is_listy
 
 
 def _count(c, n, cx):
@@ -271,7 +271,7 @@ def _name(c, n, cx):
 
 
 def _str(c, n, cx):
-    from validator.check_expr import face_up_only
+    from rulebook.validator.check_expr import face_up_only
 
     x, t = c.expr(n.args[0], cx)
     if cx.public and t.kind == "map":  # an event: its fields by their declared types

@@ -4,9 +4,9 @@ values, and their texts (label, back, status)."""
 
 from __future__ import annotations
 
-from validator.check_expr import CheckError, Cx
-from validator.ir import ComponentRules, Template
-from validator.types import ANY, COMP, INT, Type, compatible, literal_type
+from rulebook.validator.check_expr import CheckError, Cx
+from rulebook.validator.ir import ComponentRules, Template
+from rulebook.validator.types import ANY, COMP, INT, Type, compatible, literal_type
 
 
 class ComponentChecker:

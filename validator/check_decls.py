@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from validator.check_expr import BUILTIN_NAMES, CheckError, Cx
-from validator.diagnostics import did_you_mean
-from validator.ir import Expr, FunctionRule, X
-from validator.scope import Locals, Scope
-from validator.types import (
+from rulebook.validator.check_expr import BUILTIN_NAMES, CheckError, Cx
+from rulebook.validator.diagnostics import did_you_mean
+from rulebook.validator.ir import Expr, FunctionRule, X
+from rulebook.validator.scope import Locals, Scope
+from rulebook.validator.types import (
     ANY,
     BOOL,
     COMP,
@@ -27,7 +27,7 @@ from validator.types import (
     literal_type,
     parse_type,
 )
-from validator.values import literal
+from rulebook.validator.values import literal
 
 PHASE_EVENTS = ("phase_begin", "phase_end")  # fired by the flow itself, with the phase's name
 BUILTIN_EVENTS = {
@@ -87,7 +87,7 @@ class DeclChecker:
         """A name the language already gives (``player_count``, ``top``...):
         rule text would always mean the built-in one, so the author's would
         be silently ignored."""
-        from dsl.parser import STATEMENT_WORDS, VALUE_WORDS
+        from rulebook.dsl.parser import STATEMENT_WORDS, VALUE_WORDS
 
         callable_ = section in ("functions", "procedures")
         for taken, why in (

@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 
-from dsl import ast as A
-from validator.diagnostics import did_you_mean
-from validator.ir import X
-from validator.scope import Scope
-from validator.types import (
+from rulebook.dsl import ast as A
+from rulebook.validator.diagnostics import did_you_mean
+from rulebook.validator.ir import X
+from rulebook.validator.scope import Scope
+from rulebook.validator.types import (
     ANY,
     BOOL,
     COMP,

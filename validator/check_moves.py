@@ -3,10 +3,10 @@ reveal, hide, remove, create, swap."""
 
 from __future__ import annotations
 
-from dsl import ast as A
-from validator.diagnostics import did_you_mean
-from validator.ir import S, X
-from validator.types import COMP, INT, PLAYER, compatible, elem_type
+from rulebook.dsl import ast as A
+from rulebook.validator.diagnostics import did_you_mean
+from rulebook.validator.ir import S, X
+from rulebook.validator.types import COMP, INT, PLAYER, compatible, elem_type
 
 
 class MoveChecker:

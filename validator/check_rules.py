@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 import re
 
-from dsl import ast as A
-from validator.check_decls import PHASE_EVENTS
-from validator.check_expr import CheckError, Cx
-from validator.diagnostics import did_you_mean
-from validator.ir import ActionRule, Expr, PhaseRule, Template, TriggerRule, TurnRule, X
-from validator.scope import Locals, Scope
-from validator.types import BOOL, COMP, INT, LIST, PLAYER, STR
+from rulebook.dsl import ast as A
+from rulebook.validator.check_decls import PHASE_EVENTS
+from rulebook.validator.check_expr import CheckError, Cx
+from rulebook.validator.diagnostics import did_you_mean
+from rulebook.validator.ir import ActionRule, Expr, PhaseRule, Template, TriggerRule, TurnRule, X
+from rulebook.validator.scope import Locals, Scope
+from rulebook.validator.types import BOOL, COMP, INT, LIST, PLAYER, STR
 
 
 class RuleChecker:
@@ -262,7 +262,7 @@ class RuleChecker:
         """The parts of the score, for a final breakdown: its top-level
         summands (``a + b + c``); for ``A if C else 0``, the summands of A,
         each counted when C holds. Each is (name, Expr); one part: none."""
-        from dsl.printer import source
+        from rulebook.dsl.printer import source
 
         node, span = self.parse(("scoring", "score"), "expression")
         cond = None
@@ -328,7 +328,7 @@ class RuleChecker:
                 self.report("W104", f"procedure '{name}' is never called", ("procedures", name), key=True)
 
 
-from validator.types import ANY as ANY_T  # noqa: E402
+from rulebook.validator.types import ANY as ANY_T  # noqa: E402
 
 __all__ = ["RuleChecker", "CheckError"]
 

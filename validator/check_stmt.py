@@ -9,12 +9,12 @@ statements do not report the same mistake again.
 
 from __future__ import annotations
 
-from dsl import ast as A
-from dsl.parser import VALUE_WORDS
-from validator.check_expr import CheckError, Cx, as_list
-from validator.diagnostics import did_you_mean
-from validator.ir import S, Template, X
-from validator.types import (
+from rulebook.dsl import ast as A
+from rulebook.dsl.parser import VALUE_WORDS
+from rulebook.validator.check_expr import CheckError, Cx, as_list
+from rulebook.validator.diagnostics import did_you_mean
+from rulebook.validator.ir import S, Template, X
+from rulebook.validator.types import (
     ANY,
     ERR,
     INT,

@@ -4,10 +4,10 @@ face-down component hides."""
 
 from __future__ import annotations
 
-from dsl import ast as A
-from validator.check_expr import CheckError, Cx, draws, face_up_only
-from validator.ir import X
-from validator.types import COMP, LIST, STR
+from rulebook.dsl import ast as A
+from rulebook.validator.check_expr import CheckError, Cx, draws, face_up_only
+from rulebook.validator.ir import X
+from rulebook.validator.types import COMP, LIST, STR
 
 
 class TextChecker:
@@ -20,7 +20,7 @@ class TextChecker:
         ``public``: the text is for everybody (``say``), so its pieces are
         checked in a public context: a face-down component is named by its
         back, and a piece that reads what one hides renders as "[hidden]"."""
-        from dsl.parser import ParseError, parse_template
+        from rulebook.dsl.parser import ParseError, parse_template
 
         try:
             parts = parse_template(text)

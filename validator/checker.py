@@ -15,20 +15,20 @@ from __future__ import annotations
 import hashlib
 import json
 
-from dsl import ast as A
-from dsl.parser import ParseError, parse_block, parse_expression
-from validator.check_calls import BUILTINS
-from validator.check_components import ComponentChecker
-from validator.check_decls import BUILTIN_EVENTS, DeclChecker
-from validator.check_expr import CheckError, Cx, ExprChecker
-from validator.check_moves import MoveChecker
-from validator.check_rules import RuleChecker
-from validator.check_stmt import StmtChecker, always_returns
-from validator.check_texts import TextChecker
-from validator.diagnostics import Diagnostic
-from validator.ir import Checked, Expr, Unit
-from validator.scope import Locals, Scope
-from validator.types import INT, Type
+from rulebook.dsl import ast as A
+from rulebook.dsl.parser import ParseError, parse_block, parse_expression
+from rulebook.validator.check_calls import BUILTINS
+from rulebook.validator.check_components import ComponentChecker
+from rulebook.validator.check_decls import BUILTIN_EVENTS, DeclChecker
+from rulebook.validator.check_expr import CheckError, Cx, ExprChecker
+from rulebook.validator.check_moves import MoveChecker
+from rulebook.validator.check_rules import RuleChecker
+from rulebook.validator.check_stmt import StmtChecker, always_returns
+from rulebook.validator.check_texts import TextChecker
+from rulebook.validator.diagnostics import Diagnostic
+from rulebook.validator.ir import Checked, Expr, Unit
+from rulebook.validator.scope import Locals, Scope
+from rulebook.validator.types import INT, Type
 
 DEFAULT_LIMITS = {
     "max_steps": 200_000,  # loop rounds and calls between two decisions
@@ -120,7 +120,7 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
 
     def check_expr_at(self, path, scope: Scope, want: Type | None = None, what: str = "this value"):
         """(X, type) of the expression at ``path``, or (None, ANY) after an error."""
-        from validator.types import ANY
+        from rulebook.validator.types import ANY
 
         node, span = self.parse(path, "expression")
         if node is None:

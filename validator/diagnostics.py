@@ -12,7 +12,7 @@ import difflib
 import json
 from dataclasses import asdict, dataclass, field
 
-from validator.files import escape
+from rulebook.validator.files import escape
 
 # code -> (severity, short title). Codes are stable: tests and tools rely on them.
 CODES: dict[str, tuple[str, str]] = {

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from dsl.chars import CONTROL
+from rulebook.dsl.chars import CONTROL
 
 MAX_JSON_DEPTH = 64  # nested lists and objects in a save or a log record
 MAX_INT_DIGITS = 100  # digits of one integer in a save, a log or a YAML file

@@ -15,9 +15,8 @@ from __future__ import annotations
 import dataclasses
 
 import networkx as nx
-
-from validator.diagnostics import Diagnostic
-from validator.loader import Document
+from rulebook.validator.diagnostics import Diagnostic
+from rulebook.validator.loader import Document
 
 
 class _End:
@@ -103,7 +102,7 @@ def _unit_text(data: dict, unit: str):
 
 def _has_decision(node) -> bool:
     """Whether a syntax tree holds a ``choose`` or a ``simultaneous for``."""
-    from dsl import ast as A
+    from rulebook.dsl import ast as A
 
     if isinstance(node, (A.ChooseStmt, A.SimultaneousStmt)):
         return True
@@ -117,7 +116,7 @@ def _has_decision(node) -> bool:
 def _text_decides(text) -> bool:
     if text is None or isinstance(text, (bool, int, float)):
         return False
-    from dsl.parser import ParseError, parse_block
+    from rulebook.dsl.parser import ParseError, parse_block
 
     try:
         return _has_decision(parse_block(str(text)))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from validator.types import Type
+from rulebook.validator.types import Type
 
 
 class X:

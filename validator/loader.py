@@ -16,10 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
-
-from dsl.chars import CONTROL
-from validator import files
-from validator.diagnostics import Diagnostic
+from rulebook.dsl.chars import CONTROL
+from rulebook.validator import files
+from rulebook.validator.diagnostics import Diagnostic
 
 try:  # the C loader is much faster when PyYAML was built with it
     from yaml import CSafeLoader as _Loader

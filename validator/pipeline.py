@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from validator import graph, presentation, schema_check, variants
-from validator.diagnostics import Diagnostic, Report  # noqa: F401
-from validator.loader import Document, load_file, load_text
+from rulebook.validator import graph, presentation, schema_check, variants
+from rulebook.validator.diagnostics import Diagnostic, Report  # noqa: F401
+from rulebook.validator.loader import Document, load_file, load_text
 
 
 @dataclass
@@ -37,7 +37,7 @@ def check_document(doc: Document, load_diags, selected: tuple[str, ...] = (), li
 
 
 def _check_document(doc: Document, load_diags, selected: tuple[str, ...] = (), limits=None) -> CheckResult:
-    from validator.checker import RulesetChecker
+    from rulebook.validator.checker import RulesetChecker
 
     report = Report()
     report.extend(load_diags)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from validator.diagnostics import Diagnostic, did_you_mean
-from validator.loader import Document
+from rulebook.validator.diagnostics import Diagnostic, did_you_mean
+from rulebook.validator.loader import Document
 
 
 def _spec(doc: Document) -> dict:

@@ -13,9 +13,8 @@ from pathlib import Path
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match, relevance
-
-from validator.diagnostics import Diagnostic, did_you_mean
-from validator.loader import Document
+from rulebook.validator.diagnostics import Diagnostic, did_you_mean
+from rulebook.validator.loader import Document
 
 SCHEMA_PATH = Path(__file__).with_name("ruleset.schema.json")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from validator.types import PLAYER, Type
+from rulebook.validator.types import PLAYER, Type
 
 
 @dataclass

@@ -7,9 +7,9 @@ from __future__ import annotations
 import copy
 import re
 
-from validator.diagnostics import Diagnostic, did_you_mean
-from validator.loader import Document, path_str
-from validator.values import literal
+from rulebook.validator.diagnostics import Diagnostic, did_you_mean
+from rulebook.validator.loader import Document, path_str
+from rulebook.validator.values import literal
 
 
 def check_declarations(doc: Document) -> list[Diagnostic]:

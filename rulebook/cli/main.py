@@ -19,7 +19,7 @@ from pathlib import Path
 
 import click
 
-from rulebook.loading import (  # noqa: F401  # noqa: F401 - what the commands share with play and serve
+from rulebook.files.loading import (  # noqa: F401  # noqa: F401 - what the commands share with play and serve
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -70,9 +70,9 @@ def compile_cmd(game, variants, out):
 @cli.command("list")
 def list_cmd():
     """List the rulesets Rulebook can find."""
-    from rulebook.locate import all_rulesets
-    from validator.files import escape
-    from validator.loader import load_file
+    from rulebook.files.locate import all_rulesets
+    from rulebook.validator.files import escape
+    from rulebook.validator.loader import load_file
 
     for path in all_rulesets():
         doc, _ = load_file(path)
@@ -91,9 +91,9 @@ def list_cmd():
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def validate(paths, fmt):
     """Validate ruleset files (the base game and each variant)."""
-    from compiler.build import validate_path
-    from rulebook.locate import locate
-    from validator.diagnostics import Diagnostic
+    from rulebook.compiler.build import validate_path
+    from rulebook.files.locate import locate
+    from rulebook.validator.diagnostics import Diagnostic
 
     all_diags = []
     errors = 0
@@ -124,9 +124,9 @@ def validate(paths, fmt):
 @click.option("--variant", "-v", "variants", multiple=True, help="Explain with these variants applied.")
 def explain(game, variants):
     """A readable summary of a ruleset, generated from its data."""
-    from rulebook.explain import explain as make
-    from validator.loader import load_file
-    from validator.variants import apply
+    from rulebook.cli.explain import explain as make
+    from rulebook.validator.loader import load_file
+    from rulebook.validator.variants import apply
 
     loaded, path = _load(game, variants)
     doc, _ = load_file(path)
@@ -138,7 +138,7 @@ def explain(game, variants):
 @click.argument("name")
 def new(name):
     """Create a ruleset folder NAME (ruleset, one scenario, a README)."""
-    from rulebook.scaffold import scaffold
+    from rulebook.cli.scaffold import scaffold
 
     try:
         files = scaffold(Path(name))
@@ -154,7 +154,7 @@ def new(name):
 @cli.command()
 def schema():
     """Print the JSON Schema of the ruleset format (for editors)."""
-    from validator.schema_check import SCHEMA_PATH
+    from rulebook.validator.schema_check import SCHEMA_PATH
 
     click.echo(SCHEMA_PATH.read_text(), nl=False)
 
@@ -172,7 +172,7 @@ def schema():
 @click.option("--out", "-o", "out", type=click.Path(dir_okay=False), help="Write to FILE instead of standard output.")
 def graph(game, variants, fmt, out):
     """Print the phase graph as DOT or Mermaid text, or draw it as SVG or PNG."""
-    from rulebook import graphs as g
+    from rulebook.display import graphs as g
 
     loaded, _ = _load(game, variants)
     prog = loaded.program
@@ -223,7 +223,7 @@ def graph(game, variants, fmt, out):
               "random, mcts[:KEY=VALUE,...], package.module:Name. With --resume: the save's bots unless given.")
 def play(game, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path, bots):
     """Play a game: human seats at the terminal, bots for the rest."""
-    from rulebook.play import run
+    from rulebook.terminal.play import run
 
     run(game, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path, bots)
 
@@ -252,7 +252,7 @@ def serve(game, variants, players, seed, humans, params, author, bots, host_name
     """Play a game at a table in the browser: human seats by their links, bots for the rest."""
     import os
 
-    from rulebook.serve import run
+    from rulebook.web.serve import run
 
     if open_page is None:
         open_page = sys.stdout.isatty() and (sys.platform in ("darwin", "win32") or bool(
@@ -269,11 +269,11 @@ def serve(game, variants, players, seed, humans, params, author, bots, host_name
               help="With --step, show the view of this seat (1-based); default: the view of whoever decides next.")
 def replay(log_file, game, interactive, viewer):
     """Replay a game log and check that the ruleset still reproduces it."""
-    from interpreter.labels import player_name
-    from rulebook.logs import read, ruleset_of
-    from rulebook.logs import replay as run_replay
-    from rulebook.terminal import render_view
-    from validator.files import escape
+    from rulebook.files.logs import read, ruleset_of
+    from rulebook.files.logs import replay as run_replay
+    from rulebook.interpreter.labels import player_name
+    from rulebook.terminal.screen import render_view
+    from rulebook.validator.files import escape
 
     log = read(log_file)
     h = log.header
@@ -330,8 +330,8 @@ def replay(log_file, game, interactive, viewer):
 def _step_narration(game, log, step: int, viewer) -> list[str]:
     """What ``viewer`` was told of decision ``step`` of a log and what
     followed it (step 0: the setup), played again with events recorded."""
-    from interpreter.narrate import narrate_lines
-    from rulebook.tell import tidy
+    from rulebook.display.tidy import tidy
+    from rulebook.interpreter.narrate import narrate_lines
 
     h = log.header
     st = game.new(players=h["players"], seed=h["seed"], params=h["params"])
@@ -382,11 +382,11 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
     """Play many games between agents and summarise them (docs/simulation.md)."""
     import os
 
-    from interpreter.errors import RuleError
-    from rulebook import sim_report
-    from rulebook.locate import locate_id
-    from rulebook.sim_backends import Interrupted, dask_available
-    from rulebook.simulate import check_agents, lineup, run_many, split_agents
+    from rulebook.files.locate import locate_id
+    from rulebook.interpreter.errors import RuleError
+    from rulebook.simulate import report as sim_report
+    from rulebook.simulate.backends import Interrupted, dask_available
+    from rulebook.simulate.run import check_agents, lineup, run_many, split_agents
 
     if out_path and Path(out_path).suffix.lower() not in (".jsonl", ".csv"):
         raise click.UsageError(f"--out {out_path}: the file name must end in .jsonl or .csv")
@@ -456,7 +456,7 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
 def _interrupted(stop, out_path) -> None:
     """Ctrl-C during ``simulate``: write the games already finished to
     ``--out``, say how many, and exit with 130 as ``play`` does."""
-    from rulebook import sim_report
+    from rulebook.simulate import report as sim_report
 
     click.echo("", err=True)
     click.echo(f"Interrupted: {len(stop.results)} of {stop.total} games finished.", err=True)
@@ -471,9 +471,9 @@ def _interrupted(stop, out_path) -> None:
 @click.option("--verbose", is_flag=True)
 def test(paths, verbose):
     """Run scenario files (default: every ruleset's scenarios)."""
-    from rulebook.locate import all_rulesets
-    from rulebook.scenario import discover, run_file
-    from validator.files import escape
+    from rulebook.files.locate import all_rulesets
+    from rulebook.testing.scenarios import discover, run_file
+    from rulebook.validator.files import escape
 
     if not paths:
         paths = [str(p.parent) for p in all_rulesets()]
@@ -503,13 +503,13 @@ def _scenarios_of(path: str) -> str:
     check, so users give it to test too)."""
     import re
 
-    from rulebook.locate import locate
+    from rulebook.files.locate import locate
 
     p = Path(path)
     if p.is_dir():
         return path
     if p.is_file():
-        from validator.files import UnsafeFile, read_head
+        from rulebook.validator.files import UnsafeFile, read_head
 
         try:
             head = read_head(p, 4000)
@@ -540,7 +540,7 @@ def check(game, variants, player_counts, games, seed, max_decisions, params, out
     in one place each, somebody always able to decide, clones and saves that
     play on like the original, views that hide what their player cannot see,
     and questions whose asking tells no secret (random games; docs/cli.md)."""
-    from rulebook.check import CHECKS, failures_json, run_checks
+    from rulebook.testing.random_games import CHECKS, failures_json, run_checks
 
     loaded, _ = _load(game, variants)
     prog = loaded.program
@@ -576,10 +576,10 @@ def bench(game, variants, players, seconds, seed):
 
     GAME 'all' runs the benchmark suite (benchmarks/suite.py): every seed
     game and example, state sizes, clone speed, load times, start-up time."""
-    from rulebook.simulate import bench as run_bench
+    from rulebook.simulate.run import bench as run_bench
 
     if game == "all":
-        suite = Path(__file__).resolve().parent.parent / "benchmarks" / "suite.py"
+        suite = Path(__file__).resolve().parents[2] / "benchmarks" / "suite.py"  # in a checkout only
         if not suite.exists():
             raise click.UsageError("the benchmark suite is in a source checkout: benchmarks/suite.py")
         spec = importlib.util.spec_from_file_location("rulebook_bench_suite", suite)
@@ -614,11 +614,11 @@ def main(argv=None):
     except SystemExit:
         raise
     except Exception as err:  # noqa: BLE001 - the one place that turns any failure into a message
-        from interpreter.errors import RulebookError
+        from rulebook.interpreter.errors import RulebookError
 
         if debug:
             raise
-        from validator.files import escape
+        from rulebook.validator.files import escape
 
         if isinstance(err, (RulebookError, OSError)):  # a message may quote a file: no control character
             click.echo(f"rulebook: {escape(str(err))}", err=True)

@@ -30,13 +30,13 @@ from pathlib import Path
 
 import click
 
-from interpreter.labels import player_name
-from interpreter.narrate import narrate_lines
-from interpreter.ops import zone_family
-from rulebook.table import author_table, seat_table
-from rulebook.tell import tidy
+from rulebook.display.tidy import tidy
+from rulebook.interpreter.labels import player_name
+from rulebook.interpreter.narrate import narrate_lines
+from rulebook.interpreter.ops import zone_family
+from rulebook.web.layout import author_table, seat_table
 
-WEB = Path(__file__).resolve().parent / "web"
+WEB = Path(__file__).resolve().parent
 LOG_KEPT = 400  # narrated lines sent to a seat (the page scrolls them)
 AUTHOR = "author"
 
@@ -121,7 +121,7 @@ class Host:
     async def advance(self) -> None:
         """Let bots (and forced answers) play until a human must decide or
         the game is over, sending the table after each step."""
-        from agents.base import decide
+        from rulebook.agents.base import decide
 
         while not self.st.over:
             if self.forced_human() is None:
@@ -364,7 +364,7 @@ def _html(text: str) -> str:
 def phase_graph_svg(prog) -> str:
     """The phase graph as SVG: Graphviz's drawing when ``dot`` is installed,
     else a simple one of our own (phases on a circle, arrows between them)."""
-    from rulebook import graphs
+    from rulebook.display import graphs
 
     try:
         return graphs.render(graphs.to_dot(prog.phase_graph, prog.title, prog.start_phase or None), "svg").decode()
@@ -377,8 +377,8 @@ def run(game_arg, variants, players, seed, humans, params, author, bots, host_na
     """The ``serve`` command's body (see ``rulebook.cli.serve``)."""
     import uvicorn
 
-    from rulebook.loading import _load, _params, _players
-    from rulebook.play import _bots
+    from rulebook.files.loading import _load, _params, _players
+    from rulebook.terminal.play import _bots
 
     loaded, _path = _load(game_arg, variants)
     n = _players(loaded, players)

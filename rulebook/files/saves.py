@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from interpreter.errors import SaveFileError
-from validator import files
-from validator.files import Field, integer, list_of, mapping, text
+from rulebook.interpreter.errors import SaveFileError
+from rulebook.validator import files
+from rulebook.validator.files import Field, integer, list_of, mapping, text
 
 MAX_SAVE_BYTES = 16_000_000
 MAX_PLAYERS = 64  # the ruleset schema's largest players.max
@@ -164,7 +164,7 @@ def bot_problem(value) -> str | None:
     ``package.module:Name`` would import (run) code named by whoever wrote
     the file, so only built-in bots are taken from a save, with bounded
     options; the command line's ``--bots`` may ask for anything."""
-    from rulebook.sim_games import split_agents
+    from rulebook.simulate.games import split_agents
 
     if value is None:
         return None

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 
-from dsl import ast as A
-from dsl.parser import parse_expression
-from dsl.printer import source
-from interpreter.labels import describe
-from interpreter.program import COMP, LIST
-from validator.loader import load_text
+from rulebook.dsl import ast as A
+from rulebook.dsl.parser import parse_expression
+from rulebook.dsl.printer import source
+from rulebook.interpreter.labels import describe
+from rulebook.interpreter.program import COMP, LIST
+from rulebook.validator.loader import load_text
 
 MAX_VALUE = 80  # characters of one value in a message
 MAX_WHERE = 4  # sub-expression values listed after the explanation

@@ -33,7 +33,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from interpreter.errors import RulebookError
+from rulebook.interpreter.errors import RulebookError
 
 DEFAULT_MAX_DECISIONS = 100_000
 
@@ -77,7 +77,7 @@ def agent_seed(seed: int, seat: int) -> int:
 def play_one(game, players: int, seed: int, params=None, record=False) -> tuple[list, int]:
     """One game between random bots, as fast as the engine allows (``bench``
     and ``benchmarks/side_by_side.py`` time exactly this loop)."""
-    from interpreter.playout import playout
+    from rulebook.interpreter.playout import playout
 
     st = game.new(players=players, seed=seed, params=params, record=record, track=False)  # nobody remembers
     decisions = playout(st, draw=random_seats(seed).random)
@@ -197,7 +197,7 @@ def _failed(index, seed, specs, st, message, kind) -> Result:
 def _random_loop(game, st, seed: int, cap: int, timer: _TimeOuts | None = None) -> int:
     draw = random_seats(seed).random
     if timer is None:  # the engine's own loop: the same draws, without labelling every option
-        from interpreter.playout import playout
+        from rulebook.interpreter.playout import playout
 
         decisions = playout(st, cap=cap, draw=draw)
         if decisions >= cap and not st.over:
@@ -215,7 +215,7 @@ def _random_loop(game, st, seed: int, cap: int, timer: _TimeOuts | None = None) 
 
 
 def _agent_loop(game, st, seed: int, specs: list, cap: int, timer: _TimeOuts | None = None) -> int:
-    from agents.base import as_agent, make_agent
+    from rulebook.agents.base import as_agent, make_agent
 
     shared = random_seats(seed)
     agents = [as_agent(SharedRandom(shared) if spec == "random" else make_agent(spec, agent_seed(seed, p)))
@@ -233,8 +233,8 @@ def _agent_loop(game, st, seed: int, specs: list, cap: int, timer: _TimeOuts | N
 
 def _ask(game, st, p: int, agent, spec: str) -> int:
     """Seat ``p``'s agent's choice, checked to be one of its options."""
-    from agents.base import decide
-    from interpreter.game import Option
+    from rulebook.agents.base import decide
+    from rulebook.interpreter.game import Option
 
     try:
         index = decide(game, st, p, agent)
@@ -294,12 +294,12 @@ def check_agents(specs: Sequence[str]) -> None:
     option is a usage error before the run instead of an error per game."""
     import importlib.util
 
-    from agents.base import make_agent
+    from rulebook.agents.base import make_agent
 
     for spec in dict.fromkeys(specs):
         if spec == "random":
             continue
-        if spec.partition(":")[0] == "mcts" and importlib.util.find_spec("agents.mcts") is None:
+        if spec.partition(":")[0] == "mcts" and importlib.util.find_spec("rulebook.agents.mcts") is None:
             raise ValueError(f"agent '{spec}': the MCTS agent (agents/mcts.py) is not part of this installation")
         try:
             make_agent(spec, 0)

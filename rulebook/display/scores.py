@@ -37,8 +37,8 @@ def live_scores(game, st, viewer) -> list | None:
     """The scores ``viewer`` (a seat, or None for a spectator) may know now:
     a number, or None for a score that depends on what they cannot see.
     None (the whole list) when the ruleset has no scoring section."""
-    from agents.determinize import determinize
-    from interpreter.errors import RulebookError
+    from rulebook.agents.determinize import determinize
+    from rulebook.interpreter.errors import RulebookError
 
     prog = game.program
     if prog.score is None:

@@ -24,15 +24,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from interpreter.errors import RulebookError
-from interpreter.game import Game
-from interpreter.labels import literal, player_name
-from rulebook.locate import named_ruleset
-from rulebook.saves import MAX_DECISIONS, MAX_PLAYERS
-from rulebook.scenario_explain import explain
-from validator.diagnostics import Diagnostic, did_you_mean
-from validator.files import Field, shape_errors
-from validator.loader import Document, load_file
+from rulebook.files.locate import named_ruleset
+from rulebook.files.saves import MAX_DECISIONS, MAX_PLAYERS
+from rulebook.interpreter.errors import RulebookError
+from rulebook.interpreter.game import Game
+from rulebook.interpreter.labels import literal, player_name
+from rulebook.testing.why_failed import explain
+from rulebook.validator.diagnostics import Diagnostic, did_you_mean
+from rulebook.validator.files import Field, shape_errors
+from rulebook.validator.loader import Document, load_file
 
 STEP_KEYS = {"player", "option", "index", "expect", "options", "note", "error", "value", "time_out", "says", "run",
              "present", "absent", "poll", "chance"}
@@ -105,7 +105,7 @@ _programs: dict = {}
 
 
 def _program(ruleset: Path, variants: tuple):
-    from compiler.build import compile_path
+    from rulebook.compiler.build import compile_path
 
     key = (str(ruleset), variants)
     if key not in _programs:
@@ -287,7 +287,7 @@ def _run_file(path: Path) -> Outcome:
 
 def snippets_of(prog):
     """The compiler of scenario text for ``prog`` (one per program)."""
-    from compiler.snippets import Snippets
+    from rulebook.compiler.snippets import Snippets
 
     if getattr(prog, "_snippets", None) is None:
         prog._snippets = Snippets(prog)
@@ -300,8 +300,8 @@ def _run_block(st, doc: Document, uid, path) -> Diagnostic | None:
     block may end the game but not ask for a decision; the caller then asks
     the pending question again (``Game.reask``), so that its options are
     those of the changed state."""
-    from interpreter.game import _unit_name
-    from interpreter.run import run
+    from rulebook.interpreter.game import _unit_name
+    from rulebook.interpreter.run import run
 
     waiting, pending = st.stack, st.pending
     nlocals = st.prog.unit_locals.get(_unit_name(st.prog, uid), 1)
@@ -330,7 +330,7 @@ def _expectations(comp, doc: Document, path, value, failures):
 
 def _check(st, doc: Document, checks, compiler) -> list[Diagnostic]:
     """Evaluate expectations; a failed one says why, part by part
-    (``rulebook.scenario_explain``)."""
+    (``rulebook.testing.why_failed``)."""
     out = []
     for path, probe in checks:
         try:

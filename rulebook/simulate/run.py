@@ -2,8 +2,8 @@
 cluster, and its summary.
 
 One game of a run (its seed, its agents, the loops that play it) is
-``rulebook.sim_games``; where the games of a run are played is
-``rulebook.sim_backends``; the summary table is ``rulebook.sim_report``.
+``rulebook.simulate.games``; where the games of a run are played is
+``rulebook.simulate.backends``; the summary table is ``rulebook.simulate.report``.
 Everything a caller needs is importable from here.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from rulebook import sim_backends
-from rulebook.sim_games import (  # noqa: F401 - the names callers import from here
+from rulebook.simulate import backends as sim_backends
+from rulebook.simulate.games import (  # noqa: F401 - the names callers import from here
     AGENT,
     CAP,
     DEFAULT_MAX_DECISIONS,
@@ -92,8 +92,8 @@ def run_many(
 
 def summary(game, players, results: list[Result], seconds: float | None = None, where: str = "",
             cut_off_says: str | None = None) -> str:
-    """The run's summary table (see ``rulebook.sim_report``)."""
-    from rulebook.sim_report import summary as make
+    """The run's summary table (see ``rulebook.simulate.report``)."""
+    from rulebook.simulate.report import summary as make
 
     return make(game, players, results, seconds, where, cut_off_says)
 

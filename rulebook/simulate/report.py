@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebook.sim_games import AGENT, CAP, RULE, WORKER, Result
+from rulebook.simulate.games import AGENT, CAP, RULE, WORKER, Result
 
 Z95 = 1.959963984540054
 
@@ -292,8 +292,8 @@ def save_failures(directory: str | Path, game, ruleset_path: str, players: int, 
 
 def write_failure(path: Path, game, ruleset_path: str, players: int, params: dict, run_seed: int,
                   r: Result) -> bool:
-    from interpreter.errors import RulebookError
-    from rulebook.logs import LOG_FORMAT, LogWriter, header_path
+    from rulebook.files.logs import LOG_FORMAT, LogWriter, header_path
+    from rulebook.interpreter.errors import RulebookError
 
     prog = game.program
     extra = {"simulate": {"game": r.index, "run_seed": run_seed, "agents": list(r.agents)}}
@@ -334,7 +334,7 @@ def save_logs(directory: str | Path, game, ruleset_path: str, players: int, para
     """Write every game of a run (``--logs``) as a log ``rulebook replay``
     reads: failed games as ``save_failures`` writes them, finished ones
     with their decisions, labels and winners. Returns how many were written."""
-    from rulebook.logs import LogWriter
+    from rulebook.files.logs import LogWriter
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from interpreter.labels import literal
+from rulebook.interpreter.labels import literal
 
 
 def _block(text, indent="    ") -> list[str]:

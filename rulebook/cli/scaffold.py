@@ -16,7 +16,7 @@ def scaffold(target: Path) -> list[Path]:
     if target.exists() and any(target.iterdir()):
         raise FileExistsError(f"{target} exists and is not empty")
     (target / "scenarios").mkdir(parents=True, exist_ok=True)
-    from validator.schema_check import SCHEMA_PATH
+    from rulebook.validator.schema_check import SCHEMA_PATH
 
     values = {
         "id": game_id,

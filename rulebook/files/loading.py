@@ -17,7 +17,7 @@ class Failure(click.ClickException):
     exit_code = EXIT_PROBLEMS
 
     def format_message(self) -> str:
-        from validator.files import escape
+        from rulebook.validator.files import escape
 
         return escape(self.message)  # it may quote a file: no control character reaches the terminal
 
@@ -27,15 +27,15 @@ def plural(n: int, word: str) -> str:
 
 
 def _load(game: str, variants=(), show_warnings: bool = False):
-    from compiler.build import load_program
-    from rulebook.locate import locate
+    from rulebook.compiler.build import load_program
+    from rulebook.files.locate import locate
 
     try:
         path = locate(game)
     except FileNotFoundError as err:
         raise Failure(str(err)) from None
-    from compiler import native
-    from compiler.native import NativeError
+    from rulebook.compiler import native
+    from rulebook.compiler.native import NativeError
 
     native.on_build = lambda title: click.echo(
         f"rulebook: building {title} as native code (once for these rules and variants; up to a minute)", err=True)
@@ -51,7 +51,7 @@ def _load(game: str, variants=(), show_warnings: bool = False):
         for d in compiled.report.sorted():
             click.echo(d.render(source), err=True)
         raise Failure(f"{path}: {len(compiled.report.errors)} error(s); fix them first")
-    from interpreter.game import Game
+    from rulebook.interpreter.game import Game
 
     ctx = click.get_current_context(silent=True)
     if ctx is not None and (ctx.find_root().obj or {}).get("debug"):
@@ -119,8 +119,8 @@ def _params(pairs) -> dict:
 def _source_of(path) -> str | None:
     """The file's text for the source lines under diagnostics; None when it
     cannot be read (the diagnostics then already say so, E004)."""
-    from validator.files import UnsafeFile, read_bytes
-    from validator.loader import MAX_BYTES
+    from rulebook.validator.files import UnsafeFile, read_bytes
+    from rulebook.validator.loader import MAX_BYTES
 
     try:
         return read_bytes(path, MAX_BYTES).decode("utf-8", errors="replace")

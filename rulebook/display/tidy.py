@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from interpreter.labels import player_name
-from interpreter.narrate import Line
+from rulebook.interpreter.labels import player_name
+from rulebook.interpreter.narrate import Line
 
 _WORD = re.compile(r"[\w']+")
 

@@ -14,7 +14,7 @@ import subprocess
 
 import networkx as nx
 
-from validator.graph import END
+from rulebook.validator.graph import END
 
 #: Formats drawn by Graphviz; the text formats (dot, mermaid) need nothing installed.
 IMAGE_FORMATS = ("svg", "png")

@@ -6,8 +6,18 @@ import os
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-SEARCH = [ROOT / "rulesets", ROOT / "examples"]
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def _games(folder: str) -> Path:
+    """The games that come with Rulebook: package data beside its modules
+    when installed from a wheel (``rulebook/rulesets``), the repository's own
+    top-level folder in a checkout (``rulesets/`` beside ``rulebook/``)."""
+    installed = PACKAGE / folder
+    return installed if installed.is_dir() else PACKAGE.parent / folder
+
+
+SEARCH = [_games("rulesets"), _games("examples")]
 
 
 def search_dirs() -> list[Path]:
@@ -84,13 +94,13 @@ def named_ruleset(name: str, folder: Path, what: str) -> Path:
 
 
 def _shown(name: str) -> str:
-    from validator.files import escape
+    from rulebook.validator.files import escape
 
     return escape(name)[:200]
 
 
 def _head(path: Path) -> str:
-    from validator.files import UnsafeFile, read_head
+    from rulebook.validator.files import UnsafeFile, read_head
 
     try:
         return read_head(path, 4000)

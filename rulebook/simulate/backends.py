@@ -5,7 +5,7 @@ worker gets a ``Job``: the ruleset's text, the file name it was read from
 (runtime errors name it, so they read the same everywhere) and the digest
 the parent compiled. The worker compiles the text once, checks the digest
 (the same rules, or no results) and plays the games it is given by index.
-Each game depends only on the job and its index (``rulebook.simulate``), so
+Each game depends only on the job and its index (``rulebook.simulate.run``), so
 how the indexes are split between workers cannot change any result; the
 parent sorts the results by index.
 
@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebook.sim_games import WORKER, Result, game_seed, play_game
+from rulebook.simulate.games import WORKER, Result, game_seed, play_game
 
 Progress = Callable[[int], None] | None
 
@@ -74,8 +74,8 @@ def _game(job: Job):
     key = (job.file, job.digest, job.variants)
     game = _GAMES.get(key)
     if game is None:
-        from compiler.build import load_text_program
-        from interpreter.game import Game
+        from rulebook.compiler.build import load_text_program
+        from rulebook.interpreter.game import Game
 
         if not job.source:
             raise RuntimeError(f"the ruleset text of {job.file} was not sent to the worker")

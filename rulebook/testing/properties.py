@@ -1,6 +1,6 @@
 """Property checks of a game in play, for any ruleset: the engine's own
 tests run them over every ruleset (tests/test_properties.py), and
-``rulebook check`` runs them over an author's (rulebook/check.py).
+``rulebook check`` runs them over an author's (rulebook/testing/random_games.py).
 
 Each check raises ``CheckFailed`` with what it saw:
 
@@ -22,11 +22,11 @@ import json
 import random
 from typing import TYPE_CHECKING
 
-from interpreter import indexes, ops
-from interpreter.view import view
+from rulebook.interpreter import indexes, ops
+from rulebook.interpreter.view import view
 
 if TYPE_CHECKING:
-    from interpreter.game import Game
+    from rulebook.interpreter.game import Game
 
 
 def sampled(i: int) -> bool:
@@ -244,9 +244,9 @@ def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
     during the decision are the same in both worlds (a card revealed and
     then reshuffled away was seen by everybody: naming it tells nothing).
     Returns whether the check applied."""
-    from agents.determinize import exchange_unseen
-    from interpreter.errors import RuleError
-    from interpreter.narrate import narrate
+    from rulebook.agents.determinize import exchange_unseen
+    from rulebook.interpreter.errors import RuleError
+    from rulebook.interpreter.narrate import narrate
 
     pend = st.pending or {}
     if pend.get("kind") == "simul" and any(pend["done"]):

@@ -1,4 +1,4 @@
-"""``rulebook check``: the engine's property checks (``rulebook.properties``)
+"""``rulebook check``: the engine's property checks (``rulebook.testing.properties``)
 on any ruleset, in random games. What a scenario cannot show, because it
 needs many positions: that components stay in one place each, that somebody
 can always decide, that a clone and a saved game play on like the original,
@@ -17,8 +17,9 @@ import json
 import random
 from dataclasses import asdict, dataclass, field
 
-from interpreter.errors import RulebookError
-from rulebook.properties import (
+from rulebook.interpreter.errors import RulebookError
+from rulebook.simulate.run import game_seed
+from rulebook.testing.properties import (
     CheckFailed,
     check_components,
     check_decision,
@@ -26,7 +27,6 @@ from rulebook.properties import (
     check_who_is_asked,
     sampled,
 )
-from rulebook.simulate import game_seed
 
 CHECKS = ("components", "decisions", "clones", "saves", "views", "who is asked")
 # what a failure outside the checks is called: the rules stopped with an error,

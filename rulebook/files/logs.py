@@ -13,11 +13,11 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from interpreter.errors import RulebookError, SaveFileError
-from rulebook.locate import ID, named_ruleset
-from rulebook.saves import MAX_DECISIONS, MAX_PLAYERS, SEED, PlacedError
-from validator import files
-from validator.files import NULL, Field, integer, list_of, mapping, one_of, shape_errors, text
+from rulebook.files.locate import ID, named_ruleset
+from rulebook.files.saves import MAX_DECISIONS, MAX_PLAYERS, SEED, PlacedError
+from rulebook.interpreter.errors import RulebookError, SaveFileError
+from rulebook.validator import files
+from rulebook.validator.files import NULL, Field, integer, list_of, mapping, one_of, shape_errors, text
 
 LOG_FORMAT = 1
 

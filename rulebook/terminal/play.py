@@ -24,8 +24,8 @@ from pathlib import Path
 import click
 from rich.text import Text
 
-from interpreter.narrate import Line, narrate, narrate_lines
-from rulebook.terminal import (
+from rulebook.interpreter.narrate import Line, narrate, narrate_lines
+from rulebook.terminal.screen import (
     TIMEOUT,
     LineReader,
     decision_panel,
@@ -48,12 +48,12 @@ SPACE_PROMPT = "choice (column,row as on the map, ? for help, s to save, q to qu
 def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path,
         bots: str | None = None) -> None:
     """The ``play`` command's body (see ``rulebook.cli.play`` for the options)."""
-    from rulebook.loading import _load, _params, _players
-    from rulebook.logs import LogWriter
-    from rulebook.saves import read_save
+    from rulebook.files.loading import _load, _params, _players
+    from rulebook.files.logs import LogWriter
+    from rulebook.files.saves import read_save
 
     saved = None
-    if resume_path:  # checked field by field before use (rulebook.saves)
+    if resume_path:  # checked field by field before use (rulebook.files.saves)
         saved = read_save(resume_path)
         variants = tuple(saved.data["variants"])
         humans = tuple(saved.data.get("humans") or humans)
@@ -106,8 +106,8 @@ def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_p
 def final_scores(game, st) -> list[Text]:
     """The final scores as a small table, one column per part of the
     scoring section when it has several, best first."""
-    from interpreter.labels import player_name
-    from rulebook.scores import breakdown
+    from rulebook.display.scores import breakdown
+    from rulebook.interpreter.labels import player_name
 
     rows = breakdown(game, st) if game.program.score else None
     if not rows:
@@ -142,7 +142,7 @@ def space_option(st, options, typed: str):
     spaces = {board.by_key.get((col, row)) for board in st.cat.boards.values()} - {None}
     if not spaces:
         return f"No space at column {col}, row {row} on the map."
-    from rulebook.table import _targets
+    from rulebook.web.layout import _targets
 
     hits = [o.index for o in options if any(t == f"c{c}" for c in spaces for t in _targets(st, o.value, None))]
     if not hits:  # an option naming the space in its words: "serpent at sea (6,1)"
@@ -180,8 +180,8 @@ def _bots(text: str, n: int, seed: int) -> dict:
     each seeded ``seed * 100 + seat`` (the seeds of the random bots before
     agents could be chosen, so random games keep their course). Wrapped by
     ``as_agent``: every kind of agent decides from its own view."""
-    from agents.base import as_agent, make_agent
-    from rulebook.simulate import check_agents, lineup, split_agents
+    from rulebook.agents.base import as_agent, make_agent
+    from rulebook.simulate.run import check_agents, lineup, split_agents
 
     try:
         specs = lineup(n, split_agents(text))
@@ -195,7 +195,7 @@ def _log_history(game, st, seed, log) -> None:
     """A resumed game's log starts with the decisions made before the save
     (they are in the saved state's history), so that the log replays from
     its seed like any other. Labels come from playing them again."""
-    from interpreter.errors import RulebookError
+    from rulebook.interpreter.errors import RulebookError
 
     try:
         again = game.new(players=st.n, seed=seed, params={k: v for k, v in st.params.items()
@@ -250,7 +250,7 @@ class Session:
         self.history: dict[int, list[Line]] = {p: [] for p in self.seats}
         self.fresh: dict[int, int] = {p: 0 for p in self.seats}
         # zone families that have held a component: the others, empty, stay off the table
-        from interpreter.ops import zone_family
+        from rulebook.interpreter.ops import zone_family
 
         self.seen = {zone_family(st, z) for z, zone in enumerate(st.zones) if zone}
         # a staged action being answered by a human: the game before its first stage (b goes back
@@ -273,8 +273,8 @@ class Session:
         st = self.st
         if not st.events:
             return
-        from interpreter.ops import zone_family
-        from rulebook.tell import tidy
+        from rulebook.display.tidy import tidy
+        from rulebook.interpreter.ops import zone_family
 
         if self.log:
             self.log.events(narrate(st, st.events, None, self.verbose))
@@ -293,7 +293,7 @@ class Session:
 
     # ------------------------------------------------------------ the game
     def play(self) -> None:
-        from agents.base import decide
+        from rulebook.agents.base import decide
 
         game, st, prog = self.game, self.st, self.game.program
         title = f"{prog.title}{' (' + ', '.join(prog.variants) + ')' if prog.variants else ''}"
@@ -379,7 +379,7 @@ class Session:
     # ------------------------------------------------------------ a human decision
     def human(self, p: int, options) -> int | str:
         """Ask seat ``p`` for an option: its index, or SAVE, QUIT, EOF, TIMED_OUT."""
-        from interpreter.labels import player_name
+        from rulebook.interpreter.labels import player_name
 
         st, game = self.st, self.game
         if len(self.seats) > 1:

@@ -33,11 +33,11 @@ import random
 import re
 from dataclasses import dataclass
 
-from interpreter.errors import RulebookError
-from interpreter.game import Game, _tag_type
-from interpreter.ops import can_see, zone_family, zone_key
-from interpreter.program import ANY, Type
-from interpreter.view import view
+from rulebook.interpreter.errors import RulebookError
+from rulebook.interpreter.game import Game, _tag_type
+from rulebook.interpreter.ops import can_see, zone_family, zone_key
+from rulebook.interpreter.program import ANY, Type
+from rulebook.interpreter.view import view
 
 try:
     import numpy as np
@@ -81,8 +81,8 @@ def _require() -> None:
 def load(game: str, variants=()) -> Game:
     """Find a ruleset by id, folder or file (as the command line does) and
     compile it with its variants."""
-    from compiler.build import load_program
-    from rulebook.locate import locate
+    from rulebook.compiler.build import load_program
+    from rulebook.files.locate import locate
 
     path = locate(game)
     compiled = load_program(path, tuple(variants))
@@ -605,7 +605,7 @@ class raw_env(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        from rulebook.terminal import render_view
+        from rulebook.terminal.screen import render_view
 
         st = self.st
         if st is None:

@@ -24,11 +24,11 @@ from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
-from interpreter.labels import comp_name, player_name, zone_name
-from interpreter.narrate import Line
-from interpreter.ops import can_see
-from interpreter.view import component_view, view
-from rulebook import boardmap
+from rulebook.interpreter.labels import comp_name, player_name, zone_name
+from rulebook.interpreter.narrate import Line
+from rulebook.interpreter.ops import can_see
+from rulebook.interpreter.view import component_view, view
+from rulebook.terminal import boardmap
 
 # one colour per seat, in seat order (more seats than colours reuse them)
 SEAT_STYLES = ("bright_red", "bright_blue", "bright_green", "yellow", "bright_magenta", "bright_cyan", "orange3",
@@ -159,7 +159,7 @@ def _zone_groups(st, v: dict, skip_families: set, seen: set | None = None) -> tu
     component's owner when the viewer can see who owns it. An empty zone of
     a family that no rule of the chosen variants names, or (``seen`` given)
     that has never held anything in this game, is left off the table."""
-    from interpreter.ops import zone_family, zone_key, zone_label
+    from rulebook.interpreter.ops import zone_family, zone_key, zone_label
 
     families, viewer = st.prog.families, v["viewer"]
     used = st.prog.used_zones or frozenset(families)
@@ -345,8 +345,8 @@ def scores_text(st, p) -> Text | None:
     """``Scores  P1 12 · P2 9 · P3 ?``: each player's score as ``p`` may
     know it now (``rulebook.scores.live_scores``); None without a scoring
     section."""
-    from interpreter.game import Game
-    from rulebook.scores import live_scores
+    from rulebook.display.scores import live_scores
+    from rulebook.interpreter.game import Game
 
     if st.prog.score is None:
         return None
@@ -538,7 +538,7 @@ def help_panel(game, st, p, options, save_path: str, game_arg: str) -> Group:
 
 def _origin(st) -> str:
     """Where the suspended rule is in the ruleset file: ``ruleset.yaml:95``."""
-    from interpreter.game import Game
+    from rulebook.interpreter.game import Game
 
     return _short(Game(st.prog).asked_at(st))
 

@@ -15,11 +15,11 @@ to a client holding the author's token.
 
 from __future__ import annotations
 
-from interpreter.labels import comp_name, player_name
-from interpreter.ops import can_see, zone_family, zone_key, zone_label
-from interpreter.view import component_view, view
-from rulebook import presentation
-from rulebook.scores import breakdown, live_scores
+from rulebook.display.scores import breakdown, live_scores
+from rulebook.interpreter.labels import comp_name, player_name
+from rulebook.interpreter.ops import can_see, zone_family, zone_key, zone_label
+from rulebook.interpreter.view import component_view, view
+from rulebook.web import hints as presentation
 
 
 def seat_table(game, st, seat, log: list[dict], seen: set[str], forced_answered: bool = True) -> dict:
@@ -118,7 +118,7 @@ def _breakdown(game, st) -> list[dict] | None:
 
 
 def _vars(st, values: dict, types: dict, seat) -> list[dict]:
-    from rulebook.terminal import shown_var, value_text
+    from rulebook.terminal.screen import shown_var, value_text
 
     return [{"name": k, "text": value_text(st, val, types.get(k), seat)}
             for k, val in values.items() if shown_var(st.prog, k, val, types.get(k))]

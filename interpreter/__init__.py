@@ -1,0 +1,1 @@
+"""The runtime: the game state, the run loop, the decision interface."""

@@ -1,0 +1,2 @@
+"""Other libraries' APIs over the one decision interface (PettingZoo,
+OpenSpiel, Gymnasium)."""

@@ -1,0 +1,1 @@
+"""Many games between agents: one game, where the games run, and the report."""

@@ -1,0 +1,2 @@
+"""Tests written as data: scenario files, and the property checks run in random
+games."""

@@ -1,0 +1,2 @@
+"""The browser table: the server, each seat's page as data, and the page's own
+files."""
