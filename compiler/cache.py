@@ -9,14 +9,12 @@ untrusted:
 
 * an entry carries the digest of its own content in its first line; one
   that does not match (damaged, edited, cut short) is rebuilt, never run;
-* the folder is used only when it belongs to the user running Rulebook and
-  nobody else may write in it (a folder others can write to could be given
-  code to run); otherwise nothing is cached;
-* entries are written to a temporary file and renamed, so a reader never
-  sees half an entry.
-
-The folder is ``$RULEBOOK_CACHE``, else ``$XDG_CACHE_HOME/rulebook``, else
-``~/.cache/rulebook``; ``RULEBOOK_CACHE=off`` turns the cache off.
+* the folder, its checks (only a folder of the user's own that nobody else
+  may write to, checked on the open folder, entries opened relative to it
+  without following links) and its settings are ``dsl.cache_folder``'s,
+  the same as for the parser's tables;
+* entries are written to a private temporary file and renamed, so a reader
+  never sees half an entry.
 """
 
 from __future__ import annotations
@@ -24,11 +22,10 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
-import os
-import stat
 import sys
-import tempfile
 from pathlib import Path
+
+from rulebook.dsl.cache_folder import checked_folder, opened
 
 HEAD = "# rulebook-cache sha256="
 _ENGINE: str | None = None
@@ -56,113 +53,62 @@ def key(text: str, file: str, variants, limits) -> str:
 
 
 def folder() -> Path | None:
-    """The cache folder, made if needed, or None when it must not be used."""
-    setting = os.environ.get("RULEBOOK_CACHE")
-    if setting is not None and setting.strip().lower() in ("off", "0", "no", "false", ""):
-        return None
-    if setting:
-        path = Path(setting).expanduser()
-    else:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        path = Path(base) / "rulebook"
-    try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = path.stat()
-    except OSError:
-        return None
-    return path if safe(info) else None
-
-
-def safe(info: os.stat_result) -> bool:
-    """A folder only its owner (who runs Rulebook) can write to."""
-    if not stat.S_ISDIR(info.st_mode):
-        return False
-    if hasattr(os, "getuid") and info.st_uid != os.getuid():
-        return False
-    return not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    """The cache folder's path if it may be used now, else None (``dsl.cache_folder``)."""
+    return checked_folder()
 
 
 def read(entry: str) -> tuple[str, list] | None:
     """The module source and line map of an entry, or None when there is
     none or it does not match its own digest (then it is removed)."""
-    where = folder()
-    if where is None:
-        return None
-    path = where / f"{entry}.py"
-    try:
-        if not path.is_file() or path.is_symlink():
+    with opened() as where:
+        raw = where.read(f"{entry}.py") if where else None
+        if raw is None:
             return None
-        raw = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    head, _, body = raw.partition("\n")
-    if not head.startswith(HEAD) or head[len(HEAD):] != hashlib.sha256(body.encode("utf-8")).hexdigest():
-        _remove(path)
-        return None
-    source, _, tail = body.rpartition("\n# line map: ")
-    try:
-        lines = [tuple(x) for x in json.loads(tail)]
-    except ValueError:
-        _remove(path)
-        return None
-    return source, lines
+        head, _, body = raw.decode("utf-8", "replace").partition("\n")
+        if not head.startswith(HEAD) or head[len(HEAD):] != hashlib.sha256(body.encode("utf-8")).hexdigest():
+            where.remove(f"{entry}.py")
+            return None
+        source, _, tail = body.rpartition("\n# line map: ")
+        try:
+            lines = [tuple(x) for x in json.loads(tail)]
+        except ValueError:
+            where.remove(f"{entry}.py")
+            return None
+        return source, lines
 
 
 def read_code(entry: str, name: str):
     """The module's code object, compiled once and kept beside its source
     (as Python keeps .pyc files), or None. It is checked against the digest
     of its own bytes, like the source."""
-    where = folder()
-    if where is None:
-        return None
-    path = where / f"{entry}.code"
-    try:
-        if not path.is_file() or path.is_symlink():
+    with opened() as where:
+        raw = where.read(f"{entry}.code") if where else None
+        if raw is None:
             return None
-        raw = path.read_bytes()
-    except OSError:
-        return None
-    head, _, body = raw.partition(b"\n")
-    if head != hashlib.sha256(body).hexdigest().encode():
-        _remove(path)
-        return None
-    try:
-        code = marshal.loads(body)
-    except (ValueError, EOFError, TypeError):
-        _remove(path)
-        return None
-    return code if getattr(code, "co_filename", None) == name else None
+        head, _, body = raw.partition(b"\n")
+        if head != hashlib.sha256(body).hexdigest().encode():
+            where.remove(f"{entry}.code")
+            return None
+        try:
+            code = marshal.loads(body)
+        except (ValueError, EOFError, TypeError):
+            where.remove(f"{entry}.code")
+            return None
+        return code if getattr(code, "co_filename", None) == name else None
 
 
 def write_code(entry: str, code) -> None:
-    where = folder()
-    if where is None:
-        return
     body = marshal.dumps(code)
-    _write(where / f"{entry}.code", hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
-
-
-def _write(path: Path, content: bytes) -> None:
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "wb") as f:
-            f.write(content)
-        os.replace(tmp, path)
-    except OSError:
-        return  # a cache that cannot be written is only slower
+    _write(f"{entry}.code", hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
 
 
 def write(entry: str, source: str, lines: list) -> None:
-    where = folder()
-    if where is None:
-        return
     body = source + "\n# line map: " + json.dumps(lines)
     content = HEAD + hashlib.sha256(body.encode("utf-8")).hexdigest() + "\n" + body
-    _write(where / f"{entry}.py", content.encode("utf-8"))
+    _write(f"{entry}.py", content.encode("utf-8"))
 
 
-def _remove(path: Path) -> None:
-    try:
-        path.unlink()
-    except OSError:
-        pass
+def _write(name: str, content: bytes) -> None:
+    with opened() as where:
+        if where:
+            where.write(name, content)  # a cache that cannot be written is only slower

@@ -10,8 +10,6 @@ exceptions.
 from __future__ import annotations
 
 import ast as _pyast
-import contextlib
-import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -19,7 +17,6 @@ from pathlib import Path
 
 import rulebook.dsl.ast as A
 from lark import Lark, Token, Transformer, v_args
-from lark import __version__ as lark_version
 from lark.exceptions import (
     LarkError,
     UnexpectedCharacters,
@@ -29,6 +26,7 @@ from lark.exceptions import (
     VisitError,
 )
 from lark.indenter import DedentError, Indenter
+from rulebook.dsl.grammar_cache import cached_lark
 
 GRAMMAR = Path(__file__).with_name("rules.lark")
 MAX_NESTING = 48  # brackets or blocks nested deeper than this are refused
@@ -88,32 +86,11 @@ class _RuleIndenter(Indenter):
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    """The parser. Building its LALR tables takes about half a second, so
-    they are kept in the user's cache folder (Lark checks the grammar's hash
-    before using them); without a writable cache folder they are rebuilt."""
-    options = dict(parser="lalr", postlex=_RuleIndenter(), start=["block", "expression"],
-                   propagate_positions=True, maybe_placeholders=False)
-    cache = _cache_file()
-    if cache is not None:
-        try:
-            return Lark(GRAMMAR.read_text(), cache=str(cache), **options)
-        except Exception:  # noqa: BLE001 - a damaged or unreadable cache: build the tables anew
-            with contextlib.suppress(OSError):
-                cache.unlink()
-    return Lark(GRAMMAR.read_text(), cache=False, **options)
-
-
-def _cache_file() -> Path | None:
-    if os.environ.get("RULEBOOK_NO_CACHE"):
-        return None
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulebook"
-    try:
-        base.mkdir(parents=True, exist_ok=True, mode=0o700)
-    except OSError:
-        return None
-    if not os.access(base, os.W_OK) or (hasattr(os, "getuid") and base.stat().st_uid != os.getuid()):
-        return None  # only a folder of this user's own: the cache is a pickle
-    return base / f"rules-grammar-lark{lark_version}.cache"
+    """The parser. Its LALR tables are kept in the user's cache folder
+    (``dsl.grammar_cache``: that folder's checks, and a digest checked
+    before the pickle is loaded); without a usable folder they are built."""
+    return cached_lark(GRAMMAR.read_text(), parser="lalr", postlex=_RuleIndenter(), start=["block", "expression"],
+                       propagate_positions=True, maybe_placeholders=False)
 
 
 def _pos(meta_or_token) -> A.Pos:

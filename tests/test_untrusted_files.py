@@ -120,6 +120,32 @@ def test_damaged_save_json_is_exit_1_located(saved, capsys, damage):
         assert column == text.index("7" * 100) + 1 and str(MAX_INT_DIGITS) in err
 
 
+@pytest.mark.parametrize("forged", ["\n", "\u2028", "\u2029", "\u202e"], ids=repr)
+def test_a_text_of_the_file_quoted_in_an_error_cannot_write_a_line_of_its_own(saved, capsys, forged):
+    """Found by tests/test_fuzz_files.py: a line break in a text of a save
+    (JSON allows one, escaped) was printed as it is in the error quoting
+    it, so the file could add lines to Rulebook's answer, such as a
+    forged ``rulebook: ...`` line; a bidirectional control could reorder
+    what the line shows. Each is shown as an escape now."""
+    save, data = saved
+    _write_save(save, dict(data, seed=f"3{forged}rulebook: save.json resumed, all is well"))
+    _, _, _, code, err = one_error(capsys, "play", "tic-tac-toe", "--resume", save)
+    assert code == "R020" and forged not in err.strip() and repr(forged)[1:-1] in err, err
+
+
+def test_a_placed_error_keeps_its_place_in_fields(saved, capsys):
+    from rulebook.files.saves import PlacedError, read_save
+
+    save, data = saved
+    text = _write_save(save, dict(data, players="two"))
+    with pytest.raises(PlacedError) as err:
+        read_save(save)
+    assert (err.value.path, err.value.line, err.value.column, err.value.code) == (str(save), 1,
+                                                                                   *locate(text, ("players",))[1:],
+                                                                                   "R020")
+    assert err.value.message.startswith("'players' must be")
+
+
 @pytest.mark.parametrize("what", ["/dev/zero", "fifo", "folder", "missing", "too-big", "binary"])
 def test_a_resume_path_that_is_no_save_is_exit_1_at_once(tmp_path, capsys, what):
     path = tmp_path / "save.json"
@@ -223,6 +249,19 @@ def test_a_header_path_outside_the_logs_folder_is_never_opened(tmp_path, capsys,
         _write_log(log, records)
         code, out, err = _run(capsys, "replay", log)
         assert code == 1 and "--game" in err and SECRET not in out + err, (path, err)
+
+
+def test_a_log_of_a_ruleset_that_cannot_be_found_is_R021_at_its_header(logged, capsys):
+    """Found by tests/test_fuzz_files.py: one flipped bit in the header's
+    ruleset id gave "Error: this log is of ruleset ...", with no place and
+    no code; it is R021 at the header's ruleset now."""
+    records = _lines(logged)
+    records[0]["ruleset"] = "uic-tac-toe"
+    _write_log(logged, records)
+    file, line, column, code, err = one_error(capsys, "replay", logged)
+    header = logged.read_text().splitlines()[0]
+    assert (file, line, code) == (str(logged), 1, "R021") and "--game" in err, err
+    assert column == locate(header, ("ruleset",))[1]
 
 
 def test_a_header_path_inside_the_folder_that_is_not_a_ruleset_is_not_quoted(tmp_path, capsys, logged):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulebook.files.locate import ID, named_ruleset
-from rulebook.files.saves import MAX_DECISIONS, MAX_PLAYERS, SEED
+from rulebook.files.saves import MAX_DECISIONS, MAX_PLAYERS, SEED, PlacedError
 from rulebook.interpreter.errors import RulebookError, SaveFileError
 from rulebook.validator import files
 from rulebook.validator.files import NULL, Field, integer, list_of, mapping, one_of, shape_errors, text
@@ -84,11 +84,11 @@ class Log:
     lines: dict = field(default_factory=dict)  # id(record) -> (file line, its text): to place errors
 
     def error(self, message: str, code: str = "R020", record=None, where: tuple = ()) -> SaveFileError:
-        """A SaveFileError at ``record``'s line (the header's by default)."""
+        """A PlacedError at ``record``'s line (the header's by default)."""
         record = self.header if record is None else record
         line, text = self.lines.get(id(record), (1, ""))
         column = files.locate(text, where)[1] if text else 1
-        return SaveFileError(f"{self.path}:{line}:{column}: error[{code}]: {message}", code)
+        return PlacedError(self.path, line, column, code, message)
 
 
 MAX_LOG_BYTES = 64_000_000
@@ -133,9 +133,9 @@ def read(path: str | Path) -> Log:
             else:
                 _add(log, record)
     except files.UnsafeFile as err:
-        raise SaveFileError(f"{path}:{err.line}:{err.column}: error[R020]: {err.message}", "R020") from None
+        raise PlacedError(path, err.line, err.column, "R020", err.message) from None
     if not log.header:
-        raise SaveFileError(f"{path}:1:1: error[R020]: the file is empty, not a Rulebook log", "R020")
+        raise PlacedError(path, 1, 1, "R020", "the file is empty, not a Rulebook log")
     return log
 
 
@@ -185,7 +185,8 @@ class Replayed(list):
 def ruleset_of(log: Log) -> Path:
     """The ruleset a log names, found as ``locate.named_ruleset`` finds one:
     its id on the search path, or its header's path if that is a ruleset
-    inside the log's folder. Raises FileNotFoundError saying what to do."""
+    inside the log's folder. Else an R021 error at the header's ruleset,
+    saying what to do."""
     folder = Path(log.path).parent
     try:
         return named_ruleset(log.header["ruleset"], folder, "the log's ruleset")
@@ -197,10 +198,9 @@ def ruleset_of(log: Log) -> Path:
             return named_ruleset(written, folder, "the log's ruleset file")
         except FileNotFoundError:
             pass
-    raise FileNotFoundError(
-        f"this log is of ruleset '{log.header['ruleset']}', which is not a ruleset id on the search path nor a "
-        f"ruleset file inside {folder} (a log's header cannot make Rulebook open a file elsewhere): "
-        "give the ruleset with --game FILE")
+    raise log.error(f"this log is of ruleset '{log.header['ruleset']}', which is not a ruleset id on the search "
+                    f"path nor a ruleset file inside {folder} (a log's header cannot make Rulebook open a file "
+                    "elsewhere): give the ruleset with --game FILE", "R021", where=("ruleset",))
 
 
 def replay(game, log: Log) -> Replayed:

@@ -11,6 +11,7 @@ the save belongs to the ruleset and replays it. Every problem is a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +68,29 @@ BOT_OPTIONS: dict[str, dict[str, Field]] = {
 }
 
 
+# what would break an error's one line or reorder what it shows (control characters are escaped
+# by ``files.escape``): line breaks and separators, and the bidirectional controls
+BREAKS = re.compile("[\t\n\r\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+class PlacedError(SaveFileError):
+    """A save or a log that cannot be used, placed in the file: ``path``,
+    ``line`` and ``column`` (1-based) are fields, and the message is one
+    printable line (``FILE:LINE:COL: error[CODE]: ...``) whatever texts of
+    the file it quotes, so that a file cannot write lines of its own into
+    Rulebook's answer."""
+
+    def __init__(self, path: str, line: int, column: int, code: str, message: str):
+        self.path, self.line, self.column, self.message = path, line, column, one_line(message)
+        super().__init__(f"{one_line(path)}:{line}:{column}: error[{code}]: {self.message}", code)
+
+
+def one_line(text: str) -> str:
+    """``text`` with control characters, line breaks and bidirectional controls shown as escapes."""
+    return BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}" if ord(m.group()) > 0xff else repr(m.group())[1:-1],
+                      files.escape(text))
+
+
 @dataclass
 class Save:
     """A save's data, checked, and the text it came from (to place errors)."""
@@ -76,8 +100,7 @@ class Save:
     data: dict
 
     def error(self, message: str, code: str, where: tuple = ()) -> SaveFileError:
-        line, column = files.locate(self.text, where)
-        return SaveFileError(f"{self.path}:{line}:{column}: error[{code}]: {message}", code)
+        return PlacedError(self.path, *files.locate(self.text, where), code, message)
 
     def load(self, game):
         """The saved game's state, replayed by ``Game.load``; its errors are
@@ -119,9 +142,9 @@ def read_save(path: str | Path) -> Save:
         source = files.read_text(path, MAX_SAVE_BYTES, "the save")
         data = files.parse_json(source)
     except files.UnsafeFile as err:
-        raise SaveFileError(f"{path}:{err.line}:{err.column}: error[R020]: {err.message}", "R020") from None
+        raise PlacedError(path, err.line, err.column, "R020", err.message) from None
     if not isinstance(data, dict):
-        raise SaveFileError(f"{path}:1:1: error[R020]: not a saved game (a save is a JSON object)", "R020")
+        raise PlacedError(path, 1, 1, "R020", "not a saved game (a save is a JSON object)")
     save = Save(path, source, data)
     problems = files.shape_errors(data, FIELDS, REQUIRED)
     if not problems and isinstance(data["state"], dict):
