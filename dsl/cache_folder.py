@@ -106,7 +106,7 @@ class CacheFolder:
             if not stat.S_ISREG(info.st_mode) or not private(info) or info.st_size > limit:
                 return None
             with os.fdopen(fd, "rb", closefd=False) as f:
-                return f.read(limit + 1)
+                return f.read(info.st_size + 1)  # the size it has, not the limit: no buffer of the limit's size
         except OSError:
             return None
         finally:
