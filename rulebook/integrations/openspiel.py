@@ -48,6 +48,7 @@ from functools import lru_cache
 
 from rulebook.integrations.actions import ActionTable, explore, option_keys, stated_keys
 from rulebook.integrations.chance import Event, Origin, resume
+from rulebook.integrations.rule_text import rule_strings
 from rulebook.interpreter.game import Game
 from rulebook.interpreter.view import view
 
@@ -73,16 +74,7 @@ def _require() -> None:
 
 def _rule_text(data) -> str:
     """Every string of the ruleset's data, joined (for the words that show a feature)."""
-    out, stack = [], [data]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            stack.extend(x.values())
-        elif isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, str):
-            out.append(x)
-    return "\n".join(out)
+    return "\n".join(rule_strings(data))
 
 
 def is_simultaneous(game: Game) -> bool:

@@ -33,6 +33,7 @@ import random
 import re
 from dataclasses import dataclass
 
+from rulebook.integrations.rule_text import rule_strings
 from rulebook.interpreter.errors import RulebookError
 from rulebook.interpreter.game import Game, _tag_type
 from rulebook.interpreter.ops import can_see, zone_family, zone_key
@@ -124,16 +125,7 @@ def vocabulary(data, st) -> dict[str, int]:
 def created_types(data, prog) -> list[str]:
     """Component types the rule text may ``create`` (their number can grow
     during play, so the observation keeps a capped pool for them)."""
-    found: set = set()
-    stack = [data]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            stack.extend(x.values())
-        elif isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, str):
-            found.update(m.group(1) for m in _CREATE.finditer(x))
+    found = {m.group(1) for x in rule_strings(data) for m in _CREATE.finditer(x)}
     return [t for t in prog.comp_types if t in found]
 
 
