@@ -173,6 +173,31 @@ def test_validate_and_play_a_ruleset_in_a_hostile_folder(name, tmp_path, capsys,
     assert not (tmp_path / "PWNED").exists()
 
 
+@pytest.mark.parametrize("name", ["cool-game\nimport os; open('PWNED', 'w').close()\n#",
+                                  "cool-game\u2028open('PWNED', 'w').close()"])
+@pytest.mark.parametrize("beside", [True, False], ids=["log-in-the-folder", "log-in-its-parent"])
+def test_replay_a_log_whose_header_names_a_hostile_folder(name, beside, tmp_path, capsys, monkeypatch):
+    """The third way in of issue 37 item 1: ``rulebook replay`` of a log
+    whose header names a ruleset in a folder beside it. The log is written
+    by a game played from that folder, then replayed with no cache, so the
+    module is compiled again from the folder the header names."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RULEBOOK_CACHE", "off")
+    folder = tmp_path / name
+    folder.mkdir()
+    shutil.copy(ROOT / "examples" / "nim" / "ruleset.yaml", folder / "ruleset.yaml")
+    log = (folder if beside else tmp_path) / "game.jsonl"
+    code, out, err = run_main(capsys, "play", folder / "ruleset.yaml", "--seed", "3", "--bots", "random",
+                              "--log", log)
+    assert code == 0, out + err
+    header = json.loads(log.read_text().splitlines()[0])
+    assert (log.parent / header["path"]).resolve() == (folder / "ruleset.yaml").resolve(), header
+    code, out, err = run_main(capsys, "replay", log)
+    assert code == 0, out + err
+    assert "replay reproduces the log" in out
+    assert not (tmp_path / "PWNED").exists() and not (folder / "PWNED").exists()
+
+
 @pytest.mark.skipif(native.missing() is not None, reason=str(native.missing()))
 def test_native_code_keeps_hostile_texts_as_texts(tmp_path):
     """``--native``: the library's file names come from a digest, and Cython
