@@ -26,6 +26,7 @@ class Analysis:
     framed_events: set = field(default_factory=set)  # events whose triggers run as frames
     ending_events: set = field(default_factory=set)  # events whose triggers can end the game
     recursive: set = field(default_factory=set)  # units that can reach themselves
+    fans_out: set = field(default_factory=set)  # units that call units or fire events that have triggers
     static_zone_base: dict = field(default_factory=dict)  # shared family -> its zone number, when fixed
     moved_fires: bool = False  # some trigger listens to 'moved'
     top_piles: bool = False  # some zone is a face-up pile (only its top face up)
@@ -150,6 +151,7 @@ def analyse(checked) -> Analysis:
                 changed = True
     # units that can reach themselves through calls and the triggers of the events they fire
     edges = {n: set(f["calls"]) | {t for e in f["fires"] for t in triggers.get(e, ())} for n, f in facts.items()}
+    an.fans_out = {n for n, out in edges.items() if out}
     for start in edges:
         seen, todo = set(), list(edges[start])
         while todo:

@@ -404,7 +404,7 @@ def charge_call(code, body: X) -> None:
     those bodies call no function."""
     if any(n.op == "fn" and not inlined(code.m, n.a[0], n.a[3]) for n in walk(body)):
         code.line("st.work += 1")
-        code.line(f"if st.work > {code.limit('max_work')}: over_budget(st, True)")
+        code.line(f"if st.work > {code.limit('max_work')}: over_budget(st, 'calls')")
 
 
 def small_body(x: X, limit: int = 80) -> bool:

@@ -343,6 +343,7 @@ class StmtEmitter:
         fname = self.m.plain_names[unit]
         argv = ", ".join(["st", self.local(0)] + [self.ex(a) for a in args])
         call = f"{fname}({argv})" if result is None else f"{self.local(result)} = {fname}({argv})"
+        charge_run(self, unit)
         if unit in self.m.an.recursive:
             self.line("st.depth += 1")
             self.line(f"if len(st.stack) + st.depth > {self.limit('max_stack')}: too_deep(st, "
@@ -462,3 +463,15 @@ def write_append(code, target, value) -> None:
         return
     get, put = code._read_modify(target)
     code.line(f"{put} = sized({get} + [{code.ex(value)}], {w}, {big})")
+
+
+def charge_run(code, unit: str) -> None:
+    """The lines before a call of the procedure ``unit`` when it runs other
+    units (calls procedures, or fires events that have triggers): the call
+    counts one against the work budget. Ten calls a level, nine levels
+    deep, is work that neither the loop limit nor the depth limit sees;
+    a procedure that runs no other is not charged, its cost being bounded
+    by its body and charged with its callers' (interpreter/budget.py)."""
+    if unit in code.m.an.fans_out:
+        code.line("st.work += 1")
+        code.line(f"if st.work > {code.limit('max_work')}: over_budget(st, 'runs')")

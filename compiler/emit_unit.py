@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from rulebook.compiler.emit_stmt import charge_run
 from rulebook.validator.ir import S, Template, walk
 
 _REF = re.compile("\x00(\\d+)\x00(\x01?)")
@@ -129,6 +130,7 @@ class UnitWriter:
         uid = c.m.unit_ids[unit]
         u = c.m.checked.units[unit]
         c.line(f"if len(st.stack) + st.depth >= {c.limit('max_stack')}: too_deep(st, {c.const(c.where)})")
+        charge_run(c, unit)
         new = ["L[0]"] + [c.ex(a) for a in args]
         if u.ret_slot >= 0:  # it returns a value: the slot it goes to (None: not wanted)
             new.append(repr(result))

@@ -16,6 +16,7 @@ import sys
 from bisect import insort  # noqa: F401 - for compiled rules (from lib import *), which keep unordered zones sorted
 
 from rulebook.interpreter import ops
+from rulebook.interpreter.budget import OVER_BUDGET, charge, over_budget  # noqa: F401 - for compiled rules
 from rulebook.interpreter.errors import BAD_VALUE, NO_OPTIONS, STEP_LIMIT, RuleError
 from rulebook.interpreter.events import moved as _moved  # not exported to compiled rules (a private name)
 from rulebook.interpreter.indexes import indexed, set_indexed  # noqa: F401 - for compiled rules (from lib import *)
@@ -27,25 +28,6 @@ TIMED_OUT = -1  # the answer stored for a turn's action menu when its time limit
 
 
 # ----------------------------------------------------------------- budgets
-def charge(st, n: int) -> None:
-    """Count items visited against the work budget, so that one expression
-    cannot run away where the loop limit does not look."""
-    st.work += n
-    if st.work > st.prog.max_work:
-        over_budget(st)
-
-
-def over_budget(st, calls: bool = False):
-    """R100: the work budget is spent. ``calls``: by a ruleset function's
-    calls of functions (compiler/emit_expr.charge_call), one each."""
-    limit = st.prog.max_work
-    if calls:
-        raise RuleError("R100", f"function calls and items visited by queries passed {limit} without a decision",
-                        hint="a function calls functions that call functions, many times over; call them less")
-    raise RuleError("R100", f"queries visited more than {limit} items without a decision",
-                    hint="a query inside a query over large lists; narrow the lists first")
-
-
 class _Failed:
     __slots__ = ()
 

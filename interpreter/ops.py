@@ -7,6 +7,7 @@ from __future__ import annotations
 from bisect import insort
 
 from rulebook.interpreter import rng
+from rulebook.interpreter.budget import over_budget
 from rulebook.interpreter.errors import RECURSION, SCRIPT, RuleError
 from rulebook.interpreter.events import moved
 from rulebook.interpreter.labels import comp_name
@@ -135,7 +136,11 @@ def _chosen(st, event: str, fields: dict) -> list:
     if not triggers:
         return []
     p = st.current
-    return [t for t in triggers if t.cond is None or t.cond(st, p, fields)]
+    chosen = [t for t in triggers if t.cond is None or t.cond(st, p, fields)]
+    st.work += len(chosen)  # a trigger run is work: triggers firing events for triggers have no loop to count
+    if st.work > st.prog.max_work:
+        over_budget(st, "runs")
+    return chosen
 
 
 def _run_direct(st, event: str, fields: dict, chosen: list) -> None:

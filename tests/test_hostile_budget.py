@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -185,6 +186,22 @@ def _calls_ten_times_nine_deep() -> str:
     return out + "vars:\n  y: 0\n" + _ONCE + "      set y = f9(1)\n      end game\n"
 
 
+def _procedures_ten_calls_nine_deep() -> str:
+    out = "vars:\n  y: 0\nprocedures:\n"
+    for k in range(10):
+        body = "".join([f"p{k - 1}()\n"] * 10) if k else "set y = y + 1\n"
+        out += f"  p{k}:\n    effect: |\n" + "".join(f"      {line}\n" for line in body.splitlines())
+    return out + _ONCE + "      p9()\n      end game\n"
+
+
+def _triggers_ten_events_nine_deep() -> str:
+    out = "vars:\n  y: 0\nevents:\n" + "".join(f"  e{k}: {{}}\n" for k in range(10)) + "triggers:\n"
+    for k in range(10):
+        body = "".join([f"emit e{k - 1}\n"] * 10) if k else "set y = y + 1\n"
+        out += f"  t{k}:\n    on: e{k}\n    effect: |\n" + "".join(f"      {line}\n" for line in body.splitlines())
+    return out + _ONCE + "      emit e9\n      end game\n"
+
+
 PLAY_CASES = {  # name: (ruleset body, exit code, (its error's code, the text it names, the column in it) or None)
     "str() of a list sharing one text of 512 K characters 2**19 times": (
         _SHARED_TEXT + "      set t = str(ys)\n      end game\n", 1, ("R107", "set t = str(ys)", 0)),
@@ -197,6 +214,10 @@ PLAY_CASES = {  # name: (ruleset body, exit code, (its error's code, the text it
     "190,000 appends": ("vars:\n  xs: {type: list of int, initial: \"[]\"}\n" + _ONCE
                         + "      repeat 190000:\n          append 1 to xs\n      end game\n", 0, None),
     "ten calls a level, nine levels deep": (_calls_ten_times_nine_deep(), 1, ("R100", "set y = f9(1)", 0)),
+    "procedures: ten calls a level, nine levels deep": (_procedures_ten_calls_nine_deep(), 1,
+                                                        ("R100", re.compile(r"p[1-8]\(\)"), 0)),
+    "triggers: ten events a level, nine levels deep": (_triggers_ten_events_nine_deep(), 1,
+                                                        ("R100", re.compile(r"emit e[0-8]"), 0)),
     "copies from a parameter whose default is -1": (
         "params:\n  n: {default: -1, type: int}\ncomponents:\n  card:\n    for_each: {v: \"range(3)\"}\n"
         "    copies: n\n" + _ONCE + "      end game\n", 1, ("E014", "copies: n", len("copies: "))),
@@ -213,6 +234,11 @@ def test_a_hostile_rule_played_stops_with_a_located_error_or_finishes(tmp_path, 
     assert proc.returncode == code, f"{name}: exit {proc.returncode}\n{shown[-2000:]}"
     if error is None:
         assert "Game over" in shown, shown[-2000:]
+    elif isinstance(error[1], re.Pattern):  # the budget runs out somewhere among many like statements
+        place = re.search(rf"hostile\.yaml:(\d+):(\d+): error\[{error[0]}\]", shown)
+        assert place, shown[-2000:]
+        line, column = int(place[1]), int(place[2])
+        assert error[1].match(text.splitlines()[line - 1], column - 1), (text.splitlines()[line - 1], column)
     else:
         line = next(i for i, ln in enumerate(text.splitlines(), 1) if error[1] in ln)
         column = text.splitlines()[line - 1].index(error[1]) + 1 + error[2]

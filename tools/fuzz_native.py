@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import sys
-import os
 import time
 from pathlib import Path
 
@@ -36,10 +36,11 @@ if str(ROOT) not in sys.path:
 from rulebook.compiler import native  # noqa: E402
 from rulebook.compiler.build import compile_text  # noqa: E402
 from rulebook.interpreter.game import Game  # noqa: E402
+
 from rulebook.simulate.run import game_seed, play_one  # noqa: E402
 
 PIECES = ["*/", "/*", "??/", "??=", "??(", "??)", "??'", "??<", "??!", "??>", "??-", "#include <x.h>", "#define X 1",
-          "\\", "\\\\", "\\n", "\\x00", "'", '"', "'''", '"""', "\u2028", "\u2029", "\u0085", "int x = 1;", "}",
+          "\\", "\\\\", "\\n", "\\x00", "'", '"', "'''", '"""', "\u2028", "\u2029", "int x = 1;", "}",
           "{", ";", "__pyx_", "cdef extern", "%s", "{player}", "#", "@", "$"]
 
 
