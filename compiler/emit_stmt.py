@@ -343,15 +343,7 @@ class StmtEmitter:
         fname = self.m.plain_names[unit]
         argv = ", ".join(["st", self.local(0)] + [self.ex(a) for a in args])
         call = f"{fname}({argv})" if result is None else f"{self.local(result)} = {fname}({argv})"
-        charge_run(self, unit)
-        if unit in self.m.an.recursive:
-            self.line("st.depth += 1")
-            self.line(f"if len(st.stack) + st.depth > {self.limit('max_stack')}: too_deep(st, "
-                      f"{self.const(self.where)})")
-            self.line(call)
-            self.line("st.depth -= 1")
-        else:
-            self.line(call)
+        write_call(self, unit, call)
         if unit in self.m.an.can_end:
             self.ended()
 
@@ -475,3 +467,16 @@ def charge_run(code, unit: str) -> None:
     if unit in code.m.an.fans_out:
         code.line("st.work += 1")
         code.line(f"if st.work > {code.limit('max_work')}: over_budget(st, 'runs')")
+
+
+def write_call(code, unit: str, call: str) -> None:
+    """A plain call of the procedure ``unit``: charged when it runs others,
+    and nested one level deeper when it can reach itself (``R105``)."""
+    charge_run(code, unit)
+    if unit in code.m.an.recursive:
+        code.line("st.depth += 1")
+        code.line(f"if len(st.stack) + st.depth > {code.limit('max_stack')}: too_deep(st, {code.const(code.where)})")
+        code.line(call)
+        code.line("st.depth -= 1")
+    else:
+        code.line(call)
