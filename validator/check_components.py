@@ -50,11 +50,11 @@ def check_components(ck):
         for fname in ("count", "copies"):
             if isinstance(spec.get(fname), int) and not isinstance(spec[fname], bool) and spec[fname] < 0:
                 ck.report("E014", f"'{name}': {fname} {spec[fname]} is negative", base + (fname,),
-                            hint="a number of components is 0 or more")
+                          hint="a number of components is 0 or more")
         if "count" in spec and (spec.get("for_each") or spec.get("items")):
             ck.report("E014", f"'{name}': count has no effect next to "
-                        f"{'for_each' if spec.get('for_each') else 'items'}", base + ("count",), key=True,
-                        hint="'copies' makes several of each")
+                      f"{'for_each' if spec.get('for_each') else 'items'}", base + ("count",), key=True,
+                      hint="'copies' makes several of each")
         count = ck.check_expr_at(base + ("count",), scope, INT, "count")[0] if "count" in spec else None
         rules = ComponentRules(name, loops, items, item_keys, props, copies, count, scope.unit.nlocals, {},
                                where=_place(ck.doc, base, key=True),
@@ -109,7 +109,7 @@ def template(ck, path, names: dict[str, Type], public: bool = False) -> Template
     cx = Cx(ck, scope, tuple(path), ck.doc.spans.get(tuple(path)))
     try:
         pieces = template_parts(ck, str(text), cx, 1, 1, "this text", public,
-                                     itself="self" if "self" in names else None)
+                                itself="self" if "self" in names else None)
     except CheckError:
         return None
     return Template(pieces, public, slots, scope.unit.nlocals, scope.unit.names)
@@ -128,5 +128,5 @@ def check_rows(ck):
             for prop in read:
                 if prop not in row and prop in ck.comp_types[name].static:
                     ck.report("E032", f"row {i + 1} of '{name}' has no '{prop}', which the rules read",
-                                ("components", name, "items", i),
-                                hint=f"give every row '{prop}' (none where it does not apply)")
+                              ("components", name, "items", i),
+                              hint=f"give every row '{prop}' (none where it does not apply)")

@@ -69,18 +69,18 @@ def reserved_names(ck):
                 for fname in spec:
                     if str(fname).startswith("_"):
                         ck.report("E014", f"'{fname}': names starting with '_' are reserved",
-                                    (section, name, fname), key=True)
+                                  (section, name, fname), key=True)
             if section in ("procedures", "functions") and isinstance(spec, dict):
                 for param in spec.get("params") or {}:
                     if str(param).startswith("_"):
                         ck.report("E014", f"'{param}': names starting with '_' are reserved",
-                                    (section, name, "params", param), key=True)
+                                  (section, name, "params", param), key=True)
             if section == "components" and isinstance(spec, dict):
                 for part in ("for_each", "props", "state"):
                     for prop in spec.get(part) or {}:
                         if str(prop).startswith("_"):
                             ck.report("E014", f"'{prop}': names starting with '_' are reserved",
-                                        (section, name, part, prop), key=True)
+                                      (section, name, part, prop), key=True)
 
 
 def builtin_clash(ck, section: str, name) -> bool:
@@ -128,16 +128,16 @@ def declare_params(ck):
                 )
             elif default is not None and not compatible(declared, literal_type(default)):
                 ck.report("E063", f"default {literal(default)} is not {article(declared)}",
-                            ("params", name, "default"), hint=WHOLE if t == FRACTION else None)
+                          ("params", name, "default"), hint=WHOLE if t == FRACTION else None)
             t = declared or t
         elif t == FRACTION:
             ck.report("E063", f"parameter '{name}': {literal(default)} is a fraction",
-                        ("params", name, "default") if isinstance(spec, dict) else ("params", name), hint=WHOLE)
+                      ("params", name, "default") if isinstance(spec, dict) else ("params", name), hint=WHOLE)
         if isinstance(spec, dict) and spec.get("choices"):
             ck.param_choices[name] = list(spec["choices"])
         if isinstance(spec, dict) and spec.get("choices") and default not in spec["choices"]:
             ck.report("E063", f"default {literal(default)} is not one of the choices",
-                        ("params", name, "default"))
+                      ("params", name, "default"))
         ck.param_types[name] = t
     scope = ck.scratch("define")
     zones = ck.data.get("zones") or {}
@@ -147,7 +147,7 @@ def declare_params(ck):
             ck.report("E043", f"'{name}' is already a parameter", ("define", name), key=True)
         elif name in zones:
             ck.report("E043", f"'{name}' is already {already(ck, name)}", ("define", name), key=True,
-                        hint="rename one of them")
+                      hint="rename one of them")
             continue  # the zone keeps its name: uses of it are not reported again
         x, t = ck.check_expr_at(("define", name), scope)
         ck.param_types[name] = t
@@ -179,8 +179,8 @@ def declare_components(ck):
             t = None
             if isinstance(init, dict) and "show" in init:
                 ck.report("E012", "'show' is for variables; a component shows what its label and status say",
-                            ("components", name, "state", key, "show"), key=True,
-                            hint="add it to the type's status: \"{self." + str(key) + "}\"")
+                          ("components", name, "state", key, "show"), key=True,
+                          hint="add it to the type's status: \"{self." + str(key) + "}\"")
             if isinstance(init, dict) and "type" in init:
                 t = parse_type(init["type"], ck.comp_types)
                 if t is None:
@@ -243,8 +243,8 @@ def declare_zones(ck):
         face = spec.get("face", "up" if visibility == "public" else "down")
         if visibility == "top" and spec.get("ordered", True) is False:
             ck.report("E013", f"zone '{name}': a face-up pile (visibility: top) must be ordered",
-                        ("zones", name, "ordered"), hint="an unordered zone is sorted by id, so its top would "
-                        "tell how the hidden components compare: drop 'ordered: false'")
+                      ("zones", name, "ordered"), hint="an unordered zone is sorted by id, so its top would "
+                      "tell how the hidden components compare: drop 'ordered: false'")
         ck.families[name] = ZoneDecl(name, per, of, visibility, face, bool(spec.get("ordered", True)))
     pers = {name: fam.per for name, fam in ck.families.items()}
     for name, spec in (ck.data.get("zones") or {}).items():
@@ -259,7 +259,7 @@ def declare_vars(ck):
                 continue
             if name in ck.families or name in ck.param_types:
                 ck.report("E043", f"'{name}' is already {already(ck, name)}", (section, name), key=True,
-                            hint="rename one of them")
+                          hint="rename one of them")
                 continue  # the first keeps its name: uses of it are not reported again
             t = None
             if isinstance(spec, dict):
@@ -334,7 +334,7 @@ def declare_procedures(ck):
             t = parse_type(returns, ck.comp_types)
             if t is None:
                 ck.report("E041", f"unknown type '{returns}'", ("procedures", name, "returns"),
-                            hint=did_you_mean(str(returns), ["int", "bool", "str", "player", "zone", "any"]
+                          hint=did_you_mean(str(returns), ["int", "bool", "str", "player", "zone", "any"]
                                               + list(ck.comp_types)))
                 t = ANY
             ck.proc_returns[name] = t

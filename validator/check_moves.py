@@ -115,7 +115,7 @@ def check_reveal_stmt(ck, s, cx):
     if tt.kind in ("player", "int"):
         to = X("list", (to,))
     elif not (tt.kind in ("list", "any", "error") and elem_type(tt).kind in ("player", "int", "any", "error",
-                                                                            "none")):
+                                                                             "none")):
         cx.error("E041", f"reveal ... to needs a player or a list of players, not {tt}", s.to.pos)
     return S("reveal", cx.where(s.pos), what, to)
 

@@ -33,8 +33,8 @@ def check_actions(ck):
         staged = spec.get("staged") is True
         if staged and len(names) < 2:
             ck.report("E013", f"action '{name}' is staged but has {len(names)} parameter"
-                        f"{'s' if len(names) != 1 else ''}: stages ask two or more one after another",
-                        base + ("staged",), hint="drop 'staged', or give the action its parameters")
+                      f"{'s' if len(names) != 1 else ''}: stages ask two or more one after another",
+                      base + ("staged",), hint="drop 'staged', or give the action its parameters")
         for k, pname in enumerate(names):
             ck.later_params = (name, names[k:])  # a domain may read only the parameters above it
             try:
@@ -68,10 +68,10 @@ def check_actions(ck):
                 label = None
         ck.add_unit(unit.name, body, unit, ck.place(base, key=True), tuple(s for _, s, _ in params))
         ck.out.actions.append(ActionRule(name, i, params, cond, require, label, unit.name, unit.nlocals,
-                                           staged and len(names) >= 2))
+                                         staged and len(names) >= 2))
         ck.action_index[name] = i
         ck.action_meta.append({"name": name, "param_types": [scope.names[p][1] for p, _, _ in params],
-                                 "params": [p for p, _, _ in params], "staged": staged and len(names) >= 2})
+                               "params": [p for p, _, _ in params], "staged": staged and len(names) >= 2})
 
 
 # ------------------------------------------------------------ phases
@@ -152,7 +152,7 @@ def check_turn(ck, phase, turn, phase_end_if) -> TurnRule:
     t_time_out = hook(ck, base + ("on_time_out",), f"phase {phase} turn on_time_out")
     if t_time_out is not None and "time_limit" not in turn:
         ck.report("E044", "on_time_out without a time_limit never runs", base + ("on_time_out",), key=True,
-                    hint="add time_limit: SECONDS to this turn")
+                  hint="add time_limit: SECONDS to this turn")
     action_ids = []
     for i, aname in enumerate(turn.get("actions") or []):
         if aname not in ck.action_index:

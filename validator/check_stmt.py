@@ -65,7 +65,7 @@ def statement(ck, s, cx: Cx, out: list) -> None:
             ck.report("E014", f"'{name}': names starting with '_' are reserved", cx.path, cx.at(s.pos))
         if isinstance(name, str) and name in VALUE_WORDS:
             ck.report("E043", f"'{name}' is a word of the language: rule text would never read it as "
-                        "a name", cx.path, cx.at(s.pos), "choose another name")
+                      "a name", cx.path, cx.at(s.pos), "choose another name")
     hoisted = cx.hoist = []  # the procedure calls in this statement's values: they run just before it
     try:
         checked = STATEMENT_CHECKS[type(s)](ck, s, cx)
@@ -213,7 +213,7 @@ def _templates(ck, c, cx):
     label = prompt = None
     if c.label is not None:
         label = Template(template_parts(ck, c.label, cx, c.label_pos[0], c.label_pos[1] + 1,
-                                             "the label of choose"), slot_names=cx.scope.unit.names)
+                                        "the label of choose"), slot_names=cx.scope.unit.names)
     if c.prompt is not None and "{" in c.prompt:
         prompt = Template(template_parts(ck, c.prompt, cx, c.prompt_pos[0], c.prompt_pos[1] + 1, "the prompt"),
                           slot_names=cx.scope.unit.names)

@@ -155,7 +155,7 @@ class RulesetChecker:
             at = span.to_file(err.line, err.column) if span else self.doc.where(path)
             hint = err.hint
             if (kind == "block" and span is not None and getattr(span, "style", None) == ">"
-                    and span.chars and span.chars[0][0] != span.chars[-1][0]):  # YAML folded its lines into one
+                and span.chars and span.chars[0][0] != span.chars[-1][0]):  # YAML folded its lines into one
                 hint = "'>' folds lines into one: write blocks of statements with '|'"
             self.report(err.code, err.message, path, at, hint)
             return None, span
@@ -294,8 +294,8 @@ def check_procedures(ck):
             if node is not None and not always_returns(node.body):
                 last = Cx(ck, scope, path, span).at(node.body[-1].pos)  # where it runs out
                 ck.report("E044", f"procedure '{name}' returns {returns}, and it can reach its end "
-                            "without a value", path, last,
-                            "end every path with 'return <value>' (an 'if' needs an 'else')")
+                          "without a value", path, last,
+                          "end every path with 'return <value>' (an 'if' needs an 'else')")
 
 
 def check_uncalled_functions(ck):
