@@ -1,11 +1,17 @@
-"""Check expressions: resolve every name, infer and check types, and write
-the meaning as IR (``validator.ir.X``).
+"""What every check of an expression works with: its place (``Cx``), the
+way to abandon it (``CheckError``), and the small helpers the checks of
+each construct share (truth, lists, face-up reading, what a name resolved
+to).
 
-``expr(node, cx) -> (X, Type)``. Every name is resolved here, at load: a
-local, a built-in, a global or per-player variable, a parameter, a zone, a
-component type or a function. A mistake is reported at its place and
-abandons the expression (``CheckError``); the caller goes on, so one run
-reports every mistake.
+A value is checked by ``ck.expr(node, cx) -> (X, Type)`` (``ck`` is the
+``checker.RulesetChecker``), which looks the node's kind up in
+``expr_checks.EXPRESSION_CHECKS``; the checks themselves are free
+functions in ``expr_literals``, ``expr_names``, ``expr_access``,
+``expr_operators``, ``expr_functions``, ``expr_calls`` and ``check_calls``.
+Every name is resolved at load: a local, a built-in, a global or
+per-player variable, a parameter, a zone, a component type or a function.
+A mistake is reported at its place and abandons the expression
+(``CheckError``); the caller goes on, so one run reports every mistake.
 """
 
 from __future__ import annotations
@@ -179,7 +185,7 @@ def as_list(x: X, t: Type) -> X:
 
 
 def resolved(comp, cx: Cx, node, check) -> tuple[X, Type]:
-    """``check(node, cx)``, recording what the name, property or call
+    """``check(comp, node, cx)``, recording what the name, property or call
     ``node`` resolved to (``Cx.note``), so that each kind of name is
     recorded in one place. A call is recorded before its arguments are
     checked: a mistake in one of them leaves the callee known."""
@@ -219,6 +225,7 @@ def note_resolved(comp, cx: Cx, node, x: X, t: Type) -> tuple[X, Type]:
 
 
 def expect(ck, node, cx: Cx, want: Type, what: str) -> X:
+    """The X of a value that must be of type ``want`` (``what`` names it in the error)."""
     x, t = ck.expr(node, cx)
     if want.kind == "list" and t.kind == "zone":
         return as_list(x, t)
@@ -232,6 +239,7 @@ def expect(ck, node, cx: Cx, want: Type, what: str) -> X:
 
 
 def listy(ck, node, cx: Cx, what: str) -> tuple[X, Type]:
+    """(plain list, item type) of a value that must be a list or a zone."""
     x, t = ck.expr(node, cx)
     if not is_listy(t):
         cx.error("E041", f"{what} must be a list or a zone, not {t}", node.pos)
@@ -239,4 +247,5 @@ def listy(ck, node, cx: Cx, what: str) -> tuple[X, Type]:
 
 
 def cond(ck, node, cx: Cx) -> X:
+    """The truth of a value used as a condition."""
     return expect(ck, node, cx, BOOL, "a condition")

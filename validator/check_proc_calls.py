@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from rulebook.dsl import ast as A
-from rulebook.validator.check_expr import (
-    Cx,
-    expect,
-)
+from rulebook.validator.check_expr import Cx, expect
 from rulebook.validator.diagnostics import did_you_mean
 from rulebook.validator.ir import S, X
 

@@ -1,4 +1,5 @@
-"""Check statements: ``block(stmts, cx) -> [S]``.
+"""Check statements: ``block(ck, stmts, cx) -> [S]``, each statement by the
+check for its kind of node (``STATEMENT_CHECKS``).
 
 Each statement is checked and written as IR (``validator.ir.S``) with its
 place in the file, which the compiled code keeps for runtime errors. A
@@ -45,6 +46,7 @@ OUT_UNTIL = ("phase", "cleared")  # eliminate ... until: the points a player's t
 
 
 def block(ck, stmts, cx: Cx) -> list:
+    """The IR of a block of statements (``ck`` is the ``checker.RulesetChecker``)."""
     out = []
     saved = cx.hoist
     try:

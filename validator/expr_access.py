@@ -3,25 +3,10 @@
 from __future__ import annotations
 
 from rulebook.dsl import ast as A
-from rulebook.validator.check_expr import (
-    as_list,
-    face_up_only,
-)
+from rulebook.validator.check_expr import as_list, face_up_only
 from rulebook.validator.diagnostics import did_you_mean
 from rulebook.validator.ir import X
-from rulebook.validator.types import (
-    ANY,
-    COMP,
-    INT,
-    LIST,
-    PLAYER,
-    STR,
-    ZONE,
-    Type,
-    compatible,
-    elem_type,
-    is_listy,
-)
+from rulebook.validator.types import ANY, COMP, INT, LIST, PLAYER, STR, ZONE, Type, compatible, elem_type, is_listy
 
 
 # ----------------------------------------------------------- access

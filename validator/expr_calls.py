@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from rulebook.dsl import ast as A
 from rulebook.validator.check_decls import function_variant
-from rulebook.validator.check_expr import (
-    Cx,
-    expect,
-    face_up_only,
-)
+from rulebook.validator.check_expr import Cx, expect, face_up_only
 from rulebook.validator.check_proc_calls import call_value
 from rulebook.validator.check_texts import faces_first
 from rulebook.validator.diagnostics import did_you_mean

@@ -3,15 +3,9 @@
 from __future__ import annotations
 
 from rulebook.dsl import ast as A
-from rulebook.validator.check_expr import (
-    Cx,
-    truthy,
-    unhoisted,
-)
+from rulebook.validator.check_expr import Cx, truthy, unhoisted
 from rulebook.validator.ir import X
-from rulebook.validator.types import (
-    Type,
-)
+from rulebook.validator.types import Type
 
 
 def check_lambda_expr(ck, n, cx):

@@ -4,19 +4,9 @@ from __future__ import annotations
 
 import re
 
-from rulebook.validator.check_expr import (
-    const,
-    face_up_only,
-)
+from rulebook.validator.check_expr import const, face_up_only
 from rulebook.validator.ir import X
-from rulebook.validator.types import (
-    BOOL,
-    INT,
-    LIST,
-    NONE,
-    STR,
-    join,
-)
+from rulebook.validator.types import BOOL, INT, LIST, NONE, STR, join
 
 # '{name}' or '{expr}' in a plain string: what a template would fill in
 _LOOKS_FILLED_IN = re.compile(r"\{[A-Za-z_][^{}]*\}")

@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-from rulebook.validator.check_expr import (
-    BUILTIN_NAMES,
-    const,
-)
+from rulebook.validator.check_expr import BUILTIN_NAMES, const
 from rulebook.validator.diagnostics import did_you_mean
 from rulebook.validator.ir import X
-from rulebook.validator.types import (
-    INT,
-    LIST,
-    MAP,
-    PLAYER,
-    STR,
-    ZONE,
-    Type,
-)
+from rulebook.validator.types import INT, LIST, MAP, PLAYER, STR, ZONE, Type
 
 
 # ----------------------------------------------------------- names

@@ -2,23 +2,9 @@
 
 from __future__ import annotations
 
-from rulebook.validator.check_expr import (
-    as_list,
-    cond,
-    face_up_only,
-    listy,
-    unhoisted,
-)
+from rulebook.validator.check_expr import as_list, cond, face_up_only, listy, unhoisted
 from rulebook.validator.ir import X
-from rulebook.validator.types import (
-    BOOL,
-    INT,
-    LIST,
-    STR,
-    elem_type,
-    is_listy,
-    join,
-)
+from rulebook.validator.types import BOOL, INT, LIST, STR, elem_type, is_listy, join
 
 
 # ----------------------------------------------------------- operators
