@@ -114,6 +114,7 @@ class RulesetChecker:
         self.unit_calls: dict[str, set[str]] = {}  # unit -> procedure units it calls
         self.unit_fires: dict[str, set[str]] = {}  # unit -> events it emits
         self.asks: set[str] = set()  # units that contain a choose
+        self.later_params: tuple | None = None  # (action, the parameters from the one being checked on)
 
     # ------------------------------------------------------------ diagnostics
     def place(self, path, key: bool = False) -> str:

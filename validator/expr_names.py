@@ -43,7 +43,7 @@ def check_name(ck, n, cx):
         + sorted(BUILTIN_NAMES)
     )
     hint = did_you_mean(name, known)
-    later = getattr(ck, "later_params", None)
+    later = ck.later_params
     if later is not None and name in later[1]:
         what = "itself" if name == later[1][0] else "a later parameter"
         cx.error("E030", f"'{name}' is {what} of action '{later[0]}': its values are not known yet", n.pos,
