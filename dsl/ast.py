@@ -3,8 +3,8 @@
 One grammar rule, one name: each dataclass below is named after the rule of
 ``rules.lark`` that builds it (``let_stmt`` -> ``LetStmt``), and the parser's
 transformer method carries the rule's name. Every node keeps ``pos``, its
-(line, column) inside the rule text; ``dsl.source.TextSpan`` maps it back to
-the YAML file.
+(line, column) inside the rule text; ``validator.loader.TextSpan`` maps it back
+to the YAML file.
 """
 
 from __future__ import annotations

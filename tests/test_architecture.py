@@ -131,13 +131,89 @@ def test_each_stage_imports_only_the_stages_it_builds_on():
     assert not wrong, wrong
 
 
+CLASS_CAP = 410
+# Temporary, to be emptied: classes over the cap when their bases are counted, being split on
+# other branches at the time this measure came in (issue 38 item 3). The test xfails on them and
+# fails once one of them fits, so that it is taken off this list.
+BEING_SPLIT = {
+    "Code": "compiler/code.py, split on branch compiler; remove when merged",
+    "FlowWriter": "compiler/emit_flow.py, split on branch compiler; remove when merged",
+    "ModuleWriter": "compiler/module.py (ModuleWriter(Module)), owned by branch compiler; remove when split",
+    "Game": "interpreter/game.py (Game(Saving)), owned by branch options; remove when split",
+}
+
+
+def classes_of_the_engine() -> dict[tuple[Path, str], ast.ClassDef]:
+    """Every class of the stage folders, by (file, name)."""
+    found = {}
+    for stage in STAGES:
+        for path in sorted((ROOT / stage).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ClassDef):
+                    found[(path, node.name)] = node
+    return found
+
+
+def _base_of(path: Path, base: ast.expr, classes: dict) -> tuple[Path, str] | None:
+    """Where a base class named in ``path`` is defined, if the project defines it:
+    in the same file, or in the project module the file imports the name from."""
+    name = base.id if isinstance(base, ast.Name) else base.attr if isinstance(base, ast.Attribute) else None
+    if name is None:
+        return None
+    if (path, name) in classes:
+        return path, name
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and any(a.name == name for a in node.names):
+            source = _file_of(node.module)
+            if source is not None and (source, name) in classes:
+                return source, name
+    return None
+
+
+def class_size(key: tuple[Path, str], classes: dict, seen: set | None = None) -> int:
+    """A class's body plus, recursively, the bodies of the project's classes it
+    is built on: a tower of mixins sharing one ``self`` is one class to read."""
+    seen = set() if seen is None else seen
+    seen.add(key)
+    node = classes[key]
+    size = node.end_lineno - node.lineno + 1
+    for base in node.bases:
+        found = _base_of(key[0], base, classes)
+        if found is not None and found not in seen:
+            size += class_size(found, classes, seen)
+    return size
+
+
+def test_a_class_size_counts_its_bases():
+    """The measure itself: a mixin tower is as long as all its floors."""
+    classes = {}
+    path = ROOT / "validator" / "checker.py"
+    tree = ast.parse("class A:\n    x = 1\n\n\nclass B(A):\n    y = 2\n    z = 3\n\n\n"
+                     "class C(B, A, object):\n    pass\n")
+    for node in tree.body:
+        classes[(path, node.name)] = node
+    assert class_size((path, "A"), classes) == 2
+    assert class_size((path, "B"), classes) == 3 + 2
+    assert class_size((path, "C"), classes) == 2 + 3 + 2  # A is counted once
+
+
 @pytest.mark.parametrize("pkg", STAGES)
 def test_no_class_of_the_engine_is_over_about_400_lines(pkg):
-    for path in (ROOT / pkg).glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ClassDef):
-                size = node.end_lineno - node.lineno + 1
-                assert size <= 410, f"{path.name}: class {node.name} is {size} lines"
+    classes = classes_of_the_engine()
+    over, waiting, fits = [], [], []
+    for (path, name) in classes:
+        if path.parent.name != pkg:
+            continue
+        size = class_size((path, name), classes)
+        shown = f"{path.name}: class {name} is {size} lines with its bases"
+        if name in BEING_SPLIT:
+            (waiting if size > CLASS_CAP else fits).append(shown)
+        elif size > CLASS_CAP:
+            over.append(shown)
+    assert not over, over
+    assert not fits, f"these fit now: take them off BEING_SPLIT: {fits}"
+    if waiting:
+        pytest.xfail(f"over the cap, being split elsewhere: {waiting}")
 
 
 @pytest.mark.parametrize("pkg", ["dsl", "validator", "compiler", "interpreter", "agents"])

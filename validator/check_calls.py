@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 
 from rulebook.dsl import ast as A
-from rulebook.validator.check_expr import as_list, const
+from rulebook.validator.check_expr import as_list, const, expect, listy
+from rulebook.validator.check_texts import event_words
 from rulebook.validator.diagnostics import did_you_mean
+from rulebook.validator.expr_functions import lam
 from rulebook.validator.ir import X
 from rulebook.validator.types import ANY, BOOL, COMP, INT, LIST, PLAYER, STR, Type, is_listy
 
@@ -35,10 +37,10 @@ def _is_empty(c, n, cx):
 
 
 def _with_key(c, n, cx, name):
-    xs, et = c.listy(n.args[0], cx, f"the first argument of {name}()")
+    xs, et = listy(c, n.args[0], cx, f"the first argument of {name}()")
     if len(n.args) == 1:
         return xs, et, None, et
-    slot, key, kt = c.lam(n.args[1], cx, et, f"{name}()")
+    slot, key, kt = lam(c, n.args[1], cx, et, f"{name}()")
     return xs, et, (slot, key), kt
 
 
@@ -77,9 +79,9 @@ def _by(c, n, cx):
 def _by_group(c, n, cx):
     """``max_by_group(xs, g, f)``: one function binds the items, the other
     reads them through the same slot, so the compiler sees one query."""
-    xs, et = c.listy(n.args[0], cx, f"the first argument of {n.func}()")
-    slot, group, _ = c.lam(n.args[1], cx, et, f"{n.func}()")
-    _, value, vt = c.lam(n.args[2], cx, et, f"{n.func}()", slot=slot)
+    xs, et = listy(c, n.args[0], cx, f"the first argument of {n.func}()")
+    slot, group, _ = lam(c, n.args[1], cx, et, f"{n.func}()")
+    _, value, vt = lam(c, n.args[2], cx, et, f"{n.func}()", slot=slot)
     if vt.kind not in ("int", "str", "player", "comp", "none", "any", "error"):
         cx.error("E041", f"{n.func}() compares numbers (or texts), not {vt}", n.args[2].pos)
     return X("best_each", "<" if n.func == "min_by_group" else ">", xs, slot, group, value), LIST(et)
@@ -93,24 +95,24 @@ def _sort(c, n, cx):
 
 
 def _reverse(c, n, cx):
-    xs, et = c.listy(n.args[0], cx, "reverse()")
+    xs, et = listy(c, n.args[0], cx, "reverse()")
     return X("reverse", xs), LIST(et)
 
 
 def _filter(c, n, cx):
-    xs, et = c.listy(n.args[0], cx, "filter()")
-    slot, pred, _ = c.lam(n.args[1], cx, et, "filter()", predicate=True)
+    xs, et = listy(c, n.args[0], cx, "filter()")
+    slot, pred, _ = lam(c, n.args[1], cx, et, "filter()", predicate=True)
     return X("filter", xs, slot, pred), LIST(et)
 
 
 def _map(c, n, cx):
-    xs, et = c.listy(n.args[0], cx, "map()")
-    slot, f, ft = c.lam(n.args[1], cx, et, "map()")
+    xs, et = listy(c, n.args[0], cx, "map()")
+    slot, f, ft = lam(c, n.args[1], cx, et, "map()")
     return X("map", xs, slot, f), LIST(ft)
 
 
 def _flatten(c, n, cx):
-    xs, et = c.listy(n.args[0], cx, "flatten()")
+    xs, et = listy(c, n.args[0], cx, "flatten()")
     if et.kind == "list":
         return X("flatten", xs), et
     if et.kind not in ("any", "error", "none"):
@@ -120,72 +122,72 @@ def _flatten(c, n, cx):
 
 def _quantifier(c, n, cx):
     want_all = n.func == "all"
-    xs, et = c.listy(n.args[0], cx, f"{n.func}()")
+    xs, et = listy(c, n.args[0], cx, f"{n.func}()")
     if len(n.args) == 1 and et.kind in ("comp", "player"):  # true when not none, as conditions read them
         return X("all_not_none" if want_all else "any_not_none", xs), BOOL
     if len(n.args) == 1 and et.kind == "zone":
         return X("all_zones" if want_all else "any_zones", xs), BOOL
     if len(n.args) == 1:
         return X(n.func, xs), BOOL
-    slot, pred, _ = c.lam(n.args[1], cx, et, f"{n.func}()", predicate=True)
+    slot, pred, _ = lam(c, n.args[1], cx, et, f"{n.func}()", predicate=True)
     return X(n.func + "_by", xs, slot, pred), BOOL
 
 
 def _first(c, n, cx):
-    xs, et = c.listy(n.args[0], cx, "first()")
+    xs, et = listy(c, n.args[0], cx, "first()")
     if len(n.args) == 1:
         return X("first", xs), et
-    slot, pred, _ = c.lam(n.args[1], cx, et, "first()", predicate=True)
+    slot, pred, _ = lam(c, n.args[1], cx, et, "first()", predicate=True)
     return X("first_by", xs, slot, pred), et
 
 
 def _last(c, n, cx):
-    xs, et = c.listy(n.args[0], cx, "last()")
+    xs, et = listy(c, n.args[0], cx, "last()")
     return X("last", xs), et
 
 
 def _end(c, n, cx):
     from_top = n.func == "top"
-    xs, et = c.listy(n.args[0], cx, f"{n.func}()")
+    xs, et = listy(c, n.args[0], cx, f"{n.func}()")
     if len(n.args) == 1:
         return X("first" if from_top else "last", xs), et
-    k = c.expect(n.args[1], cx, INT, f"the count of {n.func}()")
+    k = expect(c, n.args[1], cx, INT, f"the count of {n.func}()")
     return X("top_n" if from_top else "bottom_n", xs, k), LIST(et)
 
 
 def _distinct(c, n, cx):
-    xs, et = c.listy(n.args[0], cx, "distinct()")
+    xs, et = listy(c, n.args[0], cx, "distinct()")
     if len(n.args) == 1:
         if et.kind in ("list", "any"):  # lists as items: compared by what they hold
             return X("distinct_lists", xs), LIST(et)
         return X("distinct", xs), LIST(et)
-    slot, key, _ = c.lam(n.args[1], cx, et, "distinct()")
+    slot, key, _ = lam(c, n.args[1], cx, et, "distinct()")
     return X("distinct_by", xs, slot, key), LIST(et)
 
 
 def _range(c, n, cx):
-    a = c.expect(n.args[0], cx, INT, "range()")
-    b = c.expect(n.args[1], cx, INT, "range()") if len(n.args) == 2 else None
+    a = expect(c, n.args[0], cx, INT, "range()")
+    b = expect(c, n.args[1], cx, INT, "range()") if len(n.args) == 2 else None
     if b is None:
         return X("range", const(0), a, cx.where(n.pos)), LIST(INT)
     return X("range", a, b, cx.where(n.pos)), LIST(INT)
 
 
 def _abs(c, n, cx):
-    return X("abs", c.expect(n.args[0], cx, INT, "abs()")), INT
+    return X("abs", expect(c, n.args[0], cx, INT, "abs()")), INT
 
 
 def _random(c, n, cx):
-    xs, et = c.listy(n.args[0], cx, "random()")
+    xs, et = listy(c, n.args[0], cx, "random()")
     return X("random", xs), et
 
 
 def _roll(c, n, cx):
-    return X("roll", c.expect(n.args[0], cx, INT, "roll()"), cx.where(n.pos)), INT
+    return X("roll", expect(c, n.args[0], cx, INT, "roll()"), cx.where(n.pos)), INT
 
 
 def _index_of(c, n, cx):
-    xs, _ = c.listy(n.args[0], cx, "index_of()")
+    xs, _ = listy(c, n.args[0], cx, "index_of()")
     x, _ = c.expr(n.args[1], cx)
     return X("index_of", xs, x), INT
 
@@ -212,12 +214,12 @@ def _owner(c, n, cx):
 
 
 def _player_arg(c, n, cx, i=0):
-    return c.expect(n.args[i], cx, PLAYER, f"argument {i + 1} of {n.func}()")
+    return expect(c, n.args[i], cx, PLAYER, f"argument {i + 1} of {n.func}()")
 
 
 def _next_player(c, n, cx):
     p = _player_arg(c, n, cx)
-    k = c.expect(n.args[1], cx, INT, "the step of next_player()") if len(n.args) == 2 else const(1)
+    k = expect(c, n.args[1], cx, INT, "the step of next_player()") if len(n.args) == 2 else const(1)
     return X("next_player", p, k), PLAYER
 
 
@@ -247,9 +249,9 @@ def _components(c, n, cx):
 
 
 def _subsets(c, n, cx):
-    xs, et = c.listy(n.args[0], cx, "subsets()")
-    lo = c.expect(n.args[1], cx, INT, "subsets()") if len(n.args) > 1 else const(0)
-    hi = c.expect(n.args[2], cx, INT, "subsets()") if len(n.args) > 2 else None
+    xs, et = listy(c, n.args[0], cx, "subsets()")
+    lo = expect(c, n.args[1], cx, INT, "subsets()") if len(n.args) > 1 else const(0)
+    hi = expect(c, n.args[2], cx, INT, "subsets()") if len(n.args) > 2 else None
     return X("subsets", xs, lo, hi, cx.where(n.pos)), LIST(LIST(et))
 
 
@@ -267,7 +269,7 @@ def _face_up(c, n, cx):
 def _name(c, n, cx):
     x, t = c.expr(n.args[0], cx)
     if t.kind == "map":  # an event: its fields by their declared types
-        return c.event_words(x, cx, cx.public), STR
+        return event_words(c, x, cx, cx.public), STR
     return X("describe", x, t, cx.public), STR  # in text said to everybody, a face-down one by its back
 
 
@@ -276,7 +278,7 @@ def _str(c, n, cx):
 
     x, t = c.expr(n.args[0], cx)
     if cx.public and t.kind == "map":  # an event: its fields by their declared types
-        return c.event_words(x, cx, True), STR
+        return event_words(c, x, cx, True), STR
     if cx.public:  # a component's number tells which one it is, also inside a list
         x = face_up_only(x, t)
     return X("str", x), STR
@@ -299,7 +301,7 @@ def _format(c, n, cx):
 
 
 def _count_of(c, n, cx):
-    xs, _ = c.listy(n.args[0], cx, "count_of()")
+    xs, _ = listy(c, n.args[0], cx, "count_of()")
     v, _ = c.expr(n.args[1], cx)
     return X("count_of", xs, v), INT
 
@@ -355,7 +357,7 @@ def _lines(c, n, cx):
     if ct.board.get("grid", "graph") not in ("hex", "square"):
         cx.error("E041", f"lines(): '{name}' is a graph board, whose spaces lie in no directions", arg.pos,
                  "lines() reads rows, columns and diagonals of a square or hex grid (board: {grid: square})")
-    k = c.expect(n.args[1], cx, INT, "the length of lines()")
+    k = expect(c, n.args[1], cx, INT, "the length of lines()")
     through = None
     if len(n.args) == 3:
         through, t = _space_arg(c, n, cx, 2, "lines()")
@@ -366,10 +368,10 @@ def _lines(c, n, cx):
 
 def _within(c, n, cx):
     s, t = _space_arg(c, n, cx, 0, "within()")
-    k = c.expect(n.args[1], cx, INT, "the distance of within()")
+    k = expect(c, n.args[1], cx, INT, "the distance of within()")
     st_t = t if t.kind == "comp" else ANY
     if len(n.args) == 3:
-        slot, pred, _ = c.lam(n.args[2], cx, st_t, "within()")
+        slot, pred, _ = lam(c, n.args[2], cx, st_t, "within()")
     else:
         slot = pred = None
     return X("within", s, k, slot, pred), LIST(st_t)

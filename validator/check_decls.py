@@ -57,347 +57,356 @@ class ZoneDecl:
     when_empty: str | dict | None = None  # what a draw from it does when it is empty (validator/when_empty.py)
 
 
-class DeclChecker:
-    """Mixed into the ruleset checker."""
+def reserved_names(ck):
+    """Names starting with '_' are reserved (never readable in rule text)."""
+    sections = ("params", "define", "vars", "player_vars", "zones", "events", "functions", "procedures",
+                "actions", "phases", "components", "triggers", "end")
+    for section in sections:
+        for name, spec in (ck.data.get(section) or {}).items():
+            if str(name).startswith("_"):
+                ck.report("E014", f"'{name}': names starting with '_' are reserved", (section, name), key=True)
+            if section == "events" and isinstance(spec, dict):
+                for fname in spec:
+                    if str(fname).startswith("_"):
+                        ck.report("E014", f"'{fname}': names starting with '_' are reserved",
+                                  (section, name, fname), key=True)
+            if section in ("procedures", "functions") and isinstance(spec, dict):
+                for param in spec.get("params") or {}:
+                    if str(param).startswith("_"):
+                        ck.report("E014", f"'{param}': names starting with '_' are reserved",
+                                  (section, name, "params", param), key=True)
+            if section == "components" and isinstance(spec, dict):
+                for part in ("for_each", "props", "state"):
+                    for prop in spec.get(part) or {}:
+                        if str(prop).startswith("_"):
+                            ck.report("E014", f"'{prop}': names starting with '_' are reserved",
+                                      (section, name, part, prop), key=True)
 
-    def reserved_names(self):
-        """Names starting with '_' are reserved (never readable in rule text)."""
-        sections = ("params", "define", "vars", "player_vars", "zones", "events", "functions", "procedures",
-                    "actions", "phases", "components", "triggers", "end")
-        for section in sections:
-            for name, spec in (self.data.get(section) or {}).items():
-                if str(name).startswith("_"):
-                    self.report("E014", f"'{name}': names starting with '_' are reserved", (section, name), key=True)
-                if section == "events" and isinstance(spec, dict):
-                    for fname in spec:
-                        if str(fname).startswith("_"):
-                            self.report("E014", f"'{fname}': names starting with '_' are reserved",
-                                        (section, name, fname), key=True)
-                if section in ("procedures", "functions") and isinstance(spec, dict):
-                    for param in spec.get("params") or {}:
-                        if str(param).startswith("_"):
-                            self.report("E014", f"'{param}': names starting with '_' are reserved",
-                                        (section, name, "params", param), key=True)
-                if section == "components" and isinstance(spec, dict):
-                    for part in ("for_each", "props", "state"):
-                        for prop in spec.get(part) or {}:
-                            if str(prop).startswith("_"):
-                                self.report("E014", f"'{prop}': names starting with '_' are reserved",
-                                            (section, name, part, prop), key=True)
 
-    def builtin_clash(self, section: str, name) -> bool:
-        """A name the language already gives (``player_count``, ``top``...):
-        rule text would always mean the built-in one, so the author's would
-        be silently ignored."""
-        from rulebook.dsl.parser import STATEMENT_WORDS, VALUE_WORDS
+def builtin_clash(ck, section: str, name) -> bool:
+    """A name the language already gives (``player_count``, ``top``...):
+    rule text would always mean the built-in one, so the author's would
+    be silently ignored."""
+    from rulebook.dsl.parser import STATEMENT_WORDS, VALUE_WORDS
 
-        callable_ = section in ("functions", "procedures")
-        for taken, why in (
-            (VALUE_WORDS, "is a word of the language: rule text would never read it as a name"),
-            (STATEMENT_WORDS if section == "procedures" else (), "begins a statement: a call would never reach it"),
-            (BUILTIN_NAMES, "is a built-in name: rule text would never see this one"),
-            (self.builtins if callable_ else (), "is a built-in function: a call would never reach this one"),
-        ):
-            if name in taken:
-                self.report("E043", f"'{name}' {why}", (section, name), key=True, hint="choose another name")
-                return True
-        return False
+    callable_ = section in ("functions", "procedures")
+    for taken, why in (
+        (VALUE_WORDS, "is a word of the language: rule text would never read it as a name"),
+        (STATEMENT_WORDS if section == "procedures" else (), "begins a statement: a call would never reach it"),
+        (BUILTIN_NAMES, "is a built-in name: rule text would never see this one"),
+        (ck.builtins if callable_ else (), "is a built-in function: a call would never reach this one"),
+    ):
+        if name in taken:
+            ck.report("E043", f"'{name}' {why}", (section, name), key=True, hint="choose another name")
+            return True
+    return False
 
-    def already(self, name) -> str | None:
-        """What ``name`` already names, with its line: 'a zone (line 8)'."""
-        for section, what in (("zones", "a zone"), ("params", "a parameter"), ("define", "a definition"),
-                              ("vars", "a variable"), ("player_vars", "a player variable")):
-            if name in (self.data.get(section) or {}):
-                return f"{what} (line {self.doc.where((section, name), key=True)[0]})"
-        return None
 
-    def declare_params(self):
-        for name, spec in (self.data.get("params") or {}).items():
-            self.builtin_clash("params", name)
-            default = spec.get("default") if isinstance(spec, dict) else spec
-            self.params[name] = default
-            t = literal_type(default)
-            if isinstance(spec, dict) and "type" in spec:
-                declared = parse_type(spec["type"], {})
-                if declared is None:
-                    self.report(
-                        "E041",
-                        f"unknown type '{spec['type']}'",
-                        ("params", name, "type"),
-                        hint="types: int, bool, str, player, any, 'list of ...'",
-                    )
-                elif default is not None and not compatible(declared, literal_type(default)):
-                    self.report("E063", f"default {literal(default)} is not {article(declared)}",
-                                ("params", name, "default"), hint=WHOLE if t == FRACTION else None)
-                t = declared or t
-            elif t == FRACTION:
-                self.report("E063", f"parameter '{name}': {literal(default)} is a fraction",
-                            ("params", name, "default") if isinstance(spec, dict) else ("params", name), hint=WHOLE)
-            if isinstance(spec, dict) and spec.get("choices"):
-                self.param_choices[name] = list(spec["choices"])
-            if isinstance(spec, dict) and spec.get("choices") and default not in spec["choices"]:
-                self.report("E063", f"default {literal(default)} is not one of the choices",
-                            ("params", name, "default"))
-            self.param_types[name] = t
-        scope = self.scratch("define")
-        zones = self.data.get("zones") or {}
-        for name in self.data.get("define") or {}:  # each definition sees the ones before it
-            self.builtin_clash("define", name)
-            if name in self.param_types:
-                self.report("E043", f"'{name}' is already a parameter", ("define", name), key=True)
-            elif name in zones:
-                self.report("E043", f"'{name}' is already {self.already(name)}", ("define", name), key=True,
-                            hint="rename one of them")
-                continue  # the zone keeps its name: uses of it are not reported again
-            x, t = self.check_expr_at(("define", name), scope)
-            self.param_types[name] = t
-            if x is not None:
-                self.out.defines.append((name, Expr(x, scope.unit.nlocals, slot_names=scope.unit.names)))
+def already(ck, name) -> str | None:
+    """What ``name`` already names, with its line: 'a zone (line 8)'."""
+    for section, what in (("zones", "a zone"), ("params", "a parameter"), ("define", "a definition"),
+                          ("vars", "a variable"), ("player_vars", "a player variable")):
+        if name in (ck.data.get(section) or {}):
+            return f"{what} (line {ck.doc.where((section, name), key=True)[0]})"
+    return None
 
-    def declare_components(self):
-        for name, spec in (self.data.get("components") or {}).items():
-            ct = ComponentDecl(name)
-            for key in spec.get("for_each") or {}:
-                ct.static[key] = ANY
-            for row in spec.get("items") or []:
-                if isinstance(row, dict):
-                    for key, value in row.items():
-                        ct.static[key] = join(ct.static.get(key, NONE), literal_type(value))
-            for key in spec.get("props") or {}:
-                ct.static[key] = ANY
-            for key in ct.static:
-                if ct.static[key] == NONE:
-                    ct.static[key] = ANY
-            ct.public = tuple(spec.get("public") or ())
-            ct.board = spec.get("board")
-            ct.glyph = spec.get("glyph")
-            self.comp_types[name] = ct
-        for name, spec in (self.data.get("components") or {}).items():
-            ct = self.comp_types[name]
-            for key, init in (spec.get("state") or {}).items():
-                t = None
-                if isinstance(init, dict) and "show" in init:
-                    self.report("E012", "'show' is for variables; a component shows what its label and status say",
-                                ("components", name, "state", key, "show"), key=True,
-                                hint="add it to the type's status: \"{self." + str(key) + "}\"")
-                if isinstance(init, dict) and "type" in init:
-                    t = parse_type(init["type"], self.comp_types)
-                    if t is None:
-                        self.report(
-                            "E041", f"unknown type '{init['type']}'", ("components", name, "state", key, "type")
-                        )
-                ct.dynamic[key] = t or ANY
-                if key in ct.static:
-                    self.report(
-                        "E043",
-                        f"'{key}' is both a fixed and a changing property of '{name}'",
-                        ("components", name, "state", key),
-                        key=True,
-                    )
-            if ct.board:
-                needed = ("col", "row") if ct.board.get("grid") in ("hex", "square") else (ct.board.get("key", "name"),)
-                for prop in needed:
-                    if prop not in ct.static:
-                        self.report(
-                            "E032",
-                            f"a {ct.board.get('grid')} board needs the fixed property '{prop}' "
-                            f"on its spaces ('{name}')",
-                            ("components", name, "board"),
-                            hint="for_each: {col: range(w), row: range(h)}" if prop in ("col", "row") else None,
-                        )
-            for prop in ct.public:
-                if prop not in ct.static and prop not in ct.dynamic:
-                    self.report(
-                        "E032",
-                        f"'{name}' has no property '{prop}' to show on its back",
-                        ("components", name, "public"),
-                        hint=did_you_mean(prop, list(ct.static) + list(ct.dynamic)),
-                    )
 
-    def declare_zones(self):
-        for name, spec in (self.data.get("zones") or {}).items():
-            spec = spec or {}
-            per = spec.get("per")
-            if per not in (None, "player") and per not in self.comp_types:
-                self.report(
-                    "E039",
-                    f"zones can be kept one per player or one per component type; '{per}' is neither",
-                    ("zones", name, "per"),
-                    hint=did_you_mean(str(per), list(self.comp_types) + ["player"]),
-                )
-                per = "player"
-            of = spec.get("of")
-            if of is not None and of not in self.comp_types:
-                self.report(
-                    "E039",
-                    f"unknown component type '{of}'",
-                    ("zones", name, "of"),
-                    hint=did_you_mean(str(of), self.comp_types),
-                )
-                of = None
-            if name in self.comp_types:
-                self.report("E043", f"'{name}' is already a component type", ("zones", name), key=True)
-            visibility = spec.get("visibility", "public")
-            face = spec.get("face", "up" if visibility == "public" else "down")
-            if visibility == "top" and spec.get("ordered", True) is False:
-                self.report("E013", f"zone '{name}': a face-up pile (visibility: top) must be ordered",
-                            ("zones", name, "ordered"), hint="an unordered zone is sorted by id, so its top would "
-                            "tell how the hidden components compare: drop 'ordered: false'")
-            self.families[name] = ZoneDecl(name, per, of, visibility, face, bool(spec.get("ordered", True)))
-        pers = {name: fam.per for name, fam in self.families.items()}
-        for name, spec in (self.data.get("zones") or {}).items():
-            if spec and "when_empty" in spec:
-                self.families[name].when_empty = checked_when_empty(name, spec["when_empty"], pers, self.report)
-
-    def declare_vars(self):
-        for section, table in (("vars", self.var_types), ("player_vars", self.pvar_types)):
-            for name, spec in (self.data.get(section) or {}).items():
-                if self.builtin_clash(section, name):
-                    continue
-                if name in self.families or name in self.param_types:
-                    self.report("E043", f"'{name}' is already {self.already(name)}", (section, name), key=True,
-                                hint="rename one of them")
-                    continue  # the first keeps its name: uses of it are not reported again
-                t = None
-                if isinstance(spec, dict):
-                    if "type" in spec:
-                        t = parse_type(spec["type"], self.comp_types)
-                        if t is None:
-                            self.report(
-                                "E041",
-                                f"unknown type '{spec['type']}'",
-                                (section, name, "type"),
-                                hint="types: int, bool, str, player, any, zone, a component type, 'list of ...'",
-                            )
-                elif not isinstance(spec, str):
-                    t = literal_type(spec)
-                    if t.kind == "none":
-                        t = ANY
-                table[name] = t or ANY  # refined when the initial value is checked
-        self.secret_pvars = frozenset(
-            n
-            for n, s in (self.data.get("player_vars") or {}).items()
-            if isinstance(s, dict) and s.get("visibility") == "owner"
-        )
-
-    def declare_events(self):
-        for name, fields in (self.data.get("events") or {}).items():
-            if name in BUILTIN_EVENTS or name in PHASE_EVENTS:
-                self.report("E043", f"'{name}' is a built-in event", ("events", name), key=True)
-                continue
-            table = {}
-            for fname, ftype in (fields or {}).items():
-                t = parse_type(ftype, self.comp_types)
-                if t is None:
-                    self.report("E041", f"unknown type '{ftype}'", ("events", name, fname))
-                    t = ANY
-                table[fname] = t
-            self.events[name] = table
-
-    def _params(self, section, name, spec):
-        params = []
-        for pname, ptype in ((spec or {}).get("params") or {}).items():
-            t = parse_type(ptype, self.comp_types)
-            if t is None:
-                self.report(
+def declare_params(ck):
+    for name, spec in (ck.data.get("params") or {}).items():
+        builtin_clash(ck, "params", name)
+        default = spec.get("default") if isinstance(spec, dict) else spec
+        ck.params[name] = default
+        t = literal_type(default)
+        if isinstance(spec, dict) and "type" in spec:
+            declared = parse_type(spec["type"], {})
+            if declared is None:
+                ck.report(
                     "E041",
-                    f"unknown type '{ptype}'",
-                    (section, name, "params", pname),
-                    hint=did_you_mean(
-                        str(ptype), ["int", "bool", "str", "player", "zone", "any"] + list(self.comp_types)
-                    ),
+                    f"unknown type '{spec['type']}'",
+                    ("params", name, "type"),
+                    hint="types: int, bool, str, player, any, 'list of ...'",
                 )
-                t = ANY
-            params.append((pname, t))
-        return params
+            elif default is not None and not compatible(declared, literal_type(default)):
+                ck.report("E063", f"default {literal(default)} is not {article(declared)}",
+                          ("params", name, "default"), hint=WHOLE if t == FRACTION else None)
+            t = declared or t
+        elif t == FRACTION:
+            ck.report("E063", f"parameter '{name}': {literal(default)} is a fraction",
+                      ("params", name, "default") if isinstance(spec, dict) else ("params", name), hint=WHOLE)
+        if isinstance(spec, dict) and spec.get("choices"):
+            ck.param_choices[name] = list(spec["choices"])
+        if isinstance(spec, dict) and spec.get("choices") and default not in spec["choices"]:
+            ck.report("E063", f"default {literal(default)} is not one of the choices",
+                      ("params", name, "default"))
+        ck.param_types[name] = t
+    scope = ck.scratch("define")
+    zones = ck.data.get("zones") or {}
+    for name in ck.data.get("define") or {}:  # each definition sees the ones before it
+        builtin_clash(ck, "define", name)
+        if name in ck.param_types:
+            ck.report("E043", f"'{name}' is already a parameter", ("define", name), key=True)
+        elif name in zones:
+            ck.report("E043", f"'{name}' is already {already(ck, name)}", ("define", name), key=True,
+                      hint="rename one of them")
+            continue  # the zone keeps its name: uses of it are not reported again
+        x, t = ck.check_expr_at(("define", name), scope)
+        ck.param_types[name] = t
+        if x is not None:
+            ck.out.defines.append((name, Expr(x, scope.unit.nlocals, slot_names=scope.unit.names)))
 
-    def declare_functions(self):
-        for name, spec in (self.data.get("functions") or {}).items():
-            self.builtin_clash("functions", name)
-            params = self._params("functions", name, spec)
-            node, span = self.parse(("functions", name, "value"), "expression")
-            self.functions[name] = (params, node, ("functions", name, "value"), span)
 
-    def declare_procedures(self):
-        for name, spec in (self.data.get("procedures") or {}).items():
-            self.builtin_clash("procedures", name)
-            self.procedures[name] = (f"procedure {name}", self._params("procedures", name, spec))
-            returns = spec.get("returns") if isinstance(spec, dict) else None
-            if returns is not None:
-                t = parse_type(returns, self.comp_types)
+def declare_components(ck):
+    for name, spec in (ck.data.get("components") or {}).items():
+        ct = ComponentDecl(name)
+        for key in spec.get("for_each") or {}:
+            ct.static[key] = ANY
+        for row in spec.get("items") or []:
+            if isinstance(row, dict):
+                for key, value in row.items():
+                    ct.static[key] = join(ct.static.get(key, NONE), literal_type(value))
+        for key in spec.get("props") or {}:
+            ct.static[key] = ANY
+        for key in ct.static:
+            if ct.static[key] == NONE:
+                ct.static[key] = ANY
+        ct.public = tuple(spec.get("public") or ())
+        ct.board = spec.get("board")
+        ct.glyph = spec.get("glyph")
+        ck.comp_types[name] = ct
+    for name, spec in (ck.data.get("components") or {}).items():
+        ct = ck.comp_types[name]
+        for key, init in (spec.get("state") or {}).items():
+            t = None
+            if isinstance(init, dict) and "show" in init:
+                ck.report("E012", "'show' is for variables; a component shows what its label and status say",
+                          ("components", name, "state", key, "show"), key=True,
+                          hint="add it to the type's status: \"{self." + str(key) + "}\"")
+            if isinstance(init, dict) and "type" in init:
+                t = parse_type(init["type"], ck.comp_types)
                 if t is None:
-                    self.report("E041", f"unknown type '{returns}'", ("procedures", name, "returns"),
-                                hint=did_you_mean(str(returns), ["int", "bool", "str", "player", "zone", "any"]
-                                                  + list(self.comp_types)))
+                    ck.report(
+                        "E041", f"unknown type '{init['type']}'", ("components", name, "state", key, "type")
+                    )
+            ct.dynamic[key] = t or ANY
+            if key in ct.static:
+                ck.report(
+                    "E043",
+                    f"'{key}' is both a fixed and a changing property of '{name}'",
+                    ("components", name, "state", key),
+                    key=True,
+                )
+        if ct.board:
+            needed = ("col", "row") if ct.board.get("grid") in ("hex", "square") else (ct.board.get("key", "name"),)
+            for prop in needed:
+                if prop not in ct.static:
+                    ck.report(
+                        "E032",
+                        f"a {ct.board.get('grid')} board needs the fixed property '{prop}' "
+                        f"on its spaces ('{name}')",
+                        ("components", name, "board"),
+                        hint="for_each: {col: range(w), row: range(h)}" if prop in ("col", "row") else None,
+                    )
+        for prop in ct.public:
+            if prop not in ct.static and prop not in ct.dynamic:
+                ck.report(
+                    "E032",
+                    f"'{name}' has no property '{prop}' to show on its back",
+                    ("components", name, "public"),
+                    hint=did_you_mean(prop, list(ct.static) + list(ct.dynamic)),
+                )
+
+
+def declare_zones(ck):
+    for name, spec in (ck.data.get("zones") or {}).items():
+        spec = spec or {}
+        per = spec.get("per")
+        if per not in (None, "player") and per not in ck.comp_types:
+            ck.report(
+                "E039",
+                f"zones can be kept one per player or one per component type; '{per}' is neither",
+                ("zones", name, "per"),
+                hint=did_you_mean(str(per), list(ck.comp_types) + ["player"]),
+            )
+            per = "player"
+        of = spec.get("of")
+        if of is not None and of not in ck.comp_types:
+            ck.report(
+                "E039",
+                f"unknown component type '{of}'",
+                ("zones", name, "of"),
+                hint=did_you_mean(str(of), ck.comp_types),
+            )
+            of = None
+        if name in ck.comp_types:
+            ck.report("E043", f"'{name}' is already a component type", ("zones", name), key=True)
+        visibility = spec.get("visibility", "public")
+        face = spec.get("face", "up" if visibility == "public" else "down")
+        if visibility == "top" and spec.get("ordered", True) is False:
+            ck.report("E013", f"zone '{name}': a face-up pile (visibility: top) must be ordered",
+                      ("zones", name, "ordered"), hint="an unordered zone is sorted by id, so its top would "
+                      "tell how the hidden components compare: drop 'ordered: false'")
+        ck.families[name] = ZoneDecl(name, per, of, visibility, face, bool(spec.get("ordered", True)))
+    pers = {name: fam.per for name, fam in ck.families.items()}
+    for name, spec in (ck.data.get("zones") or {}).items():
+        if spec and "when_empty" in spec:
+            ck.families[name].when_empty = checked_when_empty(name, spec["when_empty"], pers, ck.report)
+
+
+def declare_vars(ck):
+    for section, table in (("vars", ck.var_types), ("player_vars", ck.pvar_types)):
+        for name, spec in (ck.data.get(section) or {}).items():
+            if builtin_clash(ck, section, name):
+                continue
+            if name in ck.families or name in ck.param_types:
+                ck.report("E043", f"'{name}' is already {already(ck, name)}", (section, name), key=True,
+                          hint="rename one of them")
+                continue  # the first keeps its name: uses of it are not reported again
+            t = None
+            if isinstance(spec, dict):
+                if "type" in spec:
+                    t = parse_type(spec["type"], ck.comp_types)
+                    if t is None:
+                        ck.report(
+                            "E041",
+                            f"unknown type '{spec['type']}'",
+                            (section, name, "type"),
+                            hint="types: int, bool, str, player, any, zone, a component type, 'list of ...'",
+                        )
+            elif not isinstance(spec, str):
+                t = literal_type(spec)
+                if t.kind == "none":
                     t = ANY
-                self.proc_returns[name] = t
+            table[name] = t or ANY  # refined when the initial value is checked
+    ck.secret_pvars = frozenset(
+        n
+        for n, s in (ck.data.get("player_vars") or {}).items()
+        if isinstance(s, dict) and s.get("visibility") == "owner"
+    )
 
-    # ------------------------------------------------------------ functions
-    def function_variant(self, name: str, public: bool, event: str | None, n, cx: Cx):
-        """The key and result type of function ``name`` checked for a kind of
-        call site: said to everybody or not (``public``), inside the trigger
-        of ``event`` or not (what ``event`` means in its body). Each variant
-        is checked once and compiled once; a function that reaches itself is
-        refused (E044), as a body that could never finish."""
-        params, body_node, fpath, fspan = self.functions[name]
-        key = (name, public, event)
-        done = self.function_types.get(key)
-        if done is not None:
-            return key, done
-        if key in self.checking_functions:
-            cx.error("E044", f"function '{name}' calls itself (directly or through others)", n.pos)
-        if body_node is None:
-            raise CheckError("function body did not parse")
-        self.checking_functions.add(key)
-        try:
-            unit = Locals(f"function {name}")
-            scope = Scope(unit)
-            if event is not None:
-                scope.event, scope.event_slot = event, scope.temp()
-            slots = tuple(scope.fresh(pname, ptype) for pname, ptype in params)
-            if key == (name, False, None):  # the parameters' places once, not once per kind of call site
-                self.note_params(scope, fpath[:-1] + ("params",), params)
-            body_cx = Cx(self, scope, fpath, fspan, cx.depth + 1, public)
-            body, t = self.expr(body_node, body_cx)
-        finally:
-            self.checking_functions.discard(key)
-        self.function_types[key] = t
-        self.out.functions[key] = FunctionRule(name, slots, body, unit.nlocals, scope.event_slot, unit.names)
-        return key, t
 
-    def check_vars(self):
-        for section, table, target in (
-            ("vars", self.var_types, self.out.vars),
-            ("player_vars", self.pvar_types, self.out.pvars),
-        ):
-            for name, spec in (self.data.get(section) or {}).items():
-                if name not in table:  # its name clashed (E043): not declared
+def declare_events(ck):
+    for name, fields in (ck.data.get("events") or {}).items():
+        if name in BUILTIN_EVENTS or name in PHASE_EVENTS:
+            ck.report("E043", f"'{name}' is a built-in event", ("events", name), key=True)
+            continue
+        table = {}
+        for fname, ftype in (fields or {}).items():
+            t = parse_type(ftype, ck.comp_types)
+            if t is None:
+                ck.report("E041", f"unknown type '{ftype}'", ("events", name, fname))
+                t = ANY
+            table[fname] = t
+        ck.events[name] = table
+
+
+def _params(ck, section, name, spec):
+    params = []
+    for pname, ptype in ((spec or {}).get("params") or {}).items():
+        t = parse_type(ptype, ck.comp_types)
+        if t is None:
+            ck.report(
+                "E041",
+                f"unknown type '{ptype}'",
+                (section, name, "params", pname),
+                hint=did_you_mean(
+                    str(ptype), ["int", "bool", "str", "player", "zone", "any"] + list(ck.comp_types)
+                ),
+            )
+            t = ANY
+        params.append((pname, t))
+    return params
+
+
+def declare_functions(ck):
+    for name, spec in (ck.data.get("functions") or {}).items():
+        builtin_clash(ck, "functions", name)
+        params = _params(ck, "functions", name, spec)
+        node, span = ck.parse(("functions", name, "value"), "expression")
+        ck.functions[name] = (params, node, ("functions", name, "value"), span)
+
+
+def declare_procedures(ck):
+    for name, spec in (ck.data.get("procedures") or {}).items():
+        builtin_clash(ck, "procedures", name)
+        ck.procedures[name] = (f"procedure {name}", _params(ck, "procedures", name, spec))
+        returns = spec.get("returns") if isinstance(spec, dict) else None
+        if returns is not None:
+            t = parse_type(returns, ck.comp_types)
+            if t is None:
+                ck.report("E041", f"unknown type '{returns}'", ("procedures", name, "returns"),
+                          hint=did_you_mean(str(returns), ["int", "bool", "str", "player", "zone", "any"]
+                                              + list(ck.comp_types)))
+                t = ANY
+            ck.proc_returns[name] = t
+
+
+# ------------------------------------------------------------ functions
+def function_variant(ck, name: str, public: bool, event: str | None, n, cx: Cx):
+    """The key and result type of function ``name`` checked for a kind of
+    call site: said to everybody or not (``public``), inside the trigger
+    of ``event`` or not (what ``event`` means in its body). Each variant
+    is checked once and compiled once; a function that reaches itself is
+    refused (E044), as a body that could never finish."""
+    params, body_node, fpath, fspan = ck.functions[name]
+    key = (name, public, event)
+    done = ck.function_types.get(key)
+    if done is not None:
+        return key, done
+    if key in ck.checking_functions:
+        cx.error("E044", f"function '{name}' calls itself (directly or through others)", n.pos)
+    if body_node is None:
+        raise CheckError("function body did not parse")
+    ck.checking_functions.add(key)
+    try:
+        unit = Locals(f"function {name}")
+        scope = Scope(unit)
+        if event is not None:
+            scope.event, scope.event_slot = event, scope.temp()
+        slots = tuple(scope.fresh(pname, ptype) for pname, ptype in params)
+        if key == (name, False, None):  # the parameters' places once, not once per kind of call site
+            ck.note_params(scope, fpath[:-1] + ("params",), params)
+        body_cx = Cx(ck, scope, fpath, fspan, cx.depth + 1, public)
+        body, t = ck.expr(body_node, body_cx)
+    finally:
+        ck.checking_functions.discard(key)
+    ck.function_types[key] = t
+    ck.out.functions[key] = FunctionRule(name, slots, body, unit.nlocals, scope.event_slot, unit.names)
+    return key, t
+
+
+def check_vars(ck):
+    for section, table, target in (
+        ("vars", ck.var_types, ck.out.vars),
+        ("player_vars", ck.pvar_types, ck.out.pvars),
+    ):
+        for name, spec in (ck.data.get(section) or {}).items():
+            if name not in table:  # its name clashed (E043): not declared
+                continue
+            scope = ck.scratch(f"{section} {name}")
+            if isinstance(spec, dict):
+                if "initial" not in spec:
+                    target[name] = ("value", None)
                     continue
-                scope = self.scratch(f"{section} {name}")
-                if isinstance(spec, dict):
-                    if "initial" not in spec:
-                        target[name] = ("value", None)
-                        continue
-                    path = (section, name, "initial")
-                elif isinstance(spec, str):
-                    path = (section, name)
-                else:
-                    target[name] = ("value", spec)
-                    continue
-                x, t = self.check_expr_at(path, scope)
-                if x is None:
-                    continue
-                if table[name].kind == "any" and t.kind != "none":
-                    table[name] = t
-                elif not compatible(table[name], t) and t.kind != "none":
-                    self.report("E041", f"initial value is {t}, but '{name}' is declared {table[name]}", path)
-                target[name] = ("expr", Expr(x, scope.unit.nlocals, slot_names=scope.unit.names))
-        self.unshown_vars = frozenset(
-            name for section in ("vars", "player_vars") for name, spec in (self.data.get(section) or {}).items()
-            if isinstance(spec, dict) and spec.get("show") is False)
-        self.nonzero_vars = frozenset(
-            name for section in ("vars", "player_vars") for name, spec in (self.data.get(section) or {}).items()
-            if isinstance(spec, dict) and spec.get("show") == "nonzero")
+                path = (section, name, "initial")
+            elif isinstance(spec, str):
+                path = (section, name)
+            else:
+                target[name] = ("value", spec)
+                continue
+            x, t = ck.check_expr_at(path, scope)
+            if x is None:
+                continue
+            if table[name].kind == "any" and t.kind != "none":
+                table[name] = t
+            elif not compatible(table[name], t) and t.kind != "none":
+                ck.report("E041", f"initial value is {t}, but '{name}' is declared {table[name]}", path)
+            target[name] = ("expr", Expr(x, scope.unit.nlocals, slot_names=scope.unit.names))
+    ck.unshown_vars = frozenset(
+        name for section in ("vars", "player_vars") for name, spec in (ck.data.get(section) or {}).items()
+        if isinstance(spec, dict) and spec.get("show") is False)
+    ck.nonzero_vars = frozenset(
+        name for section in ("vars", "player_vars") for name, spec in (ck.data.get(section) or {}).items()
+        if isinstance(spec, dict) and spec.get("show") == "nonzero")
 
 
-__all__ = ["DeclChecker", "ComponentDecl", "ZoneDecl", "BOOL", "STR", "X"]
+__all__ = ["ComponentDecl", "ZoneDecl", "BOOL", "STR", "X"]

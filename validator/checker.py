@@ -18,15 +18,33 @@ import json
 from rulebook.dsl import ast as A
 from rulebook.dsl.parser import ParseError, parse_block, parse_expression
 from rulebook.validator.check_calls import BUILTINS
-from rulebook.validator.check_components import ComponentChecker
-from rulebook.validator.check_decls import BUILTIN_EVENTS, DeclChecker
-from rulebook.validator.check_expr import CheckError, Cx, ExprChecker
-from rulebook.validator.check_moves import MoveChecker
-from rulebook.validator.check_rules import RuleChecker
-from rulebook.validator.check_stmt import StmtChecker, always_returns
-from rulebook.validator.check_texts import TextChecker
+from rulebook.validator.check_components import check_components, check_rows
+from rulebook.validator.check_decls import (
+    BUILTIN_EVENTS,
+    check_vars,
+    declare_components,
+    declare_events,
+    declare_functions,
+    declare_params,
+    declare_procedures,
+    declare_vars,
+    declare_zones,
+    function_variant,
+    reserved_names,
+)
+from rulebook.validator.check_expr import CheckError, Cx, expect, resolved
+from rulebook.validator.check_rules import (
+    check_actions,
+    check_end,
+    check_flow,
+    check_player_label,
+    check_triggers,
+    warn_unused,
+)
+from rulebook.validator.check_stmt import always_returns, block
 from rulebook.validator.diagnostics import Diagnostic
-from rulebook.validator.ir import Checked, Expr, Unit
+from rulebook.validator.expr_checks import EXPRESSION_CHECKS
+from rulebook.validator.ir import Checked, Expr, Unit, X
 from rulebook.validator.scope import Locals, Scope
 from rulebook.validator.types import INT, Type
 from rulebook.validator.uses import NameUse, UseIndex
@@ -43,8 +61,17 @@ DEFAULT_LIMITS = {
 }
 
 
-class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, TextChecker, StmtChecker, MoveChecker):
-    builtins = BUILTINS
+class RulesetChecker:
+    """What checking one ruleset knows and where it reports: its document,
+    the declarations found so far, the tables the compiler and the game
+    read, and the diagnostics. It has no checks of its own kinds of rule
+    text: those are free functions of the ``check_*`` and ``expr_*``
+    modules, each given this object as ``ck``; they reach the parts of a
+    value through ``ck.expr`` (dispatched from ``expr_checks``) and the
+    parts of a block through ``check_stmt.block``."""
+
+    builtins = BUILTINS  # name -> (min args, max args, handler(ck, call, cx)): validator/check_calls.py
+
     def __init__(self, doc, data: dict, variants: tuple = (), limits: dict | None = None):
         self.doc = doc
         self.data = data
@@ -87,8 +114,12 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
         self.unit_calls: dict[str, set[str]] = {}  # unit -> procedure units it calls
         self.unit_fires: dict[str, set[str]] = {}  # unit -> events it emits
         self.asks: set[str] = set()  # units that contain a choose
+        self.later_params: tuple | None = None  # (action, the parameters from the one being checked on)
 
     # ------------------------------------------------------------ diagnostics
+    def place(self, path, key: bool = False) -> str:
+        return "{}:{}:{}".format(self.doc.file, *self.doc.where(path, key=key))
+
     def report(self, code, message, path, at=None, hint=None, length=1, key=False):
         self.diags.append(self.doc.diag(code, message, path, hint, key=key, at=at, length=length))
 
@@ -125,11 +156,15 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
             at = span.to_file(err.line, err.column) if span else self.doc.where(path)
             hint = err.hint
             if (kind == "block" and span is not None and getattr(span, "style", None) == ">"
-                    and span.chars and span.chars[0][0] != span.chars[-1][0]):  # YAML folded its lines into one
+                and span.chars and span.chars[0][0] != span.chars[-1][0]):  # YAML folded its lines into one
                 hint = "'>' folds lines into one: write blocks of statements with '|'"
             self.report(err.code, err.message, path, at, hint)
             return None, span
         return node, span
+
+    def expr(self, node, cx: Cx) -> tuple[X, Type]:
+        """(X, Type) of an expression: the check for its kind of node, from the table."""
+        return resolved(self, cx, node, EXPRESSION_CHECKS[type(node)])
 
     def check_expr_at(self, path, scope: Scope, want: Type | None = None, what: str = "this value"):
         """(X, type) of the expression at ``path``, or (None, ANY) after an error."""
@@ -141,7 +176,7 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
         cx = Cx(self, scope, tuple(path), span)
         try:
             if want is not None:
-                return self.expect(node, cx, want, what), want
+                return expect(self, node, cx, want, what), want
             return self.expr(node, cx)
         except CheckError:
             return None, ANY
@@ -150,7 +185,7 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
         node, span = self.parse(path, "block")
         if node is None:
             return []
-        return self.block(node.body, Cx(self, scope, tuple(path), span))
+        return block(self, node.body, Cx(self, scope, tuple(path), span))
 
     def scratch(self, name: str) -> Scope:
         return Scope(Locals(name), kind="condition")
@@ -171,117 +206,33 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
     # ------------------------------------------------------------ top level
     def check(self) -> Checked:
         d = self.data
-        self.reserved_names()
-        self.check_players()
-        self.declare_params()
-        self.declare_components()
-        self.declare_zones()
-        self.declare_vars()
-        self.declare_events()
-        self.declare_functions()
-        self.declare_procedures()
-        self.check_components()
-        self.check_vars()
-        self.check_procedures()
+        reserved_names(self)
+        check_players(self)
+        declare_params(self)
+        declare_components(self)
+        declare_zones(self)
+        declare_vars(self)
+        declare_events(self)
+        declare_functions(self)
+        declare_procedures(self)
+        check_components(self)
+        check_vars(self)
+        check_procedures(self)
         if "setup" in d:
             unit = Locals("setup")
             body = self.check_block_at(("setup",), Scope(unit))
             self.add_unit("setup", body, unit, self.place(("setup",)))
             self.out.setup = "setup"
-        self.check_actions()
-        self.check_flow()
-        self.check_triggers()
-        self.check_end()
-        self.check_player_label()
-        self.check_uncalled_functions()
-        self.check_rows()
-        self.warn_unused()
-        self.out.meta = self.meta()
+        check_actions(self)
+        check_flow(self)
+        check_triggers(self)
+        check_end(self)
+        check_player_label(self)
+        check_uncalled_functions(self)
+        check_rows(self)
+        warn_unused(self)
+        self.out.meta = meta(self)
         return self.out
-
-    def check_players(self):
-        players = self.data.get("players") or {}
-        lo, hi, default = players.get("min"), players.get("max"), players.get("default")
-        if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
-            self.report("E062", f"players: min {lo} is more than max {hi}", ("players", "min"))
-        if isinstance(default, int) and isinstance(lo, int) and isinstance(hi, int) and not lo <= default <= hi:
-            self.report("E062", f"players: default {default} is outside {lo}-{hi}", ("players", "default"))
-
-    def check_procedures(self):
-        for name in self.data.get("procedures") or {}:
-            unit_name, params = self.procedures[name]
-            unit = Locals(unit_name)
-            scope = Scope(unit)
-            slots = tuple(scope.fresh(pname, ptype) for pname, ptype in params)
-            self.note_params(scope, ("procedures", name, "params"), params)
-            returns = self.proc_returns.get(name)
-            ret_slot = scope.temp() if returns is not None else -1  # where the caller wants the value
-            path = ("procedures", name, "effect")
-            node, span = self.parse(path, "block")
-            body = self.block(node.body, Cx(self, scope, path, span)) if node is not None else []
-            self.add_unit(unit_name, body, unit, self.place(("procedures", name), key=True), slots)
-            self.out.units[unit_name].ret_slot = ret_slot
-            if returns is not None:
-                if node is not None and not always_returns(node.body):
-                    last = Cx(self, scope, path, span).at(node.body[-1].pos)  # where it runs out
-                    self.report("E044", f"procedure '{name}' returns {returns}, and it can reach its end "
-                                "without a value", path, last,
-                                "end every path with 'return <value>' (an 'if' needs an 'else')")
-
-    def check_uncalled_functions(self):
-        """A function no rule calls is still checked, so its mistakes are found."""
-        called = {key[0] for key in self.function_types}
-        for name, (_params, node, fpath, fspan) in self.functions.items():
-            if name in called or node is None:
-                continue
-            cx = Cx(self, self.scratch(f"function {name}"), fpath, fspan)
-            try:
-                self.function_variant(name, False, None, A.Call(name, (), (), (1, 1)), cx)
-            except CheckError:
-                pass
-
-    # ------------------------------------------------------------ what the game keeps
-    def meta(self) -> dict:
-        """Plain data the running game needs (names, types, visibility), kept
-        in the compiled module beside its functions."""
-        d = self.data
-        players = d.get("players") or {}
-        digest = hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
-        return {
-            "id": str(d.get("id", "")),
-            "title": str(d.get("title", d.get("id", ""))),
-            "version": str(d.get("version", "")),
-            "digest": digest,
-            "variants": list(self.variants),
-            "min_players": int(players.get("min", 2)),
-            "max_players": int(players.get("max", 2)),
-            "default_players": int(players.get("default") or players.get("min", 2)),
-            "source_file": self.doc.file,
-            "limits": self.limits,
-            "params": dict(self.params),
-            "param_choices": self.param_choices,
-            "param_types": self.param_types,
-            "var_types": self.var_types,
-            "pvar_types": self.pvar_types,
-            "secret_pvars": sorted(self.secret_pvars),
-            "unshown_vars": sorted(self.unshown_vars),
-            "nonzero_vars": sorted(self.nonzero_vars),
-            "comp_types": {n: {"static": ct.static, "dynamic": ct.dynamic, "public": list(ct.public),
-                               "board": ct.board, "glyph": ct.glyph} for n, ct in self.comp_types.items()},
-            "families": {n: {"per": f.per, "of": f.of, "visibility": f.visibility, "face": f.face,
-                             "ordered": f.ordered, "when_empty": f.when_empty} for n, f in self.families.items()},
-            "actions": self.action_meta,
-            "phase_actions": self.phase_actions,
-            "phases": self.phase_names,
-            "start_phase": self.out.start_phase,
-            "hooks": {f"{p}.{h}": u for (p, h), u in self.hooks.items()},
-            "events": self.events,
-            "lowest_wins": self.lowest_wins,
-            "used_zones": sorted(self.used_zones),
-            "ending_units": sorted(self.unit_ends),
-            "unit_calls": {u: sorted(c) for u, c in self.unit_calls.items()},
-            "out_until": sorted(self.outs),
-        }
 
     # ------------------------------------------------------------ snippets
     def snippet(self, doc, path, kind: str):
@@ -315,3 +266,91 @@ class RulesetChecker(DeclChecker, ComponentChecker, RuleChecker, ExprChecker, Te
             return (Expr(x, scope.unit.nlocals, t, scope.unit.names), parts), self.diags
         finally:
             self.doc, self.data, self.diags, self.index = saved
+
+
+def check_players(ck):
+    players = ck.data.get("players") or {}
+    lo, hi, default = players.get("min"), players.get("max"), players.get("default")
+    if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
+        ck.report("E062", f"players: min {lo} is more than max {hi}", ("players", "min"))
+    if isinstance(default, int) and isinstance(lo, int) and isinstance(hi, int) and not lo <= default <= hi:
+        ck.report("E062", f"players: default {default} is outside {lo}-{hi}", ("players", "default"))
+
+
+def check_procedures(ck):
+    for name in ck.data.get("procedures") or {}:
+        unit_name, params = ck.procedures[name]
+        unit = Locals(unit_name)
+        scope = Scope(unit)
+        slots = tuple(scope.fresh(pname, ptype) for pname, ptype in params)
+        ck.note_params(scope, ("procedures", name, "params"), params)
+        returns = ck.proc_returns.get(name)
+        ret_slot = scope.temp() if returns is not None else -1  # where the caller wants the value
+        path = ("procedures", name, "effect")
+        node, span = ck.parse(path, "block")
+        body = block(ck, node.body, Cx(ck, scope, path, span)) if node is not None else []
+        ck.add_unit(unit_name, body, unit, ck.place(("procedures", name), key=True), slots)
+        ck.out.units[unit_name].ret_slot = ret_slot
+        if returns is not None:
+            if node is not None and not always_returns(node.body):
+                last = Cx(ck, scope, path, span).at(node.body[-1].pos)  # where it runs out
+                ck.report("E044", f"procedure '{name}' returns {returns}, and it can reach its end "
+                          "without a value", path, last,
+                          "end every path with 'return <value>' (an 'if' needs an 'else')")
+
+
+def check_uncalled_functions(ck):
+    """A function no rule calls is still checked, so its mistakes are found."""
+    called = {key[0] for key in ck.function_types}
+    for name, (_params, node, fpath, fspan) in ck.functions.items():
+        if name in called or node is None:
+            continue
+        cx = Cx(ck, ck.scratch(f"function {name}"), fpath, fspan)
+        try:
+            function_variant(ck, name, False, None, A.Call(name, (), (), (1, 1)), cx)
+        except CheckError:
+            pass
+
+
+# ------------------------------------------------------------ what the game keeps
+def meta(ck) -> dict:
+    """Plain data the running game needs (names, types, visibility), kept
+    in the compiled module beside its functions."""
+    d = ck.data
+    players = d.get("players") or {}
+    digest = hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return {
+        "id": str(d.get("id", "")),
+        "title": str(d.get("title", d.get("id", ""))),
+        "version": str(d.get("version", "")),
+        "digest": digest,
+        "variants": list(ck.variants),
+        "min_players": int(players.get("min", 2)),
+        "max_players": int(players.get("max", 2)),
+        "default_players": int(players.get("default") or players.get("min", 2)),
+        "source_file": ck.doc.file,
+        "limits": ck.limits,
+        "params": dict(ck.params),
+        "param_choices": ck.param_choices,
+        "param_types": ck.param_types,
+        "var_types": ck.var_types,
+        "pvar_types": ck.pvar_types,
+        "secret_pvars": sorted(ck.secret_pvars),
+        "unshown_vars": sorted(ck.unshown_vars),
+        "nonzero_vars": sorted(ck.nonzero_vars),
+        "comp_types": {n: {"static": ct.static, "dynamic": ct.dynamic, "public": list(ct.public),
+                           "board": ct.board, "glyph": ct.glyph} for n, ct in ck.comp_types.items()},
+        "families": {n: {"per": f.per, "of": f.of, "visibility": f.visibility, "face": f.face,
+                         "ordered": f.ordered, "when_empty": f.when_empty} for n, f in ck.families.items()},
+        "actions": ck.action_meta,
+        "phase_actions": ck.phase_actions,
+        "phases": ck.phase_names,
+        "start_phase": ck.out.start_phase,
+        "hooks": {f"{p}.{h}": u for (p, h), u in ck.hooks.items()},
+        "events": ck.events,
+        "lowest_wins": ck.lowest_wins,
+        "used_zones": sorted(ck.used_zones),
+        "ending_units": sorted(ck.unit_ends),
+        "unit_calls": {u: sorted(c) for u, c in ck.unit_calls.items()},
+        "out_until": sorted(ck.outs),
+    }
