@@ -228,13 +228,14 @@ class Game(Saving):
         return Options(st, player, i, st.pending["options"][i])
 
     def legal(self, st: State, player: int) -> list[Option]:
-        """Kept for the terminal, the browser, the integrations and scenario
-        files while they move over; use ``options()``."""
+        """Kept for the terminal, the browser, the integrations, scenario
+        files and saved logs (being changed by other work) until they move
+        over; use ``options()``, which this lists."""
         return list(self.options(st, player))
 
     def legal_labels(self, st: State, player: int) -> list[str]:
-        """Kept for the OpenSpiel and PettingZoo integrations (whose own
-        ``legal_labels`` is public); use ``options().labels``."""
+        """Kept for the OpenSpiel integration until it moves over; use
+        ``options().labels``."""
         return self.options(st, player).labels
 
     def asked_at(self, st: State) -> str:
@@ -268,7 +269,8 @@ class Game(Saving):
 
     def legal_values(self, st: State, player: int) -> list:
         """Kept for the terminal, the browser, saved logs and the
-        integrations while they move over; use ``options().plain``."""
+        integrations (being changed by other work) until they move over;
+        use ``options().plain``."""
         return list(self.options(st, player).plain)
 
     def prompt(self, st: State, player: int) -> str:
@@ -365,8 +367,9 @@ class Game(Saving):
                 return
 
     def apply_value(self, st: State, player: int, value) -> None:
-        """Kept for the terminal and saved logs (replays) while they move
-        over; use ``apply(st, player, options(st, player).by_value(value))``."""
+        """Kept for the terminal's and saved logs' replays (being changed by
+        other work) until they move over; use
+        ``apply(st, player, options(st, player).by_value(value))``."""
         self.apply(st, player, self.options(st, player).index_of(value))
 
     # ------------------------------------------------------------ results

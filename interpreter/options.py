@@ -106,8 +106,8 @@ class Options(Sequence):
         return list(self._labels)
 
     def _hidden_ones(self) -> list[int]:
-        """The options the chooser may not identify (none among whole options,
-        which are the engine's, as ``legal_flat`` always gave them)."""
+        """The options the chooser may not identify. Whole options (``flat``)
+        are not masked: they name every parameter, as they always did."""
         if self._hidden is None:
             self._hidden = [] if self._whole else hidden_options(self._st, self._pend, self._slot, self.player)
         return self._hidden
