@@ -270,8 +270,9 @@ class Game(Saving):
     def legal_values(self, st: State, player: int) -> list:
         """Kept for the terminal, the browser, saved logs and the
         integrations (being changed by other work) until they move over;
-        use ``options().plain``."""
-        return list(self.options(st, player).plain)
+        use ``options().plain`` (the same values; this is the decision's own
+        list, uncopied, as it always was: do not change it)."""
+        return st.pending["options"][self._slot(st, player)]
 
     def prompt(self, st: State, player: int) -> str:
         i = self._slot(st, player)

@@ -72,6 +72,17 @@ def test_an_option_is_valid_in_a_clone_of_its_game():
     assert copy.history == st.history
 
 
+def test_options_of_a_simultaneous_decision_stay_valid_while_the_others_answer():
+    g = game("examples/rock-paper-scissors/ruleset.yaml")
+    st = g.new(players=2, seed=0)
+    movers = g.to_move(st)
+    assert len(movers) == 2
+    listed = {p: g.options(st, p) for p in movers}  # both listed before anybody answers
+    for p in movers:
+        g.apply(st, p, listed[p][-1])
+    assert [entry[1] for entry in st.history[-2:]] == [listed[p].plain[-1] for p in movers]
+
+
 def test_values_hide_what_the_chooser_cannot_see_and_plain_does_not():
     g = game(SURVIVE)
     st = g.new(seed=0)
