@@ -52,7 +52,8 @@ class Options(Sequence):
     engine's tools and replays: an agent reads ``Option.value``, which
     hides what it cannot see); ``index_of``/``by_value`` find an option by
     its plain value; ``staged`` and ``flat`` tell and give the whole
-    options of a staged action."""
+    options of a staged action. Labels are made on first use, from the
+    state as it is then: read them before the next ``apply``."""
 
     __slots__ = ("player", "_st", "_pend", "_slot", "_plain", "_whole", "_labels", "_items", "_hidden")
 
