@@ -9,8 +9,8 @@ An agent is any of:
   returns a whole game state *consistent with that view* (what the player
   cannot see is re-drawn), never the real one.
 
-``options`` are the ``Option`` values of ``Game.legal`` for the seat the
-agent plays. ``make_agent`` builds agents by name for the command line
+``options`` is ``Game.options`` for the seat the agent plays: a sequence of
+``Option`` (index, value, label), with ``options.labels``. ``make_agent`` builds agents by name for the command line
 (``random``, ``greedy``, ``mcts``, ``mcts:iterations=200``) or from a
 user's module (``package.module:Name``). ``greedy`` (``agents.greedy``)
 and ``mcts`` (``agents.mcts``) are imported only when asked for. See
@@ -64,9 +64,10 @@ class Decision:
         self._remembered = frozenset()  # hidden components whose faces the player remembers
 
     @property
-    def options(self) -> list:
+    def options(self):
+        """``Game.options`` of this decision (an ``Options``), made when first read."""
         if self._options is None:
-            self._options = self.game.legal(self._state, self.player)
+            self._options = self.game.options(self._state, self.player)
         return self._options
 
     @property
@@ -80,7 +81,7 @@ class Decision:
         """How many options there are, without naming them."""
         if self._options is not None:
             return len(self._options)
-        return len(self.game.legal_values(self._state, self.player))
+        return len(self.game.options(self._state, self.player))
 
     @property
     def view(self) -> dict | None:

@@ -434,6 +434,6 @@ def _relabelled(s: State, real: dict, player: int) -> dict:
 
 
 def _labels(s: State, pend: dict, options: list) -> list[str]:
-    from rulebook.interpreter.game import Game
+    from rulebook.interpreter.options import option_label
 
-    return [Game.option_label(None, s, pend, v) for v in options]  # uses the state only
+    return [option_label(s, pend, v) for v in options]

@@ -71,7 +71,7 @@ class GreedyAgent:
                 s = game.clone(base)
                 try:
                     game.apply(s, me, k)
-                    _answer_for_the_others(game, s, rng)
+                    answer_for_the_others(game, s, rng)
                 except RulebookError:  # the sample cannot be played this way: no evidence for it
                     continue
                 totals[k] += value(game, s, me, judge)
@@ -83,7 +83,7 @@ class GreedyAgent:
         return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
-def _answer_for_the_others(game, s, rng: random.Random) -> None:
+def answer_for_the_others(game, s, rng: random.Random) -> None:
     """In a simultaneous decision the others' answers are unknown (those
     already given were re-drawn by the sample): let each player still to
     answer pick uniformly, so that the decision resolves and its outcome
@@ -92,7 +92,7 @@ def _answer_for_the_others(game, s, rng: random.Random) -> None:
     if pend is None or pend["kind"] != "simul":
         return
     for q in game.to_move(s):
-        game.apply(s, q, rng.randrange(len(game.legal_values(s, q))))
+        game.apply(s, q, rng.randrange(len(game.options(s, q))))
 
 
 def value(game, s, me: int, judge=None) -> float:

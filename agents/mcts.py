@@ -71,7 +71,7 @@ import random
 import time
 
 from rulebook.agents.determinize import Memory
-from rulebook.agents.greedy import _answer_for_the_others as _answer
+from rulebook.agents.greedy import answer_for_the_others as _answer
 from rulebook.agents.greedy import heuristic_of, judge_of, value
 from rulebook.interpreter.errors import RulebookError
 from rulebook.interpreter.playout import playout
@@ -251,7 +251,8 @@ class MCTSAgent:
                         lo, span = b[0], b[1] - b[0]
                 mine = node is root and q == me
                 # the agent's own options at the root by index (no labels); the others' by label
-                keys = range(len(game.legal_values(s, q))) if mine else _keys(game.legal_labels(s, q))
+                options = game.options(s, q)
+                keys = range(len(options)) if mine else _keys(options.labels)
                 allowed = root.allowed if mine else None
                 unvisited = []
                 best, best_value = 0, -1.0
@@ -343,7 +344,7 @@ class MCTSAgent:
         made = 0
         while not s.over and made < cap:
             for q in game.to_move(s):
-                n = len(game.legal_values(s, q))
+                n = len(game.options(s, q))
                 if n <= 1 or rng.random() < eps:
                     game.apply(s, q, rng.randrange(n) if n > 1 else 0)
                 else:

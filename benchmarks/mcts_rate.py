@@ -65,7 +65,7 @@ def main(argv=None) -> int:
             seed += 1
             while not st.over and time.perf_counter() < end:
                 for p in game.to_move(st):
-                    n = len(game.legal_values(st, p))
+                    n = len(game.options(st, p))
                     if p == 0 and n > 1:
                         t = time.process_time()  # CPU time: waiting for a core on a shared machine is not thinking
                         k = as_agent(agent)(Decision(game, p, None, None, None, st, None))

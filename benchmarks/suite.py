@@ -69,7 +69,7 @@ def mid_game_state(game, players: int, seed: int = 7):
     history = []
     while not st.over:
         p = game.to_move(st)[0]
-        k = rng.randrange(len(game.legal_values(st, p)))
+        k = rng.randrange(len(game.options(st, p)))
         history.append((p, k))
         game.apply(st, p, k)
     st = game.new(players=players, seed=seed)

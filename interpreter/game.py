@@ -2,17 +2,17 @@
 
 At any moment a game is over, or it names the players who must decide and
 their legal options in a stable order. ``apply`` checks an option and records
-it. Modelled on OpenSpiel's state API: ``to_move``, ``legal``, ``apply``,
-``is_over``, ``returns``, ``view`` (the per-player observation), ``clone``
-and ``save``/``load``.
+it. Modelled on OpenSpiel's state API: ``to_move``, ``options`` (one option
+space per decision, ``interpreter.options``), ``apply``, ``is_over``,
+``returns``, ``view`` (the per-player observation), ``clone`` and
+``save``/``load``. ``legal``, ``legal_labels``, ``legal_values`` and
+``apply_value`` are the older names, kept only while the callers that other
+work is changing move over.
 """
 
 from __future__ import annotations
 
-import functools
 import json
-from dataclasses import dataclass
-from typing import Any
 
 from rulebook.interpreter import indexes, ops, rng
 from rulebook.interpreter.errors import (
@@ -22,24 +22,15 @@ from rulebook.interpreter.errors import (
     RuleError,
 )
 from rulebook.interpreter.events import decision
-from rulebook.interpreter.labels import back_name, comp_names, describe, literal, player_name
-from rulebook.interpreter.program import TIMED_OUT, Catalog, Program, Type
+from rulebook.interpreter.labels import literal, player_name
+from rulebook.interpreter.options import Option, Options, hidden_options, is_from, option_label, tag_type
+from rulebook.interpreter.program import TIMED_OUT, Catalog, Program
 from rulebook.interpreter.run import run, scores
 from rulebook.interpreter.saving import SAVE_FORMAT, Saving  # noqa: F401 - the save format is Game's too
 from rulebook.interpreter.state import State
-from rulebook.interpreter.zones import zone_shows
 from rulebook.validator.types import WHOLE, compatible, literal_type
 
 OWNED_BY_KEY = -2  # a zone kept per component: its owner is that component's owner
-
-
-@dataclass(frozen=True)
-class Option:
-    """One legal option: its index in the list, its plain value and a label."""
-
-    index: int
-    value: Any
-    label: str
 
 
 class Game(Saving):
@@ -229,42 +220,23 @@ class Game(Saving):
             f"{who} has no decision to make now (waiting for {', '.join(player_name(st, q) for q in self.to_move(st))})"
         )
 
-    def legal(self, st: State, player: int) -> list[Option]:
+    def options(self, st: State, player: int) -> Options:
+        """The legal options of ``player`` at the pending decision: the one
+        option space (see ``interpreter.options``). Its ``flat`` gives the
+        whole options of a staged action."""
         i = self._slot(st, player)
-        pend = st.pending
-        hidden = _hidden_options(st, pend, i, player)
-        values = pend["options"][i]
-        out = [Option(k, v, label) for k, (v, label) in enumerate(zip(values, self._labels(st, pend, i), strict=True))]
-        if hidden:  # a face-down component the chooser cannot see: its back only, no identity
-            for k in hidden:
-                out[k] = Option(k, {"hidden": True, "index": k}, back_name(st, values[k]))
-        return out
+        return Options(st, player, i, st.pending["options"][i])
+
+    def legal(self, st: State, player: int) -> list[Option]:
+        """Kept for the terminal, the browser, the integrations, scenario
+        files and saved logs (being changed by other work) until they move
+        over; use ``options()``, which this lists."""
+        return list(self.options(st, player))
 
     def legal_labels(self, st: State, player: int) -> list[str]:
-        """The labels of ``legal``'s options, in the same order, without
-        the options (a search agent keys its statistics by them)."""
-        i = self._slot(st, player)
-        pend = st.pending
-        hidden = _hidden_options(st, pend, i, player)
-        out = self._labels(st, pend, i)
-        if hidden:
-            values = pend["options"][i]
-            for k in hidden:
-                out[k] = back_name(st, values[k])
-        return out
-
-    def _labels(self, st: State, pend: dict, i: int) -> list[str]:
-        """The label of each option of slot ``i``: the rules' own, else ``option_label``'s."""
-        labels = pend.get("labels")
-        if labels:
-            return list(labels[i])
-        values = pend["options"][i]
-        if pend["kind"] != "action":  # option_label, its type read once
-            t = _tag_type(pend.get("type", "any"))
-            if t.kind == "comp":  # describe's answer for a component, without the call
-                return comp_names(st, values, t)
-            return ["pass" if v is None else describe(st, v, t) for v in values]
-        return [self.option_label(st, pend, v) for v in values]
+        """Kept for the OpenSpiel integration until it moves over; use
+        ``options().labels``."""
+        return self.options(st, player).labels
 
     def asked_at(self, st: State) -> str:
         """Where in the ruleset the pending question is asked
@@ -296,10 +268,11 @@ class Game(Saving):
             st.pending = dict(new, answers=answers, done=done)  # not all done: the old question was pending
 
     def legal_values(self, st: State, player: int) -> list:
-        """The plain option values (for replays and the engine's own tools;
-        agents get ``legal``, whose values hide what they cannot see)."""
-        i = self._slot(st, player)
-        return st.pending["options"][i]
+        """Kept for the terminal, the browser, saved logs and the
+        integrations (being changed by other work) until they move over;
+        use ``options().plain`` (the same values; this is the decision's own
+        list, uncopied, as it always was: do not change it)."""
+        return st.pending["options"][self._slot(st, player)]
 
     def prompt(self, st: State, player: int) -> str:
         i = self._slot(st, player)
@@ -307,17 +280,32 @@ class Game(Saving):
         return prompts[i] if prompts else st.pending.get("prompt", "")
 
     def apply(self, st: State, player: int, choice) -> None:
-        """Apply one option: its index, or an ``Option`` from ``legal``."""
+        """Apply one option of ``options(st, player)``: an ``Option`` from it
+        (or from its ``flat``), or its index (the option's id in this
+        decision, as an OpenSpiel action id). An ``Option`` listed by another
+        decision, or made by hand, is refused: options are valid until the
+        next ``apply`` (in this game or a clone of it)."""
         i = self._slot(st, player)
         pend = st.pending
         options = pend["options"][i]
-        index = choice.index if isinstance(choice, Option) else choice
+        if isinstance(choice, Option):
+            if not is_from(choice, pend, i):
+                raise IllegalOptionError(
+                    f"option {choice.label!r} is not an option of this decision of {player_name(st, player)}: "
+                    "it was listed for another decision (take it from game.options(state, player) after "
+                    "the last apply)")
+            if choice.whole:
+                self._apply_whole(st, player, pend["flat"][choice.index])
+                return
+            index = choice.index
+        else:
+            index = choice
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(options):
             raise IllegalOptionError(f"option {choice!r} is not one of the {len(options)} legal options")
         value = options[index]
         st.history.append([player, value])
         if st.record:
-            label = pend["labels"][i][index] if pend.get("labels") else self.option_label(st, pend, value)
+            label = pend["labels"][i][index] if pend.get("labels") else option_label(st, pend, value)
             st.events.append(decision(player, value, pend["kind"], pend.get("type", "any"), label,
                                       bool(pend.get("public"))))  # 'choose ... public': told to all
         if pend["kind"] == "simul":
@@ -364,47 +352,26 @@ class Game(Saving):
         st.work = 0
         run(st)
 
-    def legal_flat(self, st: State, player: int) -> list[Option]:
-        """Every whole option of the pending decision at once: for a turn with
-        staged actions (``staged: true``), each combination of their
-        parameters, as if they were not staged (``apply_flat`` applies one);
-        for any other decision the same as ``legal``."""
-        self._slot(st, player)  # the player must be asked now
-        flat = st.pending.get("flat")
-        if flat is None:
-            return self.legal(st, player)
-        return [Option(k, v, self.option_label(st, st.pending, v)) for k, v in enumerate(flat)]
-
-    def apply_flat(self, st: State, player: int, choice) -> None:
-        """Apply a whole option of ``legal_flat`` (an ``Option`` or its index):
-        a staged action's parameters are answered one stage after another."""
-        flat = st.pending.get("flat") if st.pending is not None else None
-        if flat is None:
-            self.apply(st, player, choice)
-            return
-        k = choice.index if isinstance(choice, Option) else choice
-        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < len(flat):
-            raise IllegalOptionError(f"option {choice!r} is not one of the {len(flat)} whole options")
-        ai, args = flat[k]
+    def _apply_whole(self, st: State, player: int, whole) -> None:
+        """Apply a whole staged action ``(action, arguments)``: its
+        parameters are answered one stage after another."""
+        ai, args = whole
         while True:
-            options = self.legal_values(st, player)
+            options = st.pending["options"][self._slot(st, player)]
             step = next((j for j, (a, partial) in enumerate(options) if a == ai and args[:len(partial)] == partial),
                         None)
             if step is None:
-                raise IllegalOptionError(f"option {choice!r} is not offered")
+                raise IllegalOptionError(f"option {whole!r} is not offered")
             done = len(options[step][1]) == len(args)
             self.apply(st, player, step)
             if done:
                 return
 
     def apply_value(self, st: State, player: int, value) -> None:
-        """Apply the option whose plain value is ``value`` (used by replays)."""
-        values = self.legal_values(st, player)
-        try:
-            index = values.index(value)
-        except ValueError:
-            raise IllegalOptionError(f"{value!r} is not a legal option for {player_name(st, player)}") from None
-        self.apply(st, player, index)
+        """Kept for the terminal's and saved logs' replays (being changed by
+        other work) until they move over; use
+        ``apply(st, player, options(st, player).by_value(value))``."""
+        self.apply(st, player, self.options(st, player).index_of(value))
 
     # ------------------------------------------------------------ results
     def is_over(self, st: State) -> bool:
@@ -430,73 +397,11 @@ class Game(Saving):
     def clone(self, st: State) -> State:
         return st.clone()
 
-    # ------------------------------------------------------------ labels
-    def option_label(self, st: State, pend: dict, value) -> str:
-        if pend["kind"] != "action":
-            if value is None:
-                return "pass"
-            return describe(st, value, _tag_type(pend.get("type", "any")))
-        ai, args = value
-        act = st.prog.actions[ai]
-        if len(args) < len(act.params):  # a staged action's first parameters: the rest is asked next
-            return act.name + " " + ", ".join(f"{n} {describe(st, v, t)}" for n, v, t in
-                                              zip(act.params, args, act.param_types)) + " ..."
-        if act.label:
-            try:
-                return act.label(st, st.current, *args)
-            except Exception:  # a broken label must not hide the option
-                pass
-        if not args:
-            return act.name
-        return (
-            act.name + " " + ", ".join(describe(st, v, t) for v, t in zip(args, act.param_types or [None] * len(args)))
-        )
 
-
-def _hidden_options(st: State, pend: dict, i: int, player: int) -> list[int]:
-    """Indexes of options that are components the chooser cannot see. A
-    type that declares ``public`` properties (pieces whose backs show
-    something) names its face-down components through its own label, which
-    must use only those; other face-down components are offered unnamed."""
-    can_see = ops.can_see
-    if pend.get("type") == "action":
-        out = []
-        for k, (ai, args) in enumerate(pend["options"][i]):
-            types = st.prog.actions[ai].param_types
-            if any(
-                getattr(t, "kind", None) == "comp" and isinstance(v, int) and not can_see(st, v, player)
-                for v, t in zip(args, types)
-            ):
-                out.append(k)
-        return out
-    if pend.get("type") != "comp":
-        return []
-    # can_see for each option, the zone's part asked once per zone (zones.zone_shows), and
-    # what the chooser knows of a component only where its zone hides it
-    face, known, loc = st.face, st.known, st.loc
-    n = len(face)
-    zone_sees: dict = {}
-    out = []
-    for k, v in enumerate(pend["options"][i]):
-        if v.__class__ is not int or not 0 <= v < n or face[v]:  # (a bool is not a component)
-            continue
-        z = loc[v]
-        sees = zone_sees.get(z)
-        if sees is None:
-            sees = zone_sees[z] = zone_shows(st, z, player)
-        if sees:
-            continue
-        who = known.get(v) if player is not None else None
-        if not (who and player in who):
-            out.append(k)
-    return out
-
-
-@functools.lru_cache(maxsize=256)
-def _tag_type(tag: str) -> Type:
-    from rulebook.validator.types import tag_type
-
-    return tag_type(tag)
+# Kept for the integrations, which import these private names: use
+# ``interpreter.options.hidden_options`` and ``tag_type``.
+_hidden_options = hidden_options
+_tag_type = tag_type
 
 
 def _unit_name(prog: Program, uid: int) -> str:

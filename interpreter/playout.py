@@ -151,7 +151,7 @@ def _public(st, choose, cap) -> int:
     decisions = 0
     while not st.over:
         for p in game.to_move(st):
-            game.apply(st, p, choose(p, len(game.legal_values(st, p))))
+            game.apply(st, p, choose(p, len(game.options(st, p))))
             decisions += 1
         if cap is not None and decisions >= cap:
             break

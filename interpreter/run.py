@@ -195,7 +195,3 @@ def _first_empty_param(st, act, p, chosen: list):
         if found is None:
             return None
     return found
-
-
-def legal_actions(st, menu, p) -> list:
-    return menu(st, p)

@@ -79,7 +79,7 @@ class Saving:
                         raise SaveFileError(f"decision {step} of the save is damaged", "R023")
                     self.time_out(st, entry[0])
                 else:
-                    self.apply_value(st, entry[0], entry[1])
+                    self.apply(st, entry[0], self.options(st, entry[0]).index_of(entry[1]))
         except SaveFileError:
             raise
         except RulebookError as err:

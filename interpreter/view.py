@@ -96,9 +96,9 @@ def view(st, p) -> dict:
         for i, (q, done) in enumerate(zip(st.pending["players"], st.pending["done"])):
             if q == p and not done:
                 options = list(st.pending["options"][i])
-                from rulebook.interpreter.game import _hidden_options
+                from rulebook.interpreter.options import hidden_options
 
-                for k in _hidden_options(st, st.pending, i, p):
+                for k in hidden_options(st, st.pending, i, p):
                     options[k] = {"hidden": True, "index": k}  # no identity for what p cannot see
                 prompts = st.pending.get("prompts")
                 out["decision"] = {

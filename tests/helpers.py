@@ -88,7 +88,7 @@ def position_with_choice(game, players: int, seed: int, options: int):
     options (playing the first option until then): (state, that player)."""
     st = game.new(players=players, seed=seed, record=False)
     p = game.to_move(st)[0]
-    while len(game.legal(st, p)) < options:
+    while len(game.options(st, p)) < options:
         game.apply(st, p, 0)
         p = game.to_move(st)[0]
     return st, p

@@ -20,7 +20,7 @@ ABOVE_THREE = Path(__file__).resolve().parent / "data" / "serve" / "play-one-abo
 def answer_every_forced_question(game, st, humans):
     """The table's old rule: any human's one-option question answered at once."""
     for p in game.to_move(st):
-        if p in humans and len(game.legal_values(st, p)) == 1:
+        if p in humans and len(game.options(st, p)) == 1:
             return p
     return None
 
@@ -35,7 +35,7 @@ def test_the_table_asks_every_seat_when_several_are_human():
         st = g.new(players=2, seed=seed)
         assert table.answered_by_table(g, st, (0, 1)) is None
     st = next(s for s in (g.new(players=2, seed=seed) for seed in range(20))
-              if len(g.legal_values(s, 0)) == 1)
+              if len(g.options(s, 0)) == 1)
     assert table.answered_by_table(g, st, (0,)) == 0  # one human: its forced answer is given at once
 
 

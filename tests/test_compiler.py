@@ -44,7 +44,7 @@ def test_the_engine_playout_makes_the_games_of_the_public_interface(name, player
         decisions = 0
         while not slow.over and decisions < len(fast.history):
             for p in game.to_move(slow):
-                game.apply(slow, p, rng.randrange(len(game.legal_values(slow, p))))
+                game.apply(slow, p, rng.randrange(len(game.options(slow, p))))
                 decisions += 1
         assert slow.history == fast.history
         assert slow.winners == fast.winners and slow.over == fast.over
@@ -74,7 +74,7 @@ def test_uniform_draws_and_caps_make_the_games_of_the_public_interface(name, pla
             draw = random.Random(seed).random
             while not slow.over and len(slow.history) < made:
                 for p in game.to_move(slow):
-                    game.apply(slow, p, int(draw() * len(game.legal_values(slow, p))))
+                    game.apply(slow, p, int(draw() * len(game.options(slow, p))))
             assert slow.history == fast.history
             assert slow.to_data() == fast.to_data()  # the pending question too, labels included
 

@@ -24,5 +24,5 @@ def test_count_options_and_prompt_agree_with_the_game():
         return 0
 
     assert decide(g, st, p, agent) == 0
-    assert seen["count"] == len(g.legal_values(st, p)) == len(seen["labels"])
-    assert seen["labels"] == [o.label for o in g.legal(st, p)] and seen["prompt"] == g.prompt(st, p)
+    assert seen["count"] == len(g.options(st, p)) == len(seen["labels"])
+    assert seen["labels"] == g.options(st, p).labels and seen["prompt"] == g.prompt(st, p)

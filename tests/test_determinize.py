@@ -37,7 +37,7 @@ def _identities(st) -> collections.Counter:
 
 def _step(g, st, r: random.Random) -> None:
     q = g.to_move(st)[0]
-    g.apply(st, q, r.randrange(len(g.legal_values(st, q))))
+    g.apply(st, q, r.randrange(len(g.options(st, q))))
 
 
 def _points(path: str, seed: int = 0):
@@ -171,7 +171,7 @@ def test_other_players_secret_answers_and_labels_are_redrawn():
         s = determinize(fresh, p, random.Random(seed))
         for q in g.to_move(s):
             if q != p:
-                assert [o.label for o in g.legal(s, q)] == [comp_name(s, v) for v in g.legal_values(s, q)]
+                assert g.options(s, q).labels == [comp_name(s, v) for v in g.options(s, q).plain]
 
 
 def test_two_real_states_differing_in_a_secret_answer_give_the_same_sample():
@@ -215,15 +215,15 @@ def test_labelled_simultaneous_choices_name_the_sample_cards(monkeypatch, rerun)
         monkeypatch.setattr(det, "reask", lambda s: None)  # the question cannot be asked again
     g = compile_ok(LABELLED)
     st = g.new(players=2, seed=1, record=False)
-    own = [o.label for o in g.legal(st, 0)]
-    real_other = [o.label for o in g.legal(st, 1)]
+    own = g.options(st, 0).labels
+    real_other = g.options(st, 1).labels
     changed = 0
     for seed in range(10):
         s = det.determinize(st, 0, random.Random(seed))
         assert view(s, 0) == view(st, 0)
-        assert [o.label for o in g.legal(s, 0)] == own
-        other = [o.label for o in g.legal(s, 1)]
-        cards = g.legal_values(s, 1)
+        assert g.options(s, 0).labels == own
+        other = g.options(s, 1).labels
+        cards = g.options(s, 1).plain
         assert other == ([f"play {s.static[c]['value']}" for c in cards] if rerun else [comp_name(s, c) for c in cards])
         changed += other != real_other
     assert changed

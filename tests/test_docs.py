@@ -378,7 +378,7 @@ def test_rule_example(block):
                 for p in game.to_move(st):
                     labels, prompt, answer = decisions.pop(0) if decisions else (None, None, 0)
                     if labels is not None:
-                        got = [o.label for o in game.legal(st, p)]
+                        got = game.options(st, p).labels
                         assert got == labels, f"{block.id}: decision {made + 1}: options {got}, expected {labels}"
                     if prompt is not None:
                         got = game.prompt(st, p)
@@ -415,9 +415,18 @@ def test_rule_example(block):
         assert shown == visible, f"{block.id}: {expr} is {'visible' if shown else 'hidden'} to player {p}"
 
 
+@pytest.mark.parametrize("block", of_kind("python", "example"), ids=lambda b: b.id)
+def test_python_example(block, monkeypatch):
+    """A ```python example``` (the Python API: the decision interface) runs
+    as written from the repository's root; its asserts are its checks."""
+    monkeypatch.chdir(ROOT)
+    exec(compile(block.text, block.id, "exec"), {"__name__": "docs_example"})
+
+
 # ------------------------------------------------------------------ the blocks themselves
 def test_every_block_is_checked_or_plain_text():
-    checked = {("yaml", "example"), ("yaml", "fragment"), ("yaml", "scenario"), ("rule", "example")}
+    checked = {("yaml", "example"), ("yaml", "fragment"), ("yaml", "scenario"), ("rule", "example"),
+               ("python", "example")}
     for b in BLOCKS:
         assert (b.lang, b.kind) in checked or (b.lang == "text" and not b.kind), \
             f"{b.id}: ```{b.lang} {b.kind}``` is neither a checked example nor ```text"

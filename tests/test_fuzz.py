@@ -227,7 +227,7 @@ def simulate(program, seed: int, games: int = GAMES_PER_MUTANT, cap: int = DECIS
                     movers = game.to_move(st)
                     assert movers, "the game is not over but nobody is to move"
                     p = rnd.choice(movers)
-                    options = game.legal(st, p)
+                    options = game.options(st, p)
                     assert options, f"player {p} is to move with no option"
                     for o in options:
                         no_repr(o.label, "an option label")
@@ -865,7 +865,7 @@ def fuzz_save(inp: SaveInput) -> list[str]:
         if game.is_over(st):
             break
         p = rnd.choice(game.to_move(st))
-        game.apply(st, p, rnd.randrange(len(game.legal(st, p))))
+        game.apply(st, p, rnd.randrange(len(game.options(st, p))))
     data = json.loads(json.dumps(game.save(st)))
     done = [m.apply(data) for m in inp.mutations]
     _note(f"{players} players, seed {inp.seed}, {inp.decisions} decisions; edits: {done}")
@@ -890,7 +890,7 @@ def fuzz_save(inp: SaveInput) -> list[str]:
                 movers = game.to_move(loaded)
                 assert movers, "a loaded game is not over but nobody is to move"
                 p = rnd.choice(movers)
-                options = game.legal(loaded, p)
+                options = game.options(loaded, p)
                 view(loaded, p)
                 game.apply(loaded, p, rnd.randrange(len(options)))
             game.scores(loaded)
@@ -1098,7 +1098,7 @@ def _played(inp: FileInput):
         if game.is_over(st):
             break
         p = rnd.choice(game.to_move(st))
-        game.apply(st, p, rnd.randrange(len(game.legal(st, p))))
+        game.apply(st, p, rnd.randrange(len(game.options(st, p))))
     return game, st, rnd
 
 
@@ -1143,7 +1143,7 @@ def fuzz_save_file(inp: FileInput) -> list[str]:
                 if game.is_over(loaded):
                     break
                 p = rnd.choice(game.to_move(loaded))
-                game.apply(loaded, p, rnd.randrange(len(game.legal(loaded, p))))
+                game.apply(loaded, p, rnd.randrange(len(game.options(loaded, p))))
     except RulebookError as err:
         return ["save_file:accepted", f"game:{getattr(err, 'code', 'R000')}"]
     return ["save_file:accepted"]
@@ -1165,10 +1165,9 @@ def fuzz_log_file(inp: FileInput) -> list[str]:
         again = game.new(players=st.n, seed=inp.seed)
         log = LogWriter(path, game, again, inp.seed, RULESETS[RULESET_IDS.index(inp.ruleset)])
         for entry in st.history:
-            options = game.legal(again, entry[0])
-            value = entry[1]
-            log.decision(entry[0], value, options[game.legal_values(again, entry[0]).index(value)].label)
-            game.apply_value(again, entry[0], value)
+            option = game.options(again, entry[0]).by_value(entry[1])
+            log.decision(entry[0], entry[1], option.label)
+            game.apply(again, entry[0], option)
         log.close()
         records = [json.loads(line) for line in path.read_text().splitlines()]
         done = [m.apply(records) for m in inp.mutations]

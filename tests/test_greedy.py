@@ -52,7 +52,7 @@ scoring:
 
 def _first_choice(g, seed=0):
     st = g.new(players=2, seed=seed, record=False)
-    return g.legal(st, 0)[decide(g, st, 0, GreedyAgent(seed).decide)].label
+    return g.options(st, 0)[decide(g, st, 0, GreedyAgent(seed).decide)].label
 
 
 def test_the_heuristic_decides():
@@ -86,8 +86,8 @@ def test_a_win_is_worth_more_than_any_heuristic():
     st = g.new(players=2, seed=0, record=False)
     # X top left and top centre, O middle left and middle centre: X wins by taking top right
     for p, cell in ((0, "top left"), (1, "middle left"), (0, "top centre"), (1, "middle centre")):
-        g.apply(st, p, [o.label for o in g.legal(st, p)].index(cell))
-    options = g.legal(st, 0)
+        g.apply(st, p, g.options(st, p).labels.index(cell))
+    options = g.options(st, 0)
     for seed in range(5):
         k = decide(g, st, 0, GreedyAgent(seed).decide)
         s = g.clone(st)
@@ -116,7 +116,7 @@ def test_the_choice_does_not_depend_on_hidden_cards():
     st, p = position_with_choice(g, 3, 4, 3)
     other = determinize(st, p, random.Random(42))  # the same view, other hidden cards
     assert view(other, p) == view(st, p) and other.static != st.static
-    choices = [GreedyAgent(seed=3, samples=2).decide(blind_decision(g, p, view(real, p), g.legal(real, p), real))
+    choices = [GreedyAgent(seed=3, samples=2).decide(blind_decision(g, p, view(real, p), g.options(real, p), real))
                for real in (st, other)]
     assert choices[0] == choices[1]
 
@@ -154,7 +154,7 @@ phases:''', '''      set player.turns += 1
 phases:''').replace("actions: [take]", "actions: [take, boom]")
     g = compile_ok(body + 'bots:\n  heuristic: "0 - count(pile[player])"\n')
     st = g.new(players=2, seed=0, record=False)
-    labels = [o.label for o in g.legal(st, 0)]
+    labels = g.options(st, 0).labels
     assert "boom" in labels
     for seed in range(10):
         assert labels[decide(g, st, 0, GreedyAgent(seed).decide)] == "take 1"

@@ -85,7 +85,7 @@ def test_a_filter_by_a_changing_value_reads_its_index_and_agrees_with_the_scan()
             _agree(fns, st)
             seen.add(len(fns["fn_farms"](st, None)))
             p = g.to_move(st)[0]
-            g.apply(st, p, r.randrange(len(g.legal_values(st, p))))
+            g.apply(st, p, r.randrange(len(g.options(st, p))))
         _agree(fns, st)
     assert len(seen) > 3  # the kinds did change
 
@@ -111,7 +111,7 @@ def test_a_loaded_game_rebuilds_its_index_by_replaying():
     r = random.Random(5)
     for _ in range(7):
         p = g.to_move(st)[0]
-        g.apply(st, p, r.randrange(len(g.legal_values(st, p))))
+        g.apply(st, p, r.randrange(len(g.options(st, p))))
     loaded = g.load(g.save(st))
     assert "index" not in st.to_data() and loaded.index == st.index == indexes.build(st)
 

@@ -644,7 +644,7 @@ def test_no_python_repr_in_what_a_game_prints():
     """)
     st = g.new(players=2)
     lines = narrate(st, st.events, None) + narrate(st, st.events, 0, verbose=True)
-    lines += [o.label for o in g.legal(st, 0)] + [g.prompt(st, 0)]
+    lines += g.options(st, 0).labels + [g.prompt(st, 0)]
     assert lines
     for line in lines:
         no_repr(line)
@@ -1327,8 +1327,8 @@ def test_appends_never_change_a_list_that_another_name_holds():
     g = game(APPENDS)
     st = g.new(players=2, seed=1)
     for label in ("add", "add", "alias"):
-        g.apply(st, g.to_move(st)[0], g.legal_labels(st, g.to_move(st)[0]).index(
-            next(x for x in g.legal_labels(st, g.to_move(st)[0]) if x.startswith(label))))
+        g.apply(st, g.to_move(st)[0], g.options(st, g.to_move(st)[0]).labels.index(
+            next(x for x in g.options(st, g.to_move(st)[0]).labels if x.startswith(label))))
     assert st.vars["ys"] == st.vars["xs"][:-1] and st.vars["xs"][-1] == 9
     assert st.vars["seen"] == st.vars["xs"] + [7, 8]
 
@@ -1351,7 +1351,7 @@ def test_a_clone_and_its_original_never_share_an_appended_list(seed):
             pool.append(g.clone(st))
             continue
         p = g.to_move(st)[0]
-        g.apply(st, p, rnd.randrange(len(g.legal(st, p))))
+        g.apply(st, p, rnd.randrange(len(g.options(st, p))))
     assert len(pool) > 3
     for st in pool:
         g.load(g.save(st))

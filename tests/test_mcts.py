@@ -45,7 +45,7 @@ def test_mcts_uses_only_samples_and_its_choice_ignores_hidden_cards():
     trees = []
     for real in (st, other):
         agent = MCTSAgent(seed=3, iterations=30)
-        choice = agent.decide(blind_decision(g, p, view(real, p), g.legal(real, p), real))
+        choice = agent.decide(blind_decision(g, p, view(real, p), g.options(real, p), real))
         trees.append((choice, agent.last_root.stats))
     assert trees[0] == trees[1]
 

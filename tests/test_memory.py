@@ -72,7 +72,7 @@ def _do(g, st, action: str, memory: Memory | None = None) -> None:
     p = g.to_move(st)[0]
     if p == 0 and memory is not None:
         Decision(g, 0, None, None, None, st, None).remember(memory)
-    labels = [o.label for o in g.legal(st, p)]
+    labels = g.options(st, p).labels
     g.apply(st, p, labels.index(action))
 
 
@@ -166,7 +166,7 @@ def test_survive_players_remember_their_own_people_and_not_the_others():
     while st.phase != "play":
         p = g.to_move(st)[0]
         Decision(g, p, None, None, None, st, None).remember(mems[p])
-        g.apply(st, p, r.randrange(len(g.legal_values(st, p))))
+        g.apply(st, p, r.randrange(len(g.options(st, p))))
     people = [c for c in range(st.cat.n) if st.cat.types[c] == "person"]
     mine = [c for c in people if st.static[c]["colour"] == 0]
     theirs = [c for c in people if st.static[c]["colour"] == 1]
@@ -209,8 +209,8 @@ def test_memory_depends_only_on_what_the_player_saw(path):
             sa, sb = da.sample(random.Random(7)), db.sample(random.Random(7))
             assert view(sa, 0) == view(a, 0)
             assert sa.static == sb.static, f"{path}: P1's samples depend on faces it never saw"
-        n = len(g.legal_values(a, p))
-        if n != len(g.legal_values(b, p)):
+        n = len(g.options(a, p))
+        if n != len(g.options(b, p)):
             break
         k = r.randrange(n)
         g.apply(a, p, k)

@@ -80,7 +80,7 @@ def test_a_native_state_saves_loads_clones_and_shows_as_a_python_state():
             if step % 5 == 2:
                 b = nat.clone(nat.load(json.loads(json.dumps(nat.save(b)))))
             p = py.to_move(a)[0]
-            k = draw.randrange(len(py.legal_values(a, p)))
+            k = draw.randrange(len(py.options(a, p)))
             py.apply(a, p, k)
             nat.apply(b, p, k)
             step += 1

@@ -210,6 +210,6 @@ def test_values_come_back_the_same_when_a_playout_answers_where_the_rules_ask():
         draw = random.Random(seed).random
         while not game.is_over(slow):
             p = game.to_move(slow)[0]
-            game.apply(slow, p, int(draw() * len(game.legal_values(slow, p))))
+            game.apply(slow, p, int(draw() * len(game.options(slow, p))))
         assert fast.history == slow.history and fast.vars["log"] == slow.vars["log"]
         assert fast.vars["log"][1] == 14 and fast.vars["log"][3] == 120

@@ -128,7 +128,7 @@ PROPERTY = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, data
 # Those parameters are strict xfails; each bug also has a strict-xfail
 # reproduction below that does not depend on any ruleset (an inline one).
 LEAKY_OPTIONS = (
-    "engine bug: a decision's options are raw component ids (Game.legal_values, Option.value and "
+    "engine bug: a decision's options are raw component ids (Options.plain, Option.value and "
     "view()['decision']['options']) even when the chooser cannot see those components, so the ids (and the "
     "default labels, comp_name) identify them: here people whose values are hidden from everyone "
     "(survive, P17) are offered as 'Dolphin: choose one of your swimmers' and as 'move' action arguments; "
@@ -136,7 +136,7 @@ LEAKY_OPTIONS = (
 SEAT_NAME = (
     "engine bug: Game._slot formats NotYourTurnError's message with player_name(st, player), which "
     "evaluates the ruleset's players.name template; for a seat that does not exist (player == player count) "
-    "a template like '{player_names[p]}' fails, so apply/legal raise RuleError R104 ('index 4 is outside a "
+    "a template like '{player_names[p]}' fails, so apply/options raise RuleError R104 ('index 4 is outside a "
     "list of 4') instead of NotYourTurnError; see test_a_seat_out_of_range_is_not_to_move_with_seat_names")
 OUT_OF_RANGE = lambda n: (n, n + 3, -1)  # noqa: E731 - seats that do not exist
 KNOWN_ENGINE_BUGS: dict = {}
@@ -272,7 +272,7 @@ def play(game: Game, plan: Plan, combo: Combo, check=None, limit: int = MAX_DECI
         while not game.is_over(st) and len(moves) < limit:
             tm = game.to_move(st)
             p = tm[chooser.pick(len(tm))]
-            k = chooser.pick(len(game.legal_values(st, p)))
+            k = chooser.pick(len(game.options(st, p)))
             moves.append((p, k))
             game.apply(st, p, k)
             if check:
@@ -298,7 +298,7 @@ def lockstep(game: Game, a, b, moves) -> None:
     decisions before each one."""
     for i, (p, k) in enumerate(moves):
         assert game.to_move(a) == game.to_move(b), f"to_move differs before continuation move {i}"
-        la, lb = game.legal(a, p), game.legal(b, p)
+        la, lb = game.options(a, p), game.options(b, p)
         assert norm([o.value for o in la]) == norm([o.value for o in lb]), f"options differ before move {i}"
         assert [o.label for o in la] == [o.label for o in lb], f"option labels differ before move {i}"
         assert game.prompt(a, p) == game.prompt(b, p)
@@ -454,7 +454,7 @@ def fingerprints(root, combos, limit):
                 while not st.over and len(st.history) < limit:
                     tm = game.to_move(st)
                     p = tm[r.randrange(len(tm))]
-                    game.apply(st, p, r.randrange(len(game.legal_values(st, p))))
+                    game.apply(st, p, r.randrange(len(game.options(st, p))))
                 blob = json.dumps({"state": st.to_data(), "events": st.events}, default=repr)
                 fp = hashlib.sha256(blob.encode()).hexdigest()
             except Exception as err:
@@ -594,7 +594,7 @@ def hidden_option_components(game: Game, st, p) -> list:
     """Components named by ``p``'s options (choices of components, component
     arguments of actions) that ``p`` cannot see."""
     # what agents get: options whose identity is hidden carry no component at all
-    options = [o.value for o in game.legal(st, p) if not (isinstance(o.value, dict) and o.value.get("hidden"))]
+    options = [o.value for o in game.options(st, p) if not (isinstance(o.value, dict) and o.value.get("hidden"))]
     decision = view(st, p).get("decision") or {}
     shown = [o for o in decision.get("options", []) if not (isinstance(o, dict) and o.get("hidden"))]
     assert len(shown) == len(options), "view() and legal() hide different options"
@@ -655,7 +655,7 @@ def test_options_do_not_identify_face_down_components():
     game = _inline_game(BLIND_PICK)
     st = game.new(players=2, seed=5)
     assert all(not ops.can_see(st, c, 0) for c in st.zones[st.cat.zone_base["table"]])
-    labels = {o.label for o in game.legal(st, 0)}
+    labels = {o.label for o in game.options(st, 0)}
     assert len(labels) == 1, f"the labels tell the face-down cards apart: {sorted(labels)}"
     assert not hidden_option_components(game, st, 0), f"the options are the ids {view(st, 0)['decision']}"
 
@@ -741,13 +741,13 @@ def _typed_failures(game, combo, data):
                 with pytest.raises(GameOverError):
                     game.apply(st, p, 0)
                 with pytest.raises(GameOverError):
-                    game.legal(st, p)
+                    game.options(st, p)
                 with pytest.raises(GameOverError):
                     game.prompt(st, p)
         else:
             tm = game.to_move(st)
             for p in tm:
-                n = len(game.legal_values(st, p))
+                n = len(game.options(st, p))
                 for bad in BAD_INDICES:
                     with pytest.raises(IllegalOptionError):
                         game.apply(st, p, _bad(bad, n))
@@ -755,9 +755,7 @@ def _typed_failures(game, combo, data):
                 with pytest.raises(NotYourTurnError):
                     game.apply(st, q, 0)
                 with pytest.raises(NotYourTurnError):
-                    game.legal(st, q)
-                with pytest.raises(NotYourTurnError):
-                    game.legal_values(st, q)
+                    game.options(st, q)
         assert json.dumps(st.to_data()) == before, "a refused apply changed the state"
         assert len(st.events) == events, "a refused apply recorded events"
 
@@ -777,7 +775,7 @@ def test_seats_out_of_range_are_not_to_move(combo):
             with pytest.raises(NotYourTurnError):
                 game.apply(st, q, 0)
             with pytest.raises(NotYourTurnError):
-                game.legal(st, q)
+                game.options(st, q)
         assert json.dumps(st.to_data()) == before
 
 
@@ -806,7 +804,7 @@ def test_a_seat_out_of_range_is_not_to_move_with_seat_names():
         game.apply(st, 2, 0)
 
 
-def test_legal_values_after_the_end_raises_game_over():
+def test_options_after_the_end_raises_game_over():
     for combo in COMBOS:
         program, _ = _compile(combo.path, combo.variants)
         if program is None:
@@ -815,7 +813,7 @@ def test_legal_values_after_the_end_raises_game_over():
         st, _ = play(game, Plan(program.min_players, 1, (), 1), combo, limit=3_000)
         if game.is_over(st):
             with pytest.raises(GameOverError):
-                game.legal_values(st, 0)
+                game.options(st, 0)
 
 
 # ----------------------------------------------------------------- tampered saves

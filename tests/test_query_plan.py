@@ -87,7 +87,7 @@ def test_the_planned_filter_keeps_what_the_scan_of_every_component_keeps():
                 assert fns["fn_held_or_ace"](st, p, p) == _naive(st, lambda c: st.loc[c] == hand[p] or value[c] == 1)
             assert fns["fn_on_table"](st, 0) == _naive(st, lambda c: st.loc[c] == table)
             p = g.to_move(st)[0]
-            g.apply(st, p, rng.randrange(len(g.legal_values(st, p))))
+            g.apply(st, p, rng.randrange(len(g.options(st, p))))
 
 
 KINDS = """

@@ -22,7 +22,7 @@ def random_states(path, players, games, every=1, seed=0, variants=()):
             if n % every == 0:
                 yield g, st
             for p in g.to_move(st):
-                g.apply(st, p, rng.randrange(len(g.legal_values(st, p))))
+                g.apply(st, p, rng.randrange(len(g.options(st, p))))
                 n += 1
 
 
@@ -108,15 +108,15 @@ def test_the_kids_theft_names_no_victim_to_the_others():
     g = game("rulesets/lifeboat/ruleset.yaml")
     st = g.new(players=6, seed=1)  # six players: every character of the base pool is in, the Kid too
     kid = next(p for p in range(6) if st.static[st.pvars[p]["character"]]["name"] == "Kid")
-    while st.current != kid or "Steal a face-down card" not in [o.label for o in g.legal(st, kid)]:
+    while st.current != kid or "Steal a face-down card" not in g.options(st, kid).labels:
         p = g.to_move(st)[0]
-        labels = [o.label for o in g.legal(st, p)]
+        labels = g.options(st, p).labels
         g.apply(st, p, labels.index("Idle") if "Idle" in labels else 0)
         if st.over:
             pytest.skip("no theft possible in this game")
     since = len(st.events)
-    g.apply(st, kid, [o.label for o in g.legal(st, kid)].index("Steal a face-down card"))
-    victim = g.legal(st, kid)[0].label  # a character's name
+    g.apply(st, kid, g.options(st, kid).labels.index("Steal a face-down card"))
+    victim = g.options(st, kid)[0].label  # a character's name
     g.apply(st, kid, 0)
     assert f"chose {victim}" in " ".join(narrate(st, st.events[since:], kid))
     for q in range(6):

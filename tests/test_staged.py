@@ -38,7 +38,7 @@ phases:
 
 
 def labels(game, st):
-    return [o.label for o in game.legal(st, game.to_move(st)[0])]
+    return game.options(st, game.to_move(st)[0]).labels
 
 
 def test_stages_narrow_one_parameter_at_a_time():
@@ -46,7 +46,8 @@ def test_stages_narrow_one_parameter_at_a_time():
     st = game.new(2, seed=0)
     st.record = True
     assert labels(game, st) == [f"raise quantity {q} ..." for q in range(1, 6)]
-    assert len(game.legal_flat(st, 0)) == 3 * 6 + 2 * 12
+    assert game.options(st, 0).staged
+    assert len(game.options(st, 0).flat) == 3 * 6 + 2 * 12
     game.apply(st, 0, 4)  # quantity 5
     assert game.prompt(st, 0) == "raise (quantity 5): face?"
     assert labels(game, st) == [f"raise quantity 5, face {f} ..." for f in range(1, 7)]
@@ -65,10 +66,12 @@ def test_stages_narrow_one_parameter_at_a_time():
 def test_flat_options_and_replays():
     game = compile_ok(BIDS)
     st = game.new(2, seed=0)
-    flat = game.legal_flat(st, 0)
+    flat = game.options(st, 0).flat
     pick = next(o for o in flat if o.label == "bid 4 x 6!")
-    game.apply_flat(st, 0, pick)
+    assert pick.whole and flat.labels[pick.index] == "bid 4 x 6!"
+    game.apply(st, 0, pick)
     assert st.vars["bid"] == [4, 6] and game.to_move(st) == [1]
+    assert len(st.history) == 3  # one decision per stage: quantity, face, sure
     # the stages are decisions of the history: a save replays them
     again = game.load(json.loads(json.dumps(game.save(st))))
     assert again.vars == st.vars and again.history == st.history

@@ -111,11 +111,11 @@ def test_a_nonzero_variable_shows_only_while_it_is_not_zero(tmp_path):
     game = Game(compile_path(str(tmp_path / "ruleset.yaml")).program)
     st = game.new(players=2, seed=1)
     assert "steps left" not in render_view(st, 0) and "steps 0" in render_view(st, 0)
-    game.apply(st, 0, [o.label for o in game.legal(st, 0)].index("start"))
+    game.apply(st, 0, game.options(st, 0).labels.index("start"))
     assert "steps left 2" in render_view(st, 0)
     assert {"name": "steps_left", "text": "2"} in seat_table(game, st, 0, [], set())["vars"]
     for _ in range(2):
-        game.apply(st, 0, [o.label for o in game.legal(st, 0)].index("step"))
+        game.apply(st, 0, game.options(st, 0).labels.index("step"))
     assert "steps left" not in render_view(st, 0)
     assert all(v["name"] != "steps_left" for v in seat_table(game, st, 0, [], set())["vars"])
     game, st = played("survive", 2, 4, 0)
@@ -132,7 +132,7 @@ def test_a_coordinate_typed_as_the_map_shows_it_picks_the_option():
     game, st = played("survive", 2, 5, 0)
     for _ in range(200):  # to the first decision whose options are board spaces
         p = game.to_move(st)[0]
-        options = game.legal(st, p)
+        options = game.options(st, p)
         labels = [o.label for o in options]
         if any(label.endswith(")") and "," in label for label in labels) and game.prompt(st, p).startswith("Place"):
             break

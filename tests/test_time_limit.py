@@ -65,7 +65,7 @@ def test_a_log_with_a_time_out_replays(tmp_path):
     g.time_out(st, 0)
     while not st.over:
         p = g.to_move(st)[0]
-        log.decision(p, g.legal_values(st, p)[0], "move")
+        log.decision(p, g.options(st, p).plain[0], "move")
         g.apply(st, p, 0)
     log.end(st)
     states = replay(g, read(path))

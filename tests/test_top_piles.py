@@ -54,7 +54,7 @@ def _game():
 def _do(g, st, action: str, times: int = 1):
     for _ in range(times):
         p = g.to_move(st)[0]
-        labels = [o.label for o in g.legal(st, p)]
+        labels = g.options(st, p).labels
         g.apply(st, p, labels.index(action))
 
 

@@ -61,7 +61,7 @@ def _checks(body: str) -> tuple[int, int]:
             except AssertionError:
                 failed += 1
             p = g.to_move(st)[0]
-            g.apply(st, p, rnd.randrange(len(g.legal_values(st, p))))
+            g.apply(st, p, rnd.randrange(len(g.options(st, p))))
     return applied, failed
 
 

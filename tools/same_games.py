@@ -44,7 +44,7 @@ def hash_cell(h, game: Game, players: int, games: int) -> None:
         rnd, offered = random.Random(seed), []
         while not st.over:
             for p in game.to_move(st):
-                options = game.legal_values(st, p)
+                options = game.options(st, p).plain
                 offered.append(options)
                 game.apply(st, p, rnd.randrange(len(options)))
         h.update(json.dumps([st.winners, st.history, offered], default=str).encode())

@@ -360,7 +360,7 @@ def _step_narration(game, log, step: int, viewer) -> list[str]:
         if rec.get("time_out") is True:
             game.time_out(st, rec["player"])
         else:
-            game.apply_value(st, rec["player"], rec.get("value"))
+            game.apply(st, rec["player"], game.options(st, rec["player"]).index_of(rec.get("value")))
     return [ln.text for ln in tidy(st, narrate_lines(st, st.events, viewer)) if ln.text]
 
 

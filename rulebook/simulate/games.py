@@ -237,7 +237,7 @@ def _random_loop(game, st, seed: int, cap: int, timer: _TimeOuts | None = None) 
     while not st.over:
         for p in game.to_move(st):
             if timer is None or not timer.run_out(st, p):
-                game.apply(st, p, int(draw() * len(game.legal_values(st, p))))
+                game.apply(st, p, int(draw() * len(game.options(st, p))))
             decisions += 1
             if decisions >= cap and not st.over:
                 raise GameStopped(CAP, f"no end after {cap} decisions (--max-decisions)")
@@ -275,7 +275,7 @@ def _ask(game, st, p: int, agent, spec: str) -> int:
         raise GameStopped(AGENT, f"agent '{spec}' at seat {p + 1} failed: {type(err).__name__}: {err}") from None
     if isinstance(index, Option):
         index = index.index
-    count = len(game.legal_values(st, p))
+    count = len(game.options(st, p))
     chosen = index
     try:  # any integer type (a NumPy agent's int64 too), but not a bool
         index = operator.index(index)

@@ -327,6 +327,6 @@ def _write_step(log, game, st, entry) -> None:
         log.time_out(player)
         game.time_out(st, player)
         return
-    options = game.legal(st, player)
-    log.decision(player, value, options[game.legal_values(st, player).index(value)].label)
-    game.apply_value(st, player, value)
+    option = game.options(st, player).by_value(value)
+    log.decision(player, value, option.label)
+    game.apply(st, player, option)

@@ -93,12 +93,12 @@ def check_decision(game: Game, st) -> None:
             raise CheckFailed(f"to_move names {p!r}")
         if st.eliminated[p]:
             raise CheckFailed(f"eliminated player {p} is asked to decide")
-        opts = game.legal(st, p)
+        opts = game.options(st, p)
         if not opts:
             raise CheckFailed(f"player {p} is to move with no legal option")
         if [o.index for o in opts] != list(range(len(opts))):
             raise CheckFailed(f"the options of player {p} are not numbered in order")
-        raw = game.legal_values(st, p)  # values hide components the chooser cannot see, nothing else
+        raw = opts.plain  # values hide components the chooser cannot see, nothing else
         if not all(o.value == v or (isinstance(o.value, dict) and o.value.get("hidden")) for o, v in zip(opts, raw)):
             raise CheckFailed(f"the options of player {p} change more than the components they may not see")
         if len(opts) != len(raw):
@@ -259,7 +259,7 @@ def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
     if not observers:
         return False
     q = rnd.choice(observers)
-    k = rnd.randrange(len(game.legal_values(st, d)))
+    k = rnd.randrange(len(game.options(st, d)))
     real = st.clone()
     since = len(real.events)
     game.apply(real, d, k)
@@ -267,7 +267,7 @@ def check_who_is_asked(game: Game, st, rnd: random.Random) -> bool:
     # it is hidden again at once by a reshuffle or a re-roll) is the same component in both worlds: the
     # observer learns it by the rules' own doing, so it is no secret the narration could tell
     other = exchange_unseen(st, [d, q], rnd, keep=shown_to(real.events[since:], q))
-    if [o.label for o in game.legal(other, d)] != [o.label for o in game.legal(st, d)]:
+    if game.options(other, d).labels != game.options(st, d).labels:
         return False  # the decider's own options differ: not the same decision
     since = since, len(other.events)
     try:
@@ -323,7 +323,7 @@ def check_forced_answers(game: Game, st, rnd: random.Random) -> bool:
         return False  # a value computed earlier from a face the exchange changed (kept in a local)
     if any(w.over or w.pending is None for w in worlds):
         return False
-    own = [[o.label for o in game.legal(w, q)] if q in game.to_move(w) else None for w in worlds]
+    own = [game.options(w, q).labels if q in game.to_move(w) else None for w in worlds]
     if own[0] != own[1]:
         return False  # the observer's own options differ: it could tell the worlds apart
     answered = [answered_at_once(game, w, q) for w in worlds]

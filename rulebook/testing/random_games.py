@@ -88,7 +88,7 @@ def check_game(game, players: int, index: int, run_seed: int, report: Report, ma
                 break
             tm = game.to_move(st)
             p = tm[rnd.randrange(len(tm))]
-            k = rnd.randrange(len(game.legal_values(st, p)))
+            k = rnd.randrange(len(game.options(st, p)))
             moves.append((p, k))
             check = RULES
             game.apply(st, p, k)
@@ -146,7 +146,7 @@ def _clone_plays_on(game, st, rnd: random.Random) -> None:
     a, b = game.clone(st), game.clone(st)
     tm = game.to_move(a)
     p = tm[rnd.randrange(len(tm))]
-    k = rnd.randrange(len(game.legal_values(a, p)))
+    k = rnd.randrange(len(game.options(a, p)))
     game.apply(a, p, k)
     game.apply(b, p, k)
     if a.to_data() != b.to_data():
