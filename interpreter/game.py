@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from rulebook.interpreter import indexes, ops, rng
+from rulebook.interpreter import rng
 from rulebook.interpreter.errors import (
     GameOverError,
     IllegalOptionError,
@@ -22,15 +22,13 @@ from rulebook.interpreter.errors import (
     RuleError,
 )
 from rulebook.interpreter.events import decision
-from rulebook.interpreter.labels import literal, player_name
+from rulebook.interpreter.labels import player_name
 from rulebook.interpreter.options import Option, Options, hidden_options, is_from, option_label, tag_type
 from rulebook.interpreter.program import TIMED_OUT, Catalog, Program
 from rulebook.interpreter.run import run, scores
 from rulebook.interpreter.saving import SAVE_FORMAT, Saving  # noqa: F401 - the save format is Game's too
+from rulebook.interpreter.starting import OWNED_BY_KEY, build_catalog, catalog_only, start_state  # noqa: F401
 from rulebook.interpreter.state import State
-from rulebook.validator.types import WHOLE, compatible, literal_type
-
-OWNED_BY_KEY = -2  # a zone kept per component: its owner is that component's owner
 
 
 class Game(Saving):
@@ -94,108 +92,12 @@ class Game(Saving):
         return st
 
     def _start(self, n: int, params: dict | None, seed: int, chance: tuple = ()) -> State:
-        """A game's state before its setup: parameters, definitions,
-        components, zones and variables at their starting values."""
-        prog = self.program
-        st = prog.state_type.__new__(prog.state_type)
-        st.prog = prog
-        st.n = n
-        merged = dict(prog.params)
-        for k, v in (params or {}).items():
-            if k not in prog.params:
-                raise RuleError("E036", f"unknown parameter '{k}'")
-            want = prog.param_types.get(k)
-            got = literal_type(v)
-            if (want is not None and v is not None and not compatible(want, got)) or got.kind == "fraction":
-                raise RuleError("E063", f"parameter '{k}' is {want or 'a whole number'}, not {literal(v)}",
-                                hint=WHOLE if got.kind == "fraction" else None)
-            choices = prog.param_choices.get(k)
-            if choices and v not in choices:
-                raise RuleError("E063", f"parameter '{k}' must be one of {literal(choices)}, not {literal(v)}")
-            merged[k] = v
-        for k, want in prog.param_types.items():  # a player is one of this game's seats (or none)
-            v = merged.get(k)
-            if want.kind == "player" and v is not None and not (type(v) is int and 0 <= v < n):
-                raise RuleError("E063", f"parameter '{k}' is a player: a seat from 0 to {n - 1}, not {literal(v)}")
-        st.params = merged
-        st.record = st.quiet = st.track = False
-        st.auto, st.lost = None, ()
-        st.events = []
-        st.rng = rng.seed_state(seed)
-        st.script = tuple(chance)
-        st.seed = seed
-        st.work = 0
-        st.vars = {}
-        st.eliminated = [False] * n
-        st.current = None
-        st.loops = st.depth = 0
-        try:
-            for name, fn in prog.defines:
-                merged[name] = fn(st)
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as err:
-            raise RuleError(
-                "R104", f"a definition failed with these parameters ({type(err).__name__}: {err})"
-            ) from None
-        key = (n, json.dumps(merged, sort_keys=True, default=str))
-        cat = self._catalogs.get(key)
-        if cat is None:  # immutable, so shared by every game with the same settings
-            try:
-                cat = self._catalogs[key] = build_catalog(st)
-            except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as err:
-                raise RuleError("R104", f"the components cannot be made ({type(err).__name__}: {err})",
-                                prog.source_file, "a component's properties can only use parameters, "
-                                "definitions and its own values, not zones or variables") from None
-            if len(self._catalogs) > 64:
-                self._catalogs.pop(next(iter(self._catalogs)))
-        st.cat = cat
-        st.static = st.cat.static
-        cat = st.cat
-        st.zones = [[] for _ in cat.zone_family]
-        st.extra_zones = []  # [family, component] of zones made for components created in play
-        st.loc = [ops.BOX] * cat.n
-        st.face = [True] * cat.n
-        st.owner = [None] * cat.n
-        st.known = {}
-        st.props = []
-        for c in range(cat.n):
-            ct = prog.comp_types[cat.types[c]]
-            st.props.append({k: f(st, cat.static[c]) for k, f in ct.initial.items()} if ct.dynamic else None)
-        st.index = indexes.build(st) if prog.indexes else {}
-        st.vars = {"direction": 1}
-        for name, fn in prog.vars.items():
-            st.vars[name] = fn(st)
-        st.pvars = []
-        for p in range(n):
-            st.current = p
-            st.pvars.append({name: fn(st) for name, fn in prog.pvars.items()})
-        st.current = None
-        st.phase = ""
-        st.end_turn = st.end_phase = False
-        st.pass_to = None
-        st.pending = None
-        st.over = False
-        st.winners = []
-        st.history = []
-        st.turn = 0
-        st.since_decision = 0
-        st.work = 0
-        st.stack = []
-        return st
+        return start_state(self.program, self._catalogs, n, params, seed, chance)
 
     def catalog_only(self, players: int) -> Catalog:
         """Build the components and zones of a game without starting it (the
         validator's dry run)."""
-        prog = self.program
-        st = prog.state_type.__new__(prog.state_type)
-        st.prog, st.n, st.params, st.record, st.events = prog, players, dict(prog.params), False, []
-        st.quiet = st.track = False
-        st.auto, st.lost = None, ()
-        st.rng, st.vars, st.eliminated, st.current = rng.seed_state(0), {}, [False] * players, None
-        st.work = st.loops = st.depth = 0
-        st.script = ()
-        for name, fn in prog.defines:
-            st.params[name] = fn(st)
-        return build_catalog(st)
+        return catalog_only(self.program, players)
 
     # ------------------------------------------------------------ decisions
     def to_move(self, st: State) -> list[int]:
@@ -409,56 +311,3 @@ def _unit_name(prog: Program, uid: int) -> str:
         if i == uid:
             return name
     return ""
-
-
-def build_catalog(st: State) -> Catalog:
-    prog = st.prog
-    types, static, by_type = [], [], {}
-    for name, ct in prog.comp_types.items():
-        rows = ct.generate(st) if ct.generate else [{}]
-        ids = by_type.setdefault(name, [])
-        for row in rows:
-            ids.append(len(types))
-            types.append(name)
-            static.append(row)
-        if len(types) > prog.limits["max_components"]:
-            raise RuleError("R107", f"more than {prog.limits['max_components']} components")
-    ordinal = [0] * len(types)
-    for ids in by_type.values():
-        for i, c in enumerate(ids):
-            ordinal[c] = i
-    zone_base, zone_family, zone_key, zone_names = {}, [], [], []
-    for name, fam in prog.families.items():
-        zone_base[name] = len(zone_family)
-        if fam.per is None:
-            keys = [None]
-        elif fam.per == "player":
-            keys = list(range(st.n))
-        else:
-            keys = list(by_type.get(fam.per, []))
-        for k in keys:
-            zone_family.append(name)
-            zone_key.append(k)
-            zone_names.append(name if k is None else f"{name}[{k}]")
-        if len(zone_family) > prog.limits["max_zones"]:
-            raise RuleError("R107", f"more than {prog.limits['max_zones']} zones")
-    from rulebook.interpreter import boards
-
-    cat = Catalog(len(types), types, static, by_type, ordinal, zone_base, zone_family, zone_key, zone_names)
-    for name, fam in prog.families.items():
-        if fam.per not in (None, "player"):
-            base = zone_base[name]
-            cat.zone_of_comp[name] = {c: base + i for i, c in enumerate(by_type.get(fam.per, []))}
-    cat.zone_player = [  # who owns each zone: a seat, none, or OWNED_BY_KEY (the owner of its component)
-        None if prog.families[f].per is None else k if prog.families[f].per == "player" else OWNED_BY_KEY
-        for f, k in zip(zone_family, zone_key)
-    ]
-    for name, ct in prog.comp_types.items():
-        if ct.board:
-            cat.boards[name] = boards.build(ct.board, by_type.get(name, []), static)
-    cat.adjacent = [None] * len(types)
-    cat.distances = [None] * len(types)
-    for board in cat.boards.values():
-        for space in board.ids:
-            cat.adjacent[space] = list(board.adj.get(space, ()))
-    return cat

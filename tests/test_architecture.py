@@ -139,7 +139,6 @@ BEING_SPLIT = {
     "Code": "compiler/code.py, split on branch compiler; remove when merged",
     "FlowWriter": "compiler/emit_flow.py, split on branch compiler; remove when merged",
     "ModuleWriter": "compiler/module.py (ModuleWriter(Module)), owned by branch compiler; remove when split",
-    "Game": "interpreter/game.py (Game(Saving)), owned by branch options; remove when split",
 }
 
 
