@@ -13,7 +13,8 @@ and ``python benchmarks/baselines/run.py --peers /work/venv-peers/bin/python``
 (or ``rulebook bench all --peers ...``) runs it in a subprocess, alternated
 with our games. Each line:
 
-    peer=openspiel game=<name> players=<n> games=<g> games_per_s=<x> decisions_per_s=<y> decisions_per_game=<d> chance_per_game=<c>
+    peer=openspiel game=<name> players=<n> games=<g> games_per_s=<x> decisions_per_s=<y>
+        decisions_per_game=<d> chance_per_game=<c>          (one line)
 
 A decision is one player's choice at a decision node, forced ones (one
 legal action) included, as Rulebook counts them; at a simultaneous node

@@ -94,6 +94,7 @@ def ruleset_player(game: str, players: int, native: bool = False, say=print):
     from rulebook.compiler import native as native_code
     from rulebook.compiler.build import compile_path
     from rulebook.interpreter.game import Game
+
     from rulebook.simulate.run import game_seed, play_one
 
     program = compile_path(ruleset_path(game)).program
