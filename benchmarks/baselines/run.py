@@ -34,7 +34,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-SHARED = ROOT.parent / "shared" / "bench"  # the first two baselines, beside the checkout when present
+# The first two baselines (Get Bit!, Dead Man's Draw) live outside the checkout, in
+# shared/bench beside it (or beside the folder of worktrees); skipped when absent.
+SHARED = next((p for p in (ROOT.parent / "shared" / "bench", ROOT.parent.parent / "shared" / "bench")
+               if p.exists()), ROOT.parent / "shared" / "bench")
 PEERS_SCRIPT = HERE.parent / "openspiel_peers.py"
 
 
@@ -67,6 +70,7 @@ def load_module(path: Path):
         sys.path.insert(0, str(path.parent))  # a baseline's own helpers (_harness)
     spec = importlib.util.spec_from_file_location(f"baseline_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
