@@ -105,7 +105,7 @@ def test_bench_game_keeps_its_output_format(capsys):
 
 
 @pytest.mark.parametrize("name,players", [("pig", 2), ("pig", 4), ("goofspiel", 2), ("goofspiel", 3), ("hex", 2),
-                                          ("reversi", 2), ("hearts", 4)])
+                                          ("reversi", 2), ("hearts", 4), ("little_kingdoms", 2)])
 def test_each_baseline_plays_a_game_to_the_end_with_a_legal_winner(name, players):
     runner = load_runner()
     module = runner.load_module(BASELINES / f"{name}.py")

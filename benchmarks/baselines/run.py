@@ -57,6 +57,7 @@ ENTRIES = [
     Entry("hex", 2, "a connection game on a hex board", HERE / "hex.py"),
     Entry("hearts", 4, "trick-taking with hidden hands", HERE / "hearts.py"),
     Entry("goofspiel", 2, "simultaneous secret choices", HERE / "goofspiel.py"),
+    Entry("little-kingdoms", 2, "tile-laying in per-player areas, regions scored", HERE / "little_kingdoms.py"),
     Entry("pig", 2, "dice, a turn of many decisions", HERE / "pig.py"),
     Entry("get-bit", 4, "simultaneous cards, a line of robots", SHARED / "handcoded_getbit.py"),
     Entry("dead-mans-draw", 2, "push-your-luck cards with abilities", SHARED / "handcoded_deadmansdraw.py"),
