@@ -27,10 +27,13 @@ TERRAINS = ("field", "forest", "lake", "meadow")
 CROWNS = (0, 0, 0, 1, 1, 2)
 
 
-def neighbours(x: int, y: int):
-    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        if 0 <= x + dx < SIDE and 0 <= y + dy < SIDE:
-            yield x + dx, y + dy
+def neighbours(x: int, y: int) -> list[tuple[int, int]]:
+    return [(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if 0 <= x + dx < SIDE and 0 <= y + dy < SIDE]
+
+
+NEIGHBOURS = {(x, y): neighbours(x, y) for y in range(SIDE) for x in range(SIDE)}
+PLOTS = [plot for plot in NEIGHBOURS if plot != CASTLE]
 
 
 class Kingdom:
@@ -38,9 +41,9 @@ class Kingdom:
         self.plots: dict[tuple[int, int], tuple[str, int]] = {}  # (x, y) -> (terrain, crowns)
 
     def places(self, terrain: str) -> list[tuple[int, int]]:
-        return [(x, y) for y in range(SIDE) for x in range(SIDE)
-                if (x, y) != CASTLE and (x, y) not in self.plots
-                and any(n == CASTLE or self.plots.get(n, ("",))[0] == terrain for n in neighbours(x, y))]
+        plots = self.plots
+        return [plot for plot in PLOTS if plot not in plots
+                and any(n == CASTLE or (n in plots and plots[n][0] == terrain) for n in NEIGHBOURS[plot])]
 
     def score(self) -> int:
         seen: set = set()
@@ -51,7 +54,7 @@ class Kingdom:
             region, todo = [start], [start]
             seen.add(start)
             while todo:
-                for n in neighbours(*todo.pop()):
+                for n in NEIGHBOURS[todo.pop()]:
                     if n not in seen and n in self.plots and self.plots[n][0] == terrain:
                         seen.add(n)
                         region.append(n)
