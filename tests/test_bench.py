@@ -57,6 +57,7 @@ def test_the_line_sampler_ranks_lines_of_the_generated_module(capsys):
 # ------------------------------------------------------------------ issue 39: baselines and ratios
 
 BASELINES = SUITE.parent / "baselines"
+ROOT = SUITE.parent.parent
 LINE = re.compile(
     r"^game=(?P<game>[\w-]+) players=\d+ impl=(?P<impl>python|native) games_per_s=[\d.]+ "
     r"decisions_per_game=[\d.]+ vs_handwritten=(?P<ratio>[\d.]+) \((?P<lo>[\d.]+)-(?P<hi>[\d.]+)\) "
@@ -83,7 +84,7 @@ def test_bench_all_prints_a_ratio_with_its_spread_for_each_game(capsys):
 
 def test_bench_all_refuses_a_game_it_does_not_have(capsys):
     code, _, err = run_main(capsys, "bench", "all", "--games", "pig,chess")
-    assert code != 0 and "chess is not a benchmark game" in err
+    assert code != 0 and "chess is neither a benchmark game" in err
 
 
 def test_bench_native_says_why_it_cannot_build(capsys, monkeypatch):
@@ -95,6 +96,15 @@ def test_bench_native_says_why_it_cannot_build(capsys, monkeypatch):
     monkeypatch.setattr(native, "missing", lambda: "native code needs Cython: pip install 'rulebook[native]'")
     code, out, err = run_main(capsys, "bench", "pig", "--native", "--seconds", "0.1")
     assert code != 0 and "native code needs Cython" in err and "Traceback" not in err + out
+
+
+def test_bench_all_measures_a_ruleset_by_its_path_against_a_given_baseline(capsys, tmp_path):
+    """A ruleset nobody listed is measured the same way, by its path."""
+    code, out, _ = run_main(capsys, "bench", "all", "--games", ROOT / "examples" / "pig", "--baseline",
+                            BASELINES / "pig.py", "--seconds", "0.2", "--rounds", "1")
+    assert code == 0 and LINE.match(out.strip().replace(str(ROOT / "examples" / "pig"), "pig")), out
+    code, out, _ = run_main(capsys, "bench", "all", "--games", ROOT / "examples" / "nim", "--seconds", "0.1")
+    assert code == 0 and "skipped: no hand-written baseline (--baseline FILE gives one)" in out
 
 
 def test_bench_game_keeps_its_output_format(capsys):

@@ -4,6 +4,7 @@ optionally, OpenSpiel), alternated in one run; the ratios with their spread.
     python benchmarks/baselines/run.py [--seconds 4] [--rounds 3] [--games reversi,hex] [--native]
                                        [--peers /work/venv-peers/bin/python]
     rulebook bench all [the same options]
+    rulebook bench all --games path/to/ruleset.yaml --baseline path/to/handwritten.py [--players N]
 
 For each game: random games of the ruleset (the compiled Python module;
 with ``--native`` its native build too) and of the hand-written baseline in
@@ -16,8 +17,11 @@ benchmarks/openspiel_peers.py runs under that Python in a subprocess in
 the same alternation, and its ratio is in decisions per second (its rules
 differ in details: docs/performance.md, "Benchmarks").
 
-Only ratios measured together mean anything on a shared machine; speed is
-never asserted by a test.
+Any other ruleset is measured the same way by its path, against a
+hand-written version given with ``--baseline`` (a file whose
+``play(players, rng)`` plays one random game and returns (winners,
+decisions)). Only ratios measured together mean anything on a shared
+machine; speed is never asserted by a test.
 """
 
 from __future__ import annotations
@@ -87,11 +91,34 @@ def baseline_player(entry: Entry):
 
 
 def ruleset_path(game: str) -> Path:
+    """A benchmark game's ruleset, or a ruleset given by its path (a file or its folder)."""
     for folder in ("examples", "rulesets"):
         path = ROOT / folder / game / "ruleset.yaml"
         if path.exists():
             return path
+    given = Path(game)
+    if given.is_dir() and (given / "ruleset.yaml").exists():
+        return given / "ruleset.yaml"
+    if given.is_file():
+        return given
     raise SystemExit(f"no ruleset '{game}'")
+
+
+def entry_for(game: str, baseline: Path | None = None, players: int | None = None) -> Entry:
+    """A benchmark game by its id, or any ruleset by its path, measured the same
+    way: against ``baseline`` (a file whose ``play(players, rng)`` returns
+    (winners, decisions)) when given, at ``players`` (default: the ruleset's)."""
+    known = {e.game: e for e in ENTRIES}
+    if game in known and baseline is None and players is None:
+        return known[game]
+    if players is None:
+        from rulebook.compiler.build import compile_path
+
+        program = compile_path(ruleset_path(game)).program
+        players = known[game].players if game in known else (program.default_players or program.min_players)
+    if baseline is None and game in known:
+        baseline = known[game].baseline
+    return Entry(game, players, "a ruleset given by its path", baseline)
 
 
 def ruleset_player(game: str, players: int, native: bool = False, say=print):
@@ -224,20 +251,20 @@ def render(entry: Entry, sides: dict) -> list[str]:
 
 
 def run(games: list[str], seconds: float, rounds: int, native: bool = False, peers: str | None = None,
-        say=print) -> list[str]:
+        say=print, baseline: Path | None = None, players: int | None = None) -> list[str]:
     """Every asked game compared in turn; says each game's lines as they come and returns them all."""
     from rulebook.compiler.native import missing
 
     out = []
     if native and missing():
         say(f"(no native build: {missing()})")
-    by_name = {e.game: e for e in ENTRIES}
     for game in games:
-        if game not in by_name:
-            raise SystemExit(f"'{game}' is not a benchmark game: {', '.join(by_name)}")
-        entry = by_name[game]
-        if entry.baseline is None and not peers:
-            continue  # only a peer to compare with, and no peer asked for
+        entry = entry_for(game, baseline, players)
+        if (entry.baseline is None or not entry.baseline.exists()) and not (peers and entry.game in PEER_GAMES):
+            say(f"game={entry.game} skipped: no hand-written baseline" + ("" if entry.game in PEER_GAMES else
+                " (--baseline FILE gives one)") + ("; --peers PYTHON compares it with OpenSpiel"
+                                                   if entry.game in PEER_GAMES and not peers else ""))
+            continue
         for line in render(entry, compare(entry, seconds, rounds, native, peers, say)):
             say(line)
             out.append(line)
@@ -262,20 +289,24 @@ def main(argv=None) -> int:
     ap.add_argument("--games", default=",".join(e.game for e in ENTRIES), help="comma-separated game ids")
     ap.add_argument("--native", action="store_true", help="also the rulesets' native builds")
     ap.add_argument("--peers", metavar="PYTHON", help="a Python with open_spiel, to run the OpenSpiel peers")
+    ap.add_argument("--baseline", type=Path,
+                    help="a hand-written version to measure --games against (play(players, rng))")
+    ap.add_argument("--players", type=int, help="the player count (default: the game's own)")
     ap.add_argument("--parity", type=int, metavar="N", help="instead: mean decisions per game over N games of each")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     if args.parity:
-        by_name = {e.game: e for e in ENTRIES}
         for game in [g for g in args.games.split(",") if g]:
-            if by_name[game].baseline is None:
+            entry = entry_for(game, args.baseline, args.players)
+            if entry.baseline is None:
                 continue
-            mine, theirs = parity(by_name[game], args.parity)
+            mine, theirs = parity(entry, args.parity)
             shown = "absent" if theirs is None else f"{theirs:.1f}"
             print(f"game={game} games={args.parity} ruleset_decisions_per_game={mine:.1f} "
                   f"handwritten_decisions_per_game={shown}")
         return 0
-    run([g for g in args.games.split(",") if g], args.seconds, args.rounds, args.native, args.peers)
+    run([g for g in args.games.split(",") if g], args.seconds, args.rounds, args.native, args.peers,
+        baseline=args.baseline, players=args.players)
     return 0
 
 

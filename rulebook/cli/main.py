@@ -632,7 +632,9 @@ def check(game, variants, player_counts, games, seed, max_decisions, params, out
 @click.option("--rounds", type=int, default=3, show_default=True, help="'all': alternations of the sides.")
 @click.option("--games", "only", help="'all': comma-separated game ids (default: every benchmark game).")
 @click.option("--peers", metavar="PYTHON", help="'all': a Python with open_spiel, for the OpenSpiel peers.")
-def bench(game, variants, players, seconds, seed, native, rounds, only, peers):
+@click.option("--baseline", type=click.Path(exists=True, dir_okay=False),
+              help="'all': a hand-written version to measure the --games rulesets against (play(players, rng)).")
+def bench(game, variants, players, seconds, seed, native, rounds, only, peers, baseline):
     """Play random games for a while; print games and decisions per second.
 
     GAME 'all' compares every benchmark game with its hand-written Python
@@ -648,10 +650,12 @@ def bench(game, variants, players, seconds, seed, native, rounds, only, peers):
             return
         known = [e.game for e in module.ENTRIES]
         games = [g for g in (only or "").split(",") if g] or known
-        if set(games) - set(known):
-            raise click.UsageError(f"--games: {', '.join(sorted(set(games) - set(known)))} is not a benchmark "
-                                   f"game ({', '.join(known)})")
-        module.run(games, seconds, rounds, native, peers, say=click.echo)
+        unknown = sorted(g for g in games if g not in known and not Path(g).exists())
+        if unknown:
+            raise click.UsageError(f"--games: {', '.join(unknown)} is neither a benchmark game ({', '.join(known)}) "
+                                   "nor a ruleset's path")
+        module.run(games, seconds, rounds, native, peers, say=click.echo,
+                   baseline=Path(baseline) if baseline else None, players=players)
         return
     loaded, _ = _load(game, variants)
     n = _players(loaded, players)
