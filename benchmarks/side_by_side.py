@@ -9,6 +9,10 @@ then Young Svintus (base game, 4 players) against rlcard's raw UnoGame by
 decisions per second, when rlcard is importable (run it with the Python of
 the virtual environment that has rlcard: see benchmarks/svintus_vs_uno.py).
 Only ratios measured together mean anything on a noisy machine.
+
+Every benchmark game (reversi, hex, hearts, goofspiel, pig, little-kingdoms
+and these two) against its baseline: benchmarks/baselines/run.py, or
+``rulebook bench all``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The benchmark suite: every seed game and example, measured the same way.
 
     python benchmarks/suite.py [--seconds 3] [--games get-bit,pig] [--json out.json]
-    rulebook bench all [--seconds 3]                 # the same, from the CLI
+    rulebook bench suite [--seconds 3]               # the same, from the CLI
 
 For each ruleset at its usual player count: random playouts per second and
 decisions per second (uniform random legal options through the decision

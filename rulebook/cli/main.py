@@ -627,30 +627,66 @@ def check(game, variants, player_counts, games, seed, max_decisions, params, out
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's default).")
 @click.option("--seconds", type=float, default=5.0, show_default=True, help="How long to play random games.")
 @click.option("--seed", type=int, default=1, show_default=True, help="The run's seed; each game's derives from it.")
-def bench(game, variants, players, seconds, seed):
+@click.option("--native", is_flag=True, help="Measure the ruleset's native build (built once, then cached); with "
+              "'all', the native builds beside the Python modules.")
+@click.option("--rounds", type=int, default=3, show_default=True, help="'all': alternations of the sides.")
+@click.option("--games", "only", help="'all': comma-separated game ids (default: every benchmark game).")
+@click.option("--peers", metavar="PYTHON", help="'all': a Python with open_spiel, for the OpenSpiel peers.")
+@click.option("--baseline", type=click.Path(exists=True, dir_okay=False),
+              help="'all': a hand-written version to measure the --games rulesets against (play(players, rng)).")
+def bench(game, variants, players, seconds, seed, native, rounds, only, peers, baseline):
     """Play random games for a while; print games and decisions per second.
 
-    GAME 'all' runs the benchmark suite (benchmarks/suite.py): every seed
-    game and example, state sizes, clone speed, load times, start-up time."""
+    GAME 'all' compares every benchmark game with its hand-written Python
+    baseline, alternated in one run (benchmarks/baselines/run.py), and
+    prints each ratio; GAME 'suite' runs the benchmark suite
+    (benchmarks/suite.py): state sizes, clone speed, load and start-up times."""
     from rulebook.simulate.run import bench as run_bench
 
-    if game == "all":
-        suite = Path(__file__).resolve().parents[2] / "benchmarks" / "suite.py"  # in a checkout only
-        if not suite.exists():
-            raise click.UsageError("the benchmark suite is in a source checkout: benchmarks/suite.py")
-        spec = importlib.util.spec_from_file_location("rulebook_bench_suite", suite)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        click.echo(module.render(module.run(list(module.GAMES), seconds)))
+    if game in ("all", "suite"):
+        module = _checkout_script("baselines/run.py" if game == "all" else "suite.py")
+        if game == "suite":
+            click.echo(module.render(module.run(list(module.GAMES), seconds)))
+            return
+        known = [e.game for e in module.ENTRIES]
+        games = [g for g in (only or "").split(",") if g] or known
+        unknown = sorted(g for g in games if g not in known and not Path(g).exists())
+        if unknown:
+            raise click.UsageError(f"--games: {', '.join(unknown)} is neither a benchmark game ({', '.join(known)}) "
+                                   "nor a ruleset's path")
+        module.run(games, seconds, rounds, native, peers, say=click.echo,
+                   baseline=Path(baseline) if baseline else None, players=players)
         return
     loaded, _ = _load(game, variants)
     n = _players(loaded, players)
+    impl = "rulebook"
+    if native:
+        from rulebook.compiler.native import NativeError, as_asked
+        from rulebook.interpreter.game import Game
+
+        try:
+            loaded = Game(as_asked(loaded.program, True))
+        except NativeError as err:
+            raise Failure(str(err)) from None
+        impl = "rulebook-native"
     r = run_bench(loaded, n, seconds, seed)
     click.echo(
-        f"impl=rulebook game={loaded.program.id} players={n} games={r['games']} "
+        f"impl={impl} game={loaded.program.id} players={n} games={r['games']} "
         f"games_per_s={r['games_per_s']:.1f} decisions_per_s={r['decisions_per_s']:.0f} "
         f"decisions_per_game={r['decisions_per_game']:.1f}"
     )
+
+
+def _checkout_script(name: str):
+    """A script of benchmarks/ (in a source checkout only), loaded as a module."""
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / name
+    if not script.exists():
+        raise click.UsageError(f"the benchmarks are in a source checkout: benchmarks/{name}")
+    spec = importlib.util.spec_from_file_location("rulebook_bench_" + script.stem, script)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
 
 
 def main(argv=None):
