@@ -216,7 +216,7 @@ def test_mcts_is_a_usage_error_until_it_is_installed_then_it_plays(capsys, tmp_p
     if importlib.util.find_spec("rulebook.agents.mcts") is None:
         assert code == 2 and "mcts" in err
     else:
-        assert code == 0 and "P1 mcts:iterations=5" in out
+        assert code == 0 and "X mcts:iterations=5" in out
 
 
 def test_a_wrong_parameter_is_one_error_not_one_per_game(capsys, tmp_path):
@@ -384,3 +384,15 @@ def test_games_the_rules_cut_off_are_counted_when_asked(tmp_path, capsys):
     assert rows[0].split(",")[7] == "cut_off" and all(r.split(",")[7] == "True" for r in rows[1:])
     code, text, _ = run_main(capsys, "simulate", "young-svintus", "-n", "3", "-q")
     assert code == 0 and "cut off by the rules" not in text
+
+
+def test_seats_are_named_as_the_ruleset_names_its_players(capsys):
+    """Issue 40 item 7: ``simulate`` names seats as the ruleset does (X and
+    O), and by number where the names come from the game itself (Lifeboat's
+    characters are dealt in setup, so a name holds for one game only)."""
+    code, out, _ = run_main(capsys, "simulate", "tic-tac-toe", "-n", "4")
+    assert code == 0
+    assert re.search(r"^\s+X random\s", out, re.M) and re.search(r"^\s+O random\s", out, re.M), out
+    assert not re.search(r"^\s+P1 random", out, re.M)
+    code, out, _ = run_main(capsys, "simulate", "lifeboat", "-n", "2")
+    assert code == 0 and re.search(r"^\s+P1 random\s", out, re.M), out

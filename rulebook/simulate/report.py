@@ -63,14 +63,35 @@ class Rate:
         return wilson(self.wins, self.trials)
 
 
-def seat_rates(players: int, results: list[Result]) -> list[Rate]:
+def seat_names(game, players: int) -> list[str]:
+    """What the ruleset calls each seat (``players.name``), where that is
+    the same in every game: Black and White, Red and Blue. Where the names
+    come from the game (a character dealt in setup), they differ between
+    seeds, and a seat's number is all that holds over a run: P1, P2."""
+    from rulebook.interpreter.labels import player_name
+
+    fallback = [f"P{p + 1}" for p in range(players)]
+    if game is None or game.program.player_label is None:
+        return fallback
+    try:
+        a, b = (game.new(players=players, seed=s, record=False) for s in (1, 2))
+        names = [player_name(a, p) for p in range(players)]
+        if names != [player_name(b, p) for p in range(players)] or len(set(names)) < players:
+            return fallback
+    except Exception:  # noqa: BLE001 - a name that cannot be computed is no name: the games report the error
+        return fallback
+    return names
+
+
+def seat_rates(players: int, results: list[Result], names: list[str] | None = None) -> list[Rate]:
     ok = [r for r in results if r.error is None]
     wins = [0.0] * players
     for r in ok:
         for w in r.winners:
             wins[w] += 1 / len(r.winners)
     agents = _agents(players, results)
-    return [Rate(f"P{p + 1} {agents[p]}", wins[p], len(ok)) for p in range(players)]
+    names = names or [f"P{p + 1}" for p in range(players)]
+    return [Rate(f"{names[p]} {agents[p]}", wins[p], len(ok)) for p in range(players)]
 
 
 def agent_rates(players: int, results: list[Result]) -> list[Rate]:
@@ -104,6 +125,7 @@ def summary(game, players: int, results: list[Result], seconds: float | None = N
             cut_off_says: str | None = None) -> str:
     prog = game.program
     ok = [r for r in results if r.error is None]
+    names = seat_names(game, players)
     lines = [
         f"{prog.title}{' (' + ', '.join(prog.variants) + ')' if prog.variants else ''}: "
         f"{len(results)} games, {players} players, agents: {', '.join(_agents(players, results))}"
@@ -112,14 +134,14 @@ def summary(game, players: int, results: list[Result], seconds: float | None = N
         lines.append(f"wins by seat ({len(ok)} finished games; a shared win counts 1/k for each of its k winners)")
         lines += _table(["seat", "wins", "rate", "95% interval"], [
             [r.label, _count(r.wins), _pct(r.rate), f"{_pct(r.interval[0])} - {_pct(r.interval[1])}"]
-            for r in seat_rates(players, results)])
+            for r in seat_rates(players, results, names)])
         if len(set(_agents(players, results))) > 1:
             lines.append(f"wins by agent (over seat-games; an even share is {_pct(1 / players).strip()})")
             lines += _table(["agent", "seats", "seat-games", "wins", "rate", "95% interval"], [
                 [r.label, str(r.seats), str(r.trials), _count(r.wins), _pct(r.rate),
                  f"{_pct(r.interval[0])} - {_pct(r.interval[1])}"]
                 for r in agent_rates(players, results)])
-        lines += _score_lines(players, ok)
+        lines += _score_lines(players, ok, names)
         none = sum(1 for r in ok if not r.winners)
         shared = sum(1 for r in ok if len(r.winners) > 1)
         lines.append(f"games without a winner: {none}; games with a shared win: {shared}")
@@ -158,7 +180,7 @@ def summary(game, players: int, results: list[Result], seconds: float | None = N
     return "\n".join(lines)
 
 
-def _score_lines(players: int, ok: list[Result]) -> list[str]:
+def _score_lines(players: int, ok: list[Result], names: list[str]) -> list[str]:
     """Final scores by seat and the winners' scores, when the ruleset has
     ``scoring`` (a match's points, a game's final tally)."""
     scored = [r for r in ok if r.scores and len(r.scores) == players
@@ -168,7 +190,7 @@ def _score_lines(players: int, ok: list[Result]) -> list[str]:
     agents = _agents(players, ok)
     lines = [f"final scores by seat ({len(scored)} games)"]
     lines += _table(["seat", "mean", "min", "median", "max"], [
-        [f"P{p + 1} {agents[p]}", f"{statistics.mean(col):.1f}", f"{min(col):g}", f"{statistics.median(col):g}",
+        [f"{names[p]} {agents[p]}", f"{statistics.mean(col):.1f}", f"{min(col):g}", f"{statistics.median(col):g}",
          f"{max(col):g}"]
         for p, col in enumerate([r.scores[p] for r in scored] for p in range(players))])
     best = [max(r.scores[w] for w in r.winners) for r in scored if r.winners]
@@ -198,7 +220,7 @@ def plot(path: str | Path, game, players: int, results: list[Result]) -> None:
 
     fig = Figure(figsize=(11, 4), layout="constrained")
     rates_ax, agents_ax, hist_ax = fig.subplots(1, 3, width_ratios=[max(2, players), 2, 3])
-    for ax, rates, title in ((rates_ax, seat_rates(players, results), "win rate by seat"),
+    for ax, rates, title in ((rates_ax, seat_rates(players, results, seat_names(game, players)), "win rate by seat"),
                              (agents_ax, agent_rates(players, results), "win rate by agent")):
         xs = range(len(rates))
         ys = [r.rate for r in rates]
