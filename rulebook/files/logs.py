@@ -88,7 +88,7 @@ class Log:
         record = self.header if record is None else record
         line, text = self.lines.get(id(record), (1, ""))
         column = files.locate(text, where)[1] if text else 1
-        return PlacedError(self.path, line, column, code, message)
+        return PlacedError(self.path, line, column, code, message, where)
 
 
 MAX_LOG_BYTES = 64_000_000

@@ -74,15 +74,19 @@ BREAKS = re.compile("[\t\n\r\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 
 
 class PlacedError(SaveFileError):
-    """A save or a log that cannot be used, placed in the file: ``path``,
-    ``line`` and ``column`` (1-based) are fields, and the message is one
-    printable line (``FILE:LINE:COL: error[CODE]: ...``) whatever texts of
-    the file it quotes, so that a file cannot write lines of its own into
-    Rulebook's answer."""
+    """A save or a log that cannot be used, placed in the file: ``file``,
+    ``line`` and ``column`` (1-based) and ``path`` (the keys of the value
+    inside the save's JSON, or inside the log line's record) are fields, as a ``Diagnostic``'s are; only
+    ``__str__`` renders them, as one printable line (``FILE:LINE:COL:
+    error[CODE]: ...``) whatever texts of the file it quotes, so that a file
+    cannot write lines of its own into Rulebook's answer."""
 
-    def __init__(self, path: str, line: int, column: int, code: str, message: str):
-        self.path, self.line, self.column, self.message = path, line, column, one_line(message)
-        super().__init__(f"{one_line(path)}:{line}:{column}: error[{code}]: {self.message}", code)
+    def __init__(self, file: str, line: int, column: int, code: str, message: str, path: tuple = ()):
+        super().__init__(one_line(message), code, path)
+        self.file, self.line, self.column = file, line, column
+
+    def __str__(self) -> str:
+        return f"{one_line(self.file)}:{self.line}:{self.column}: error[{self.code}]: {self.message}"
 
 
 def one_line(text: str) -> str:
@@ -100,7 +104,7 @@ class Save:
     data: dict
 
     def error(self, message: str, code: str, where: tuple = ()) -> SaveFileError:
-        return PlacedError(self.path, *files.locate(self.text, where), code, message)
+        return PlacedError(self.path, *files.locate(self.text, where), code, message, where)
 
     def load(self, game):
         """The saved game's state, replayed by ``Game.load``; its errors are
@@ -108,7 +112,7 @@ class Save:
         try:
             return game.load(self.data)
         except SaveFileError as err:
-            raise self.error(str(err), err.code, _field_of(err)) from None
+            raise self.error(err.message, err.code, err.path) from None
 
     @property
     def bots(self) -> str:
@@ -118,21 +122,6 @@ class Save:
         if problem:
             raise self.error(problem, "R023", ("bots",))
         return self.data.get("bots") or "random"
-
-
-def _field_of(err: SaveFileError) -> tuple:
-    """The field an error of ``Game.load`` is about."""
-    message = str(err)
-    if err.code == "R021":
-        return ("variants",) if "variants" in message else ("ruleset",)
-    if err.code == "R022":
-        return ("digest",)
-    if err.code == "R023":
-        import re
-
-        step = re.search(r"decision (\d+)", message)
-        return ("state", "history", int(step.group(1)) - 1) if step else ("state",)
-    return ("format",)
 
 
 def read_save(path: str | Path) -> Save:
