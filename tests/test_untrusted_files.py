@@ -368,11 +368,12 @@ def test_rulebook_test_prints_no_control_character(scenario_dir, capsys):
 
 def test_a_step_expectation_that_is_a_list_of_lists_is_a_diagnostic_not_a_caught_exception(scenario_dir):
     """Found by the scenario_file fuzzer: the parser was handed a list and
-    raised TypeError, which the runner caught as 'could not run'."""
+    raised TypeError, which the runner caught as 'could not run'. The
+    scenario schema now refuses it at the field (E070), before any parsing."""
     path = scenario_dir / "scenarios" / "s.yaml"
     path.write_text("players: 2\nsteps:\n  - expect: [[1]]\n")
     outcome = run_file(path)
-    assert not outcome.passed and [d.code for d in outcome.failures] == ["E010"]
+    assert not outcome.passed and [(d.code, d.line) for d in outcome.failures] == [("E070", 3)]
     assert all("could not run" not in d.message for d in outcome.failures)
 
 
