@@ -396,7 +396,7 @@ def _check_limits(text: str) -> None:
 
 
 _MEMO: dict = {}
-_MEMO_SIZE = 4096  # the five seed games and their variants hold about 400 distinct texts
+_MEMO_SIZE = 4096  # distinct texts kept: many rulesets with their variants (a count is in docs/performance.md)
 
 
 def _parse(text: str, start: str):
