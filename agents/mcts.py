@@ -139,7 +139,7 @@ class MCTSAgent:
         self._root_leads = [None, 0]  # per decision: the sum of the root samples' lead vectors, and how many
         self._cv: dict = {}  # baseline=2, per decision: player -> [n, sum b, sum b*b, sum l, sum l*b]
         # UCB on each player's mean rewards scaled to [0, 1] by the smallest and largest mean in the tree
-        # (measured in Survive at 1 s a move: 5.5 of 16 games against 11 of 22 without; not the default)
+        # (measured in docs/agents.md: no gain in Survive; not the default)
         self.normalize = bool(normalize)
         self._bounds: dict = {}  # per decision: player -> [lowest mean, highest mean]
         self._scale = [0.0, 0]  # sum of |lead| seen at cutoffs, and how many: the scale of a lead

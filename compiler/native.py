@@ -3,16 +3,16 @@ with Cython (optional: ``pip install 'rulebook[native]'``, and a C compiler).
 
 Why: the module the compiler writes is plain Python, and CPython spends
 much of a game interpreting its bytecode. The same source translated by
-Cython (the same Python semantics, the same objects) played the seed
-games' random playouts about 1.4 times as fast; with what follows, about
-twice as fast as today's Python module (``benchmarks/side_by_side.py``;
-docs/performance.md). Typed for
+Cython (the same Python semantics, the same objects) plays the seed
+games' random playouts faster, and faster still with what follows
+(``benchmarks/side_by_side.py``; the measures are in docs/performance.md,
+"Measures once quoted in the code"). Typed for
 it: the game state, whose fields are those of ``interpreter.state.State``
 but as an extension type (``state_source``) that the compiled functions
 take typed (``typed_source``), so a field is a C struct member and not a
-generic attribute lookup (that was about a quarter of a native game's
-instructions); the module's own calls of its functions, made in C where a
-function holds no closure (``_direct``); lists indexed with C integers; and
+generic attribute lookup (a large share of a native game's instructions);
+the module's own calls of its functions, made in C where a function holds
+no closure (``_direct``); lists indexed with C integers; and
 the generator's shuffle (``RNG_SHUFFLE``). Nothing else changes: the
 engine and the games are the same, event for event (tests/test_native.py
 plays the same games both ways).
@@ -21,7 +21,7 @@ The runtime's smallest helpers, those the rules call at every query and
 decision (``charged``, ``auto_pick``...), are written again at the end of
 the module's source (``runtime_tail``: their own source, read from the
 engine) and built with it: a call from native code into a Python function
-costs more than such a helper's work (random games about 4 % faster).
+costs more than such a helper's work.
 
 How: ``native_program(program)`` writes the module's source as
 ``rb_native_<key>.py`` in a build folder, has Cython translate it and the C
@@ -141,7 +141,7 @@ def _direct(source: str) -> str:
     """Each top-level function that takes the state first and holds no
     closure, marked ``@cython.ccall`` on the blank line before it: a call
     of it by name from the module is then a C call, not Python's calling
-    protocol (3 % fewer instructions in a native random game). The names
+    protocol (fewer instructions in a native random game). The names
     the runtime's helpers define again at the end of the module
     (``runtime_tail``) are no longer imported by name, as Cython requires of
     a ``ccall`` function; ``cython`` is imported on the first import line."""
@@ -222,7 +222,7 @@ def _helpers() -> tuple:
 
 # The language's ``distinct`` (``list(dict.fromkeys(items))`` in the Python
 # module) for native code: a short list of numbers or texts by comparison,
-# where building a dict cost five times as much in a native game.
+# where building a dict costs several times as much in a native game.
 DISTINCT = """
 
 @cython.ccall

@@ -5,12 +5,23 @@ One grammar rule, one name: each dataclass below is named after the rule of
 transformer method carries the rule's name. Every node keeps ``pos``, its
 (line, column) inside the rule text; ``validator.loader.TextSpan`` maps it back
 to the YAML file.
+
+A node marked ``_Ast`` is built by lark from its rule as it stands
+(``lark.ast_utils.create_transformer``, in ``dsl.parser``): its fields are
+the rule's children in order (a token as its text; ``_AsList``: all the
+children as one tuple), then ``pos``, the place where the rule starts. The
+others are built by a method of the parser's transformer, where the rule's
+children need more than that (a check, an optional part, a place other
+than the rule's start).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Union
+
+from lark.ast_utils import AsList as _AsList
+from lark.ast_utils import Ast as _Ast
 
 Pos = tuple[int, int]  # 1-based line and column inside the rule text
 
@@ -35,18 +46,18 @@ class BoolLit:
 
 
 @dataclass(frozen=True, slots=True)
-class NoneLit:
+class NoneLit(_Ast):
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class Name:
+class Name(_Ast):
     id: str
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class ListLit:
+class ListLit(_Ast, _AsList):
     items: tuple[Expr, ...]
     pos: Pos
 
@@ -59,7 +70,7 @@ class Attribute:
 
 
 @dataclass(frozen=True, slots=True)
-class Index:
+class Index(_Ast):
     obj: Expr
     key: Expr
     pos: Pos
@@ -76,7 +87,7 @@ class Slice:
 
 
 @dataclass(frozen=True, slots=True)
-class Kwarg:
+class Kwarg(_Ast):
     name: str
     value: Expr
     pos: Pos
@@ -91,14 +102,14 @@ class Call:
 
 
 @dataclass(frozen=True, slots=True)
-class LambdaExpr:
+class LambdaExpr(_Ast):
     param: str
     body: Expr
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class IfExpr:
+class IfExpr(_Ast):
     then: Expr
     cond: Expr
     orelse: Expr
@@ -106,21 +117,21 @@ class IfExpr:
 
 
 @dataclass(frozen=True, slots=True)
-class OrOp:
+class OrOp(_Ast):
     left: Expr
     right: Expr
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class AndOp:
+class AndOp(_Ast):
     left: Expr
     right: Expr
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class NotOp:
+class NotOp(_Ast):
     operand: Expr
     pos: Pos
 
@@ -150,7 +161,7 @@ class Binary:
 
 
 @dataclass(frozen=True, slots=True)
-class Neg:
+class Neg(_Ast):
     operand: Expr
     pos: Pos
 
@@ -197,7 +208,7 @@ class LetStmt:
 
 
 @dataclass(frozen=True, slots=True)
-class SetStmt:
+class SetStmt(_Ast):
     target: Target
     op: str
     value: Expr
@@ -205,14 +216,14 @@ class SetStmt:
 
 
 @dataclass(frozen=True, slots=True)
-class AppendStmt:
+class AppendStmt(_Ast):
     value: Expr
     target: Target
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class DiscardStmt:
+class DiscardStmt(_Ast):
     value: Expr
     target: Target
     pos: Pos
@@ -247,7 +258,7 @@ class DealStmt:
 
 
 @dataclass(frozen=True, slots=True)
-class ShuffleStmt:
+class ShuffleStmt(_Ast):
     zone: Expr
     pos: Pos
 
@@ -260,13 +271,13 @@ class RevealStmt:
 
 
 @dataclass(frozen=True, slots=True)
-class HideStmt:
+class HideStmt(_Ast):
     what: Expr
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class RemoveStmt:
+class RemoveStmt(_Ast):
     what: Expr
     pos: Pos
 
@@ -311,17 +322,17 @@ class EndGameStmt:
 
 
 @dataclass(frozen=True, slots=True)
-class EndTurnStmt:
+class EndTurnStmt(_Ast):
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class EndPhaseStmt:
+class EndPhaseStmt(_Ast):
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class PassTurnStmt:
+class PassTurnStmt(_Ast):
     player: Expr
     pos: Pos
 
@@ -335,7 +346,7 @@ class EliminateStmt:
 
 
 @dataclass(frozen=True, slots=True)
-class RestoreStmt:
+class RestoreStmt(_Ast):
     player: Expr
     pos: Pos
 
@@ -356,14 +367,14 @@ class CallStmt:
 
 
 @dataclass(frozen=True, slots=True)
-class SwapStmt:
+class SwapStmt(_Ast):
     first: Expr
     second: Expr
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class PassStmt:
+class PassStmt(_Ast):
     pos: Pos
 
 
@@ -381,7 +392,7 @@ class IfStmt:
 
 
 @dataclass(frozen=True, slots=True)
-class ForStmt:
+class ForStmt(_Ast):
     var: str
     iterable: Expr
     body: tuple[Stmt, ...]
@@ -389,7 +400,7 @@ class ForStmt:
 
 
 @dataclass(frozen=True, slots=True)
-class SimultaneousStmt:
+class SimultaneousStmt(_Ast):
     var: str
     iterable: Expr
     body: tuple[Stmt, ...]
@@ -397,14 +408,14 @@ class SimultaneousStmt:
 
 
 @dataclass(frozen=True, slots=True)
-class RepeatStmt:
+class RepeatStmt(_Ast):
     count: Expr
     body: tuple[Stmt, ...]
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class WhileStmt:
+class WhileStmt(_Ast):
     cond: Expr
     body: tuple[Stmt, ...]
     pos: Pos
@@ -445,6 +456,6 @@ Stmt = Union[
 
 
 @dataclass(frozen=True, slots=True)
-class Block:
+class Block(_Ast, _AsList):
     body: tuple[Stmt, ...]
     pos: Pos

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import rulebook.dsl.ast as A
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, ast_utils, v_args
 from lark.exceptions import (
     LarkError,
     UnexpectedCharacters,
@@ -118,7 +118,10 @@ def _unquote(token: Token) -> str:
 
 @v_args(meta=True)
 class _ToAst(Transformer):
-    """One method per grammar rule; each returns the AST node of the same name."""
+    """The rules whose node needs more than its children as they stand: a
+    check (``int_lit``, ``str_lit``), optional parts, a place other than the
+    rule's start; and the rules that give a part of a node (``args``,
+    ``position``). The rest are built by lark (``_from_children``)."""
 
     # -- expressions
     def int_lit(self, meta, c):
@@ -137,20 +140,8 @@ class _ToAst(Transformer):
     def false_lit(self, meta, c):
         return A.BoolLit(False, _pos(meta))
 
-    def none_lit(self, meta, c):
-        return A.NoneLit(_pos(meta))
-
-    def name(self, meta, c):
-        return A.Name(str(c[0]), _pos(c[0]))
-
-    def list_lit(self, meta, c):
-        return A.ListLit(tuple(c), _pos(meta))
-
     def attribute(self, meta, c):
         return A.Attribute(c[0], str(c[1]), _pos(c[1]))
-
-    def index(self, meta, c):
-        return A.Index(c[0], c[1], _pos(meta))
 
     def slice(self, meta, c):
         parts = dict(c[1:])
@@ -161,9 +152,6 @@ class _ToAst(Transformer):
 
     def slice_hi(self, meta, c):
         return ("hi", c[0])
-
-    def kwarg(self, meta, c):
-        return A.Kwarg(str(c[0]), c[1], _pos(c[0]))
 
     def kwargs(self, meta, c):
         return tuple(c)
@@ -177,21 +165,6 @@ class _ToAst(Transformer):
         kw = tuple(a for a in args if isinstance(a, A.Kwarg))
         return A.Call(str(c[0]), pos_args, kw, _pos(c[0]))
 
-    def lambda_expr(self, meta, c):
-        return A.LambdaExpr(str(c[0]), c[1], _pos(c[0]))
-
-    def if_expr(self, meta, c):
-        return A.IfExpr(c[0], c[1], c[2], _pos(meta))
-
-    def or_op(self, meta, c):
-        return A.OrOp(c[0], c[1], _pos(meta))
-
-    def and_op(self, meta, c):
-        return A.AndOp(c[0], c[1], _pos(meta))
-
-    def not_op(self, meta, c):
-        return A.NotOp(c[0], _pos(meta))
-
     def compare(self, meta, c):
         return A.Compare(c[0], str(c[1]), c[2], _pos(c[1]))
 
@@ -203,9 +176,6 @@ class _ToAst(Transformer):
 
     def binary(self, meta, c):
         return A.Binary(c[0], str(c[1]), c[2], _pos(c[1]))
-
-    def neg(self, meta, c):
-        return A.Neg(c[0], _pos(meta))
 
     # -- statements
     def suite(self, meta, c):
@@ -226,15 +196,6 @@ class _ToAst(Transformer):
         if not c:
             return "list"
         return str(c[0]) if isinstance(c[0], Token) else "list of " + c[0]
-
-    def set_stmt(self, meta, c):
-        return A.SetStmt(c[0], str(c[1]), c[2], _pos(meta))
-
-    def append_stmt(self, meta, c):
-        return A.AppendStmt(c[0], c[1], _pos(meta))
-
-    def discard_stmt(self, meta, c):
-        return A.DiscardStmt(c[0], c[1], _pos(meta))
 
     def position(self, meta, c):
         return ("position", str(c[0]))
@@ -258,17 +219,8 @@ class _ToAst(Transformer):
         recipients = c[3] if len(c) > 3 else None
         return A.DealStmt(c[0], c[1], str(c[2]), recipients, _pos(meta), _pos(c[2]))
 
-    def shuffle_stmt(self, meta, c):
-        return A.ShuffleStmt(c[0], _pos(meta))
-
     def reveal_stmt(self, meta, c):
         return A.RevealStmt(c[0], c[1] if len(c) > 1 else None, _pos(meta))
-
-    def hide_stmt(self, meta, c):
-        return A.HideStmt(c[0], _pos(meta))
-
-    def remove_stmt(self, meta, c):
-        return A.RemoveStmt(c[0], _pos(meta))
 
     def create_stmt(self, meta, c):
         props: tuple = ()
@@ -315,22 +267,10 @@ class _ToAst(Transformer):
     def end_game_stmt(self, meta, c):
         return A.EndGameStmt(c[0] if c else None, _pos(meta))
 
-    def end_turn_stmt(self, meta, c):
-        return A.EndTurnStmt(_pos(meta))
-
-    def end_phase_stmt(self, meta, c):
-        return A.EndPhaseStmt(_pos(meta))
-
-    def pass_turn_stmt(self, meta, c):
-        return A.PassTurnStmt(c[0], _pos(meta))
-
     def eliminate_stmt(self, meta, c):
         if len(c) > 1:
             return A.EliminateStmt(c[0], _pos(meta), str(c[1]), _pos(c[1]))
         return A.EliminateStmt(c[0], _pos(meta))
-
-    def restore_stmt(self, meta, c):
-        return A.RestoreStmt(c[0], _pos(meta))
 
     def say_stmt(self, meta, c):
         return A.SayStmt(_unquote(c[0]), _pos(meta), _pos(c[0]))
@@ -340,12 +280,6 @@ class _ToAst(Transformer):
         pos_args = tuple(a for a in args if not isinstance(a, A.Kwarg))
         kw = tuple(a for a in args if isinstance(a, A.Kwarg))
         return A.CallStmt(str(c[0]), pos_args, kw, _pos(meta))
-
-    def swap_stmt(self, meta, c):
-        return A.SwapStmt(c[0], c[1], _pos(meta))
-
-    def pass_stmt(self, meta, c):
-        return A.PassStmt(_pos(meta))
 
     def return_stmt(self, meta, c):
         return A.ReturnStmt(_pos(meta), c[0] if c else None)
@@ -366,26 +300,31 @@ class _ToAst(Transformer):
     def else_clause(self, meta, c):
         return ("else", c[0])
 
-    def for_stmt(self, meta, c):
-        return A.ForStmt(str(c[0]), c[1], c[2], _pos(meta))
-
-    def simultaneous_stmt(self, meta, c):
-        return A.SimultaneousStmt(str(c[0]), c[1], c[2], _pos(meta))
-
-    def repeat_stmt(self, meta, c):
-        return A.RepeatStmt(c[0], c[1], _pos(meta))
-
-    def while_stmt(self, meta, c):
-        return A.WhileStmt(c[0], c[1], _pos(meta))
-
-    def block(self, meta, c):
-        return A.Block(tuple(c), _pos(meta))
-
     def expression(self, meta, c):
         return c[0]
 
 
-_TRANSFORMER = _ToAst()
+def _from_children(inline: bool, meta: bool):
+    """The decorator factory of ``ast_utils.create_transformer``: a node
+    class of ``dsl.ast`` marked ``Ast`` becomes the method of the rule of its
+    name, building the node from the rule's children in order (a token as
+    its text, so that no lark object stays in the tree; ``AsList``: all of
+    them as one tuple) and the place where the rule starts. Every node has a
+    place, so the rule's meta is always passed (``meta`` is not asked)."""
+
+    def method(cls):
+        if inline:
+            def build(self, rule_meta, children):
+                return cls(*(str(c) if isinstance(c, Token) else c for c in children), _pos(rule_meta))
+        else:
+            def build(self, rule_meta, children):
+                return cls(tuple(children), _pos(rule_meta))
+        return v_args(meta=True)(build)
+
+    return method
+
+
+_TRANSFORMER = ast_utils.create_transformer(A, _ToAst(), decorator_factory=_from_children)
 
 _TOKEN_NAMES = {
     "_NL": "end of line",
@@ -457,7 +396,7 @@ def _check_limits(text: str) -> None:
 
 
 _MEMO: dict = {}
-_MEMO_SIZE = 4096  # the five seed games and their variants hold about 400 distinct texts
+_MEMO_SIZE = 4096  # distinct texts kept: many rulesets with their variants (a count is in docs/performance.md)
 
 
 def _parse(text: str, start: str):

@@ -46,13 +46,16 @@ class RuleError(RulebookError):
 
 
 class SaveFileError(RulebookError):
-    """A saved game or scenario file that cannot be used as it is."""
+    """A saved game or scenario file that cannot be used as it is.
+    ``path``: the keys of the value inside the file it is about (``("state",
+    "history", 4)``: the fifth decision), so that the reader of the file
+    places the error there without reading the message."""
 
     code = "R020"
 
-    def __init__(self, message: str, code: str = "R020"):
+    def __init__(self, message: str, code: str = "R020", path: tuple = ()):
         super().__init__(message)
-        self.code = code
+        self.message, self.code, self.path = message, code, tuple(path)
 
 
 # A scenario's scripted chance outcome (interpreter.ops) that the rules cannot use

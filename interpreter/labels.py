@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rulebook.interpreter.rows import per_row
 from rulebook.interpreter.zones import can_see, zone_family, zone_key
+from rulebook.validator.values import literal  # noqa: F401 - one copy, named here for the runtime and generated code
 
 
 class HiddenInText(Exception):
@@ -21,23 +22,6 @@ def player_name(st, p) -> str:
     if label is not None:
         return label(st, p)
     return f"P{p + 1}"
-
-
-def literal(value, quoted: bool = True) -> str:
-    """A plain value as rule text writes it (``true``, ``none``, ``"text"``,
-    ``[1, 2]``), for messages: users never see Python's spellings.
-    ``quoted=False`` leaves text unquoted: what ``str(x)`` gives."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return '"' + value.replace('"', '\\"') + '"' if quoted else value
-    if isinstance(value, list):
-        return "[" + ", ".join(literal(v, quoted) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {literal(v, quoted)}" for k, v in value.items()) + "}"
-    return str(value)
 
 
 _naming: set[int] = set()  # components whose label is being rendered now

@@ -178,8 +178,8 @@ class Catalog:
     zone_names: list[str]
     boards: dict = field(default_factory=dict)  # component type -> Board
     # family kept per component -> {component: zone}: a plain dict, which compiled rules index directly
-    # (a dict subclass's lookup goes through dict.__getitem__ by Python's calling protocol: about twice the
-    # cost in bytecode, five times in native code); a miss is
+    # (a dict subclass's lookup goes through dict.__getitem__ by Python's calling protocol, which costs more
+    # in bytecode and more still in native code); a miss is
     # a KeyError that the run loop turns into the rule's error (interpreter/run.py)
     zone_of_comp: dict = field(default_factory=dict)
     zone_player: list = field(default_factory=list)  # zone -> its owner: a seat, None, or -2 (its component's)

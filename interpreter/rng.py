@@ -57,15 +57,15 @@ def shuffle_one_by_one(state: int, items: list) -> int:
 
 
 # Python computes each draw above with a dozen operations on 64-bit and
-# 128-bit integers, each a new object: 14 % of a Python game of one seed
-# ruleset, which shuffles a pile of up to 60 cards several times a game.
+# 128-bit integers, each a new object: a visible share of a Python game of
+# a ruleset that shuffles a large pile several times a game.
 # The draws of one shuffle depend only on the state they start from
 # (SplitMix64 steps its state by a constant), so ``_shuffle_lanes``
 # computes them all at once: the n states packed into one integer, 128 bits
 # apart (a 64-bit lane, and room above it for a product with a 64-bit
 # constant), mixed by the same few operations on the whole integer, then
-# unpacked (``array``): the same numbers, about twice as fast from a dozen
-# items to thousands (tests/test_rng.py).
+# unpacked (``array``): the same numbers (tests/test_rng.py), faster from a
+# dozen items to thousands (docs/performance.md).
 _LANES: dict = {}
 _LANES_FIT = array("Q").itemsize == 8  # C's unsigned long long: 64 bits everywhere Python runs, checked
 _BIG_ENDIAN = sys.byteorder == "big"

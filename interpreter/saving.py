@@ -33,28 +33,32 @@ class Saving:
     def load(self, data: dict) -> State:
         prog = self.program
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise SaveFileError("not a Rulebook saved game (or a format this version cannot read)")
+            raise SaveFileError("not a Rulebook saved game (or a format this version cannot read)", path=("format",))
         if data.get("ruleset") != prog.id:
-            raise SaveFileError(f"this save is for ruleset '{data.get('ruleset')}', not '{prog.id}'", "R021")
+            raise SaveFileError(f"this save is for ruleset '{data.get('ruleset')}', not '{prog.id}'", "R021",
+                                ("ruleset",))
         variants = data.get("variants", [])
         if not isinstance(variants, list) or variants != list(prog.variants):
             raise SaveFileError(
-                f"this save was made with variants {data.get('variants')}, not {list(prog.variants)}", "R021"
+                f"this save was made with variants {data.get('variants')}, not {list(prog.variants)}", "R021",
+                ("variants",),
             )
         if data.get("digest") != prog.digest:
             raise SaveFileError(
                 f"the ruleset has changed since this game was saved (digest {data.get('digest')} != {prog.digest})",
                 "R022",
+                ("digest",),
             )
         saved = data.get("state")
         if not isinstance(saved, dict):
-            raise SaveFileError("the save holds no game state", "R023")
+            raise SaveFileError("the save holds no game state", "R023", ("state",))
         st = self._replay(data, saved)
         saved = {k: v for k, v in saved.items() if k != "steps"}  # counted by engines before 0.2; not game state
         if json.loads(json.dumps(st.to_data())) != saved:
             raise SaveFileError(
                 "the saved state does not follow from its seed and decisions (the file was edited or damaged)",
                 "R023",
+                ("state",),
             )
         return st
 
@@ -64,28 +68,31 @@ class Saving:
         the saved tables themselves, so an edited state cannot load."""
         seed, history = saved.get("seed"), saved.get("history")
         if type(seed) is not int or not isinstance(history, list):
-            raise SaveFileError("the save has no seed or no list of decisions", "R023")
+            raise SaveFileError("the save has no seed or no list of decisions", "R023", ("state",))
         if type(data.get("players")) is not int or not isinstance(data.get("params", {}), dict):
-            raise SaveFileError("the save does not say how many players and which parameters", "R023")
+            raise SaveFileError("the save does not say how many players and which parameters", "R023", ("players",))
+        at: tuple = ("state",)  # the place in the file of the decision being replayed, for the error
         try:
             st = self.new(players=data.get("players"), seed=seed, params=data.get("params") or {}, record=True)
             for step, entry in enumerate(history, start=1):
+                at = ("state", "history", step - 1)
                 if not (isinstance(entry, list) and len(entry) in (2, 3) and type(entry[0]) is int):
-                    raise SaveFileError(f"decision {step} of the save is damaged", "R023")
+                    raise SaveFileError(f"decision {step} of the save is damaged", "R023", at)
                 if st.over:
-                    raise SaveFileError(f"the save has decisions after the end of the game (decision {step})", "R023")
+                    raise SaveFileError(f"the save has decisions after the end of the game (decision {step})", "R023",
+                                        at)
                 if len(entry) == 3:
                     if entry[2] != "time_out":
-                        raise SaveFileError(f"decision {step} of the save is damaged", "R023")
+                        raise SaveFileError(f"decision {step} of the save is damaged", "R023", at)
                     self.time_out(st, entry[0])
                 else:
                     self.apply(st, entry[0], self.options(st, entry[0]).index_of(entry[1]))
         except SaveFileError:
             raise
         except RulebookError as err:
-            raise SaveFileError(f"the saved decisions do not replay: {err}", "R023") from None
+            raise SaveFileError(f"the saved decisions do not replay: {err}", "R023", at) from None
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-            raise SaveFileError(f"the save is damaged: {type(err).__name__}: {err}", "R023") from None
+            raise SaveFileError(f"the save is damaged: {type(err).__name__}: {err}", "R023", at) from None
         st.events.clear()
         return st
 

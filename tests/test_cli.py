@@ -134,6 +134,9 @@ def test_new_scaffold_validates_tests_and_plays(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out, _ = run_main(capsys, "new", "my-first-game")
     assert code == 0 and "created my-first-game/ruleset.yaml" in out
+    first = (tmp_path / "my-first-game" / "scenarios" / "stop-keeps-cards.yaml").read_text().splitlines()[0]
+    assert first.startswith("# yaml-language-server: $schema=") and first.endswith("validator/scenario.schema.json")
+    assert Path(first.split("=", 1)[1]).is_file()
     assert run_main(capsys, "validate", "my-first-game")[0] == 0
     code, out, _ = run_main(capsys, "test", "my-first-game")
     assert code == 0 and "1 passed, 0 failed" in out

@@ -175,10 +175,10 @@ def test_a_question_of_forty_spaces_keeps_the_map_on_an_80x24_screen():
     from rich.console import Console
     from rulebook.agents.base import decide
 
-    from rulebook.cli.main import _load
+    from rulebook.files.loading import load_game
     from rulebook.terminal.play import SPACE_PROMPT, Session, _bots
 
-    game, _ = _load("survive")
+    game, _ = load_game("survive")
     st = game.new(players=2, seed=4)
     bots = _bots("greedy", 2, 4)
     session = Session(game, st, game_arg="survive", humans=(1,), seed=4, verbose=False, delay=0, log=None,
@@ -209,10 +209,10 @@ def test_a_long_prompt_and_the_whole_log_wrap_at_words():
     from rich.console import Console
     from rulebook.interpreter.narrate import Line
 
-    from rulebook.cli.main import _load
+    from rulebook.files.loading import load_game
     from rulebook.terminal.screen import decision_panel, events_panel
 
-    game, _ = _load("dead-mans-draw")
+    game, _ = load_game("dead-mans-draw")
     st = game.new(players=2, seed=1)
     console = Console(file=io.StringIO(), width=40, record=True, soft_wrap=True, color_system=None)
     prompt = "Sword: choose an opponent's stack of a suit you lack; its top card enters your play area"

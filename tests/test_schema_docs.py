@@ -156,13 +156,18 @@ def test_the_vscode_settings_in_editor_md_name_the_schema_and_every_ruleset():
     from fnmatch import fnmatch
 
     settings = json.loads(_editor_block("settings"))
-    ((schema_path, globs),) = settings["yaml.schemas"].items()
+    ((schema_path, globs), (scenario_schema, scenario_globs)) = settings["yaml.schemas"].items()
     assert (ROOT / schema_path).resolve() == SCHEMA_PATH.resolve()
+    assert (ROOT / scenario_schema).resolve() == (ROOT / "validator" / "scenario.schema.json").resolve()
     rulesets = sorted(ROOT.glob("*/*/ruleset.yaml"))
-    assert rulesets
+    scenarios = sorted(ROOT.glob("*/*/scenarios/*.yaml"))
+    assert rulesets and scenarios
     for path in rulesets:
         rel = path.relative_to(ROOT).as_posix()
         assert any(fnmatch(rel, g) for g in globs), rel
+    for path in scenarios:
+        rel = path.relative_to(ROOT).as_posix()
+        assert any(fnmatch(rel, g) for g in scenario_globs) and not any(fnmatch(rel, g) for g in globs), rel
 
 
 def test_the_problem_matcher_in_editor_md_reads_validate_output(tmp_path, capsys):

@@ -11,13 +11,14 @@ from click.testing import CliRunner
 from rulebook.agents.base import as_agent, decide, make_agent
 from rulebook.interpreter.narrate import Line
 
-from rulebook.cli.main import _load, cli
+from rulebook.cli.main import cli
 from rulebook.display import scores
 from rulebook.display.tidy import collapse, tidy
+from rulebook.files.loading import load_game
 
 
 def played(game_id: str, players: int, seed: int, decisions: int, **params):
-    game, _ = _load(game_id)
+    game, _ = load_game(game_id)
     st = game.new(players=players, seed=seed, params=params)
     bot = as_agent(make_agent("random", seed))
     for _ in range(decisions):
@@ -87,7 +88,7 @@ def test_bookkeeping_and_zones_of_variants_not_in_play_stay_off_the_table():
         console.print(table_view(st, 0, 100, seen))
     assert "shark_hand" not in cap.get() and "round 1" in cap.get()
     game, st = played("get-bit", 6, 2, 0)
-    game2, _ = _load("get-bit", ("play-the-shark",))
+    game2, _ = load_game("get-bit", ("play-the-shark",))
     st2 = game2.new(players=6, seed=2)
     assert "hunger 5" in render_view(st2, 0)  # the variant's hunger tokens (one per robot) are on the table
 

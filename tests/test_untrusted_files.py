@@ -140,10 +140,31 @@ def test_a_placed_error_keeps_its_place_in_fields(saved, capsys):
     text = _write_save(save, dict(data, players="two"))
     with pytest.raises(PlacedError) as err:
         read_save(save)
-    assert (err.value.path, err.value.line, err.value.column, err.value.code) == (str(save), 1,
+    assert (err.value.file, err.value.line, err.value.column, err.value.code) == (str(save), 1,
                                                                                    *locate(text, ("players",))[1:],
                                                                                    "R020")
+    assert err.value.path == ("players",)
     assert err.value.message.startswith("'players' must be")
+
+
+def test_a_decision_that_does_not_replay_is_placed_by_its_field_not_its_message(saved):
+    """Game.load says which decision failed as a field (``path``), so the
+    save's error points at that decision without reading the message."""
+    from rulebook.files.loading import load_game
+    from rulebook.files.saves import PlacedError, read_save
+
+    save, data = saved
+    history = data["state"]["history"]
+    assert history, data
+    history[-1] = [history[-1][0], "no such option"]
+    text = _write_save(save, data)
+    game, _ = load_game("tic-tac-toe")
+    with pytest.raises(PlacedError) as err:
+        read_save(save).load(game)
+    where = ("state", "history", len(history) - 1)
+    assert (err.value.code, err.value.path) == ("R023", where)
+    assert (err.value.line, err.value.column) == locate(text, where)
+    assert str(err.value).startswith(f"{save}:{err.value.line}:{err.value.column}: error[R023]: ")
 
 
 @pytest.mark.parametrize("what", ["/dev/zero", "fifo", "folder", "missing", "too-big", "binary"])
@@ -347,11 +368,12 @@ def test_rulebook_test_prints_no_control_character(scenario_dir, capsys):
 
 def test_a_step_expectation_that_is_a_list_of_lists_is_a_diagnostic_not_a_caught_exception(scenario_dir):
     """Found by the scenario_file fuzzer: the parser was handed a list and
-    raised TypeError, which the runner caught as 'could not run'."""
+    raised TypeError, which the runner caught as 'could not run'. The
+    scenario schema now refuses it at the field (E070), before any parsing."""
     path = scenario_dir / "scenarios" / "s.yaml"
     path.write_text("players: 2\nsteps:\n  - expect: [[1]]\n")
     outcome = run_file(path)
-    assert not outcome.passed and [d.code for d in outcome.failures] == ["E010"]
+    assert not outcome.passed and [(d.code, d.line) for d in outcome.failures] == [("E070", 3)]
     assert all("could not run" not in d.message for d in outcome.failures)
 
 

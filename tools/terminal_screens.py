@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rich.console import Console  # noqa: E402
 from rulebook.agents.base import decide  # noqa: E402
 
-from rulebook.cli.main import _load  # noqa: E402
+from rulebook.files.loading import load_game  # noqa: E402
 from rulebook.terminal.play import Session, _bots  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "img"
@@ -28,7 +28,7 @@ SCREENS = [("dead-mans-draw", 2, 5, 6), ("survive", 2, 5, 30), ("lifeboat", 4, 5
 
 
 def screen(game_id: str, players: int, seed: int, before: int) -> str:
-    game, _ = _load(game_id)
+    game, _ = load_game(game_id)
     st = game.new(players=players, seed=seed)
     bots = _bots("greedy", players, seed)
     session = Session(game, st, game_arg=game_id, humans=(1,), seed=seed, verbose=False, delay=0, log=None,

@@ -92,10 +92,10 @@ def parse_params(pairs) -> dict:
     """NAME=VALUE pairs read as the command line reads them."""
     import click
 
-    from rulebook.cli.main import _params
+    from rulebook.files.loading import parse_params as command_line_params
 
     try:
-        return _params(pairs or ())
+        return command_line_params(pairs or ())
     except click.UsageError as err:
         raise SystemExit(err.message) from None
 

@@ -10,9 +10,10 @@ character in a text (they are printed on terminals). A problem is an
 ``UnsafeFile`` with a line and a column, which each caller turns into its
 own located error (``E004``/``E003`` for YAML, ``R020`` for saves and logs).
 
-``shape_errors`` checks plain data against a small schema of expected
-types and limits (see ``Field``), so that saves, logs and scenario files
-are checked field by field before any of their values is used.
+The shapes of saves, logs and scenario files are their JSON Schemas
+(``validator/*.schema.json``, checked by ``rulebook.files.shapes``); a
+``Field`` is what remains for values inside a text, such as the options of
+a bot a save names.
 """
 
 from __future__ import annotations
@@ -305,42 +306,6 @@ class Field:
 def integer(low: int, high: int, says: str | None = None) -> Field:
     return Field(says or f"a whole number from {low} to {high}",
                  lambda v: type(v) is int and low <= v <= high)
-
-
-def text(longest: int, says: str | None = None, allow: Callable[[str], bool] | None = None) -> Field:
-    return Field(says or f"a text of at most {longest} characters",
-                 lambda v: isinstance(v, str) and len(v) <= longest and printable(v) and (allow is None or allow(v)))
-
-
-def list_of(item: Field, most: int, says: str | None = None) -> Field:
-    return Field(says or f"a list of at most {most} items, each {item.says}",
-                 lambda v: isinstance(v, list) and len(v) <= most and all(item.test(x) for x in v))
-
-
-def mapping(most: int, key: Field, says: str | None = None) -> Field:
-    return Field(says or f"a mapping of at most {most} entries",
-                 lambda v: isinstance(v, dict) and len(v) <= most and all(key.test(k) for k in v))
-
-
-def one_of(*fields: Field) -> Field:
-    return Field(" or ".join(f.says for f in fields), lambda v: any(f.test(v) for f in fields))
-
-
-ANY_JSON = Field("any JSON value", lambda v: True)
-NULL = Field("null", lambda v: v is None)
-
-
-def shape_errors(data: dict, fields: dict[str, Field], required: tuple = (), where: tuple = ()) -> list:
-    """``(path, message)`` for each field of ``data`` that is missing or not
-    what ``fields`` says; fields not listed are left to the caller."""
-    out = []
-    for name in required:
-        if name not in data:
-            out.append((where, f"'{name}' is missing"))
-    for name, field in fields.items():
-        if name in data and not field.test(data[name]):
-            out.append((where + (name,), f"'{name}' must be {field.says}, not {describe(data[name])}"))
-    return out
 
 
 def describe(value) -> str:

@@ -19,20 +19,18 @@ from pathlib import Path
 
 import click
 
-from rulebook.files.loading import (  # noqa: F401  # noqa: F401 - what the commands share with play and serve
+from rulebook.files.loading import (  # noqa: F401 - what the commands share with play and serve
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
     Failure,
-    _load,
-    _params,
-    _players,
-    _source_of,
-    _variants_for,
-    _write_module,
+    load_game,
+    parse_params,
+    player_count,
     plural,
+    source_of,
 )
 from rulebook.simulate.games import DEFAULT_NARRATED, NARRATED_FIRST
 
@@ -60,7 +58,7 @@ def cli(ctx, debug, native):
 def compile_cmd(game, variants, out):
     """Print the Python module the compiler writes for a ruleset (readable,
     commented with the rule each part comes from)."""
-    loaded, _ = _load(game, variants)
+    loaded, _ = load_game(game, variants)
     source = loaded.program.source
     if out:
         Path(out).write_text(source, encoding="utf-8")
@@ -107,7 +105,7 @@ def validate(paths, fmt):
         except FileNotFoundError as err:
             diags, source, label = [Diagnostic("E004", str(err), p, 1, 1)], None, p
         else:
-            diags, source, label = validate_path(path).sorted(), _source_of(path), path
+            diags, source, label = validate_path(path).sorted(), source_of(path), path
         found = len([d for d in diags if d.is_error])  # counted from the very list that is shown
         errors += found
         if fmt != "text":
@@ -148,7 +146,7 @@ def explain(game, variants):
     from rulebook.validator.loader import load_file
     from rulebook.validator.variants import apply
 
-    loaded, path = _load(game, variants)
+    loaded, path = load_game(game, variants)
     doc, _ = load_file(path)
     merged = apply(doc, tuple(variants))
     click.echo(make(loaded, merged.data, doc.data.get("variants") or {}, tuple(variants)), nl=False)
@@ -194,7 +192,7 @@ def graph(game, variants, fmt, out):
     """Print the phase graph as DOT or Mermaid text, or draw it as SVG or PNG."""
     from rulebook.display import graphs as g
 
-    loaded, _ = _load(game, variants)
+    loaded, _ = load_game(game, variants)
     prog = loaded.program
     if fmt == "mermaid":
         data = (g.to_mermaid(prog.phase_graph) + "\n").encode("utf-8")
@@ -302,7 +300,7 @@ def replay(log_file, game, interactive, viewer):
             game = str(ruleset_of(log))
         except FileNotFoundError as err:
             raise Failure(str(err)) from None
-    loaded, _ = _load(game, tuple(h["variants"]))
+    loaded, _ = load_game(game, tuple(h["variants"]))
     replayed = run_replay(loaded, log)
     states = replayed.states
     if viewer is not None and not 1 <= viewer <= states[0].n:
@@ -429,8 +427,8 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
         raise click.UsageError("--backend dask needs dask.distributed: pip install 'rulebook[dask]'")
     if scheduler and backend != "dask":
         raise click.UsageError("--scheduler goes with --backend dask")
-    loaded, path = _load(game, variants)
-    n = _players(loaded, players)
+    loaded, path = load_game(game, variants)
+    n = player_count(loaded, players)
     seats = {}
     for item in seat_specs:
         seat, eq, spec = item.partition("=")
@@ -442,7 +440,7 @@ def simulate(game, variants, players, games, seed, params, agents, seat_specs, w
         check_agents(specs)
     except ValueError as err:
         raise click.UsageError(str(err)) from None
-    values = _params(params)
+    values = parse_params(params)
     try:  # a wrong parameter is one error now, not one per game
         loaded.new(players=n, seed=seed, params=values, record=False)
     except RuleError as err:
@@ -533,7 +531,7 @@ def test(paths, verbose, fmt, junit_path):
         else:
             failed += 1
             click.echo(escape(f"FAIL  {f}  ({outcome.name})"))  # a file's name, or its name field
-            source = _source_of(f)
+            source = source_of(f)
             for d in outcome.failures:
                 click.echo("      " + d.render(source if d.file == str(f) else None).replace("\n", "\n      "))
     if junit_path:
@@ -596,12 +594,12 @@ def check(game, variants, player_counts, games, seed, max_decisions, params, out
     and questions whose asking tells no secret (random games; docs/cli.md)."""
     from rulebook.testing.random_games import CHECKS, empty_draw_warnings, failures_json, run_checks
 
-    loaded, path = _load(game, variants)
+    loaded, path = load_game(game, variants)
     prog = loaded.program
     counts = list(dict.fromkeys(player_counts or (prog.min_players, prog.max_players)))
     for n in counts:
-        _players(loaded, n)
-    report = run_checks(loaded, counts, games, seed, max_decisions, _params(params))
+        player_count(loaded, n)
+    report = run_checks(loaded, counts, games, seed, max_decisions, parse_params(params))
     title = prog.title + (f" ({', '.join(prog.variants)})" if prog.variants else "")
     for f in report.failures:
         click.echo(f"FAIL  {f.check}: game {f.index} of {f.players} players (seed {f.seed}), "
@@ -611,7 +609,7 @@ def check(game, variants, player_counts, games, seed, max_decisions, params, out
                    + ("each decision in " + out_path if out_path and len(f.moves) > 20 else str(shown))
                    + (" (the last 20; --out FILE writes them all)" if len(shown) < len(f.moves) else ""))
     for d in empty_draw_warnings(report):
-        click.echo(d.render(_source_of(Path(d.file)) if Path(d.file) == Path(path) else None))
+        click.echo(d.render(source_of(Path(d.file)) if Path(d.file) == Path(path) else None))
     if out_path:
         Path(out_path).write_text(failures_json(report), encoding="utf-8")
     checked = ", ".join(f"{name} {report.applied[name]}" for name in CHECKS)
@@ -657,8 +655,8 @@ def bench(game, variants, players, seconds, seed, native, rounds, only, peers, b
         module.run(games, seconds, rounds, native, peers, say=click.echo,
                    baseline=Path(baseline) if baseline else None, players=players)
         return
-    loaded, _ = _load(game, variants)
-    n = _players(loaded, players)
+    loaded, _ = load_game(game, variants)
+    n = player_count(loaded, players)
     impl = "rulebook"
     if native:
         from rulebook.compiler.native import NativeError, as_asked

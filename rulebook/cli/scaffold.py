@@ -16,6 +16,7 @@ def scaffold(target: Path) -> list[Path]:
     if target.exists() and any(target.iterdir()):
         raise FileExistsError(f"{target} exists and is not empty")
     (target / "scenarios").mkdir(parents=True, exist_ok=True)
+    from rulebook.files import shapes
     from rulebook.validator.schema_check import SCHEMA_PATH
 
     values = {
@@ -24,6 +25,7 @@ def scaffold(target: Path) -> list[Path]:
         "path": shlex.quote(str(target / "ruleset.yaml")),  # as it is typed in a shell
         "folder": shlex.quote(str(target)),
         "schema": SCHEMA_PATH.resolve(),
+        "scenario_schema": shapes.schema_path("scenario").resolve(),
     }
     files = {
         target / "ruleset.yaml": (TEMPLATES / "ruleset.yaml.tmpl").read_text().format(**values),

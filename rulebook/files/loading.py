@@ -26,7 +26,7 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _load(game: str, variants=(), show_warnings: bool = False):
+def load_game(game: str, variants=(), show_warnings: bool = False):
     from rulebook.compiler.build import load_program
     from rulebook.files.locate import locate
 
@@ -47,7 +47,7 @@ def _load(game: str, variants=(), show_warnings: bool = False):
         d = compiled.report.errors[0]
         raise Failure(f"{d.message}" + (f" ({d.hint})" if d.hint else ""))
     if compiled.program is None:
-        source = _source_of(path)
+        source = source_of(path)
         for d in compiled.report.sorted():
             click.echo(d.render(source), err=True)
         raise Failure(f"{path}: {len(compiled.report.errors)} error(s); fix them first")
@@ -71,7 +71,7 @@ def _write_module(program) -> Path:
     return out
 
 
-def _players(game, players):
+def player_count(game, players):
     prog = game.program
     n = players or (
         prog.default_players if prog.min_players <= prog.default_players <= prog.max_players else prog.min_players
@@ -103,7 +103,7 @@ def _variants_for(prog, n: int) -> str:
     return f"; with {n} players: " + " or ".join(found) if found else ""
 
 
-def _params(pairs) -> dict:
+def parse_params(pairs) -> dict:
     out = {}
     for pair in pairs:
         if "=" not in pair:
@@ -116,7 +116,7 @@ def _params(pairs) -> dict:
     return out
 
 
-def _source_of(path) -> str | None:
+def source_of(path) -> str | None:
     """The file's text for the source lines under diagnostics; None when it
     cannot be read (the diagnostics then already say so, E004)."""
     from rulebook.validator.files import UnsafeFile, read_bytes

@@ -13,11 +13,11 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebook.files.locate import ID, named_ruleset
-from rulebook.files.saves import MAX_DECISIONS, MAX_PLAYERS, SEED, PlacedError
+from rulebook.files import shapes
+from rulebook.files.locate import named_ruleset
+from rulebook.files.saves import MAX_DECISIONS, PlacedError
 from rulebook.interpreter.errors import RulebookError, SaveFileError
 from rulebook.validator import files
-from rulebook.validator.files import NULL, Field, integer, list_of, mapping, one_of, shape_errors, text
 
 LOG_FORMAT = 1
 
@@ -88,35 +88,15 @@ class Log:
         record = self.header if record is None else record
         line, text = self.lines.get(id(record), (1, ""))
         column = files.locate(text, where)[1] if text else 1
-        return PlacedError(self.path, line, column, code, message)
+        return PlacedError(self.path, line, column, code, message, where)
 
 
 MAX_LOG_BYTES = 64_000_000
-NAME = text(200, "a name of at most 200 characters")
-HEADER: dict[str, Field] = {
-    "rulebook_log": integer(0, 10**6, "a log format number"),
-    "ruleset": text(100, "a ruleset id (letters, digits, '-' and '_')", lambda v: ID.fullmatch(v) is not None),
-    "path": text(4096, "a file name"),
-    "version": one_of(text(200), NULL),
-    "digest": text(128, "a digest of at most 128 characters"),
-    "variants": list_of(NAME, 64, "a list of at most 64 variant names"),
-    "players": integer(1, MAX_PLAYERS),
-    "seed": SEED,
-    "params": mapping(256, NAME, "a mapping of at most 256 parameters"),
-}
-STEP = {
-    "step": integer(1, MAX_DECISIONS, f"a step number from 1 to {MAX_DECISIONS}"),
-    "player": integer(0, MAX_PLAYERS - 1, f"a seat from 0 to {MAX_PLAYERS - 1}"),
-    "label": one_of(text(100_000), NULL),
-    "time_out": Field("true", lambda v: v is True),
-}
-END = {"end": list_of(integer(0, MAX_PLAYERS - 1), MAX_PLAYERS, "a list of winning seats (from 0)")}
-
-
 def read(path: str | Path) -> Log:
     """Read and check a log: a regular file of at most MAX_LOG_BYTES, one
     JSON object a line (with the limits of ``validator.files``), the header's
-    fields and each decision's checked before use. A damaged or foreign file
+    fields and each decision's checked against ``validator/log.schema.json``
+    (``files.shapes``) before use. A damaged or foreign file
     is a SaveFileError at the line (and column) of the problem."""
     path = str(path)
     log = Log({}, path=path)
@@ -143,18 +123,16 @@ def _check_header(log: Log, header: dict) -> None:
     log.header = header
     if header.get("rulebook_log") != LOG_FORMAT:
         raise log.error("not a Rulebook log (or of a format this version cannot read)")
-    problems = shape_errors(header, HEADER, ("ruleset", "players", "seed", "variants", "params"))
+    problems = shapes.problems("log", header, "header")
     if problems:
-        where, message = problems[0]
-        raise log.error(f"the header's {message}", where=where)
+        raise log.error(f"the header's {problems[0].message}", where=problems[0].path)
 
 
 def _add(log: Log, record: dict) -> None:
     if "step" in record:
-        problems = shape_errors(record, STEP, ("step", "player"))
+        problems = shapes.problems("log", record, "step")
         if problems:
-            where, message = problems[0]
-            raise log.error(message, record=record, where=where)
+            raise log.error(problems[0].message, record=record, where=problems[0].path)
         if record["step"] != len(log.decisions) + 1:
             raise log.error(f"step {record['step']} follows step {len(log.decisions)}", record=record,
                             where=("step",))
@@ -162,9 +140,9 @@ def _add(log: Log, record: dict) -> None:
             raise log.error(f"more than {MAX_DECISIONS} decisions", record=record)
         log.decisions.append(record)
     elif "end" in record:
-        problems = shape_errors(record, END)
+        problems = shapes.problems("log", record, "end")
         if problems:
-            raise log.error(problems[0][1], record=record, where=problems[0][0])
+            raise log.error(problems[0].message, record=record, where=problems[0].path)
         log.winners, log.end = record["end"], record
 
 

@@ -2,10 +2,10 @@
 
 A save is input like any other file, so it is read through
 ``validator.files`` (a regular file, at most ``MAX_SAVE_BYTES``, JSON with
-limits) and every field ``rulebook play`` uses is checked against
-``FIELDS`` before any is used: types, ranges, lengths, and the bots it names
-(built-in ones only, with bounded options). ``Game.load`` then checks that
-the save belongs to the ruleset and replays it. Every problem is a
+limits) and checked against its JSON Schema, ``validator/save.schema.json``
+(``files.shapes``), before any field is used: types, ranges, lengths; then
+the bots it names (built-in ones only, with bounded options). ``Game.load``
+then checks that the save belongs to the ruleset and replays it. Every problem is a
 ``SaveFileError`` placed in the file: ``save.json:1:245: error[R023]: ...``.
 """
 
@@ -15,37 +15,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulebook.files import shapes
 from rulebook.interpreter.errors import SaveFileError
 from rulebook.validator import files
-from rulebook.validator.files import Field, integer, list_of, mapping, text
+from rulebook.validator.files import Field, integer
 
 MAX_SAVE_BYTES = 16_000_000
-MAX_PLAYERS = 64  # the ruleset schema's largest players.max
-MAX_DECISIONS = 1_000_000  # decisions in a save's history or in a log
-SEED = integer(-(2**63), 2**64 - 1, "a whole number from -2**63 to 2**64-1")
-NAME = text(200, "a name of at most 200 characters")
-PARAMS = mapping(256, NAME, "a mapping of at most 256 parameters")
-VARIANTS = list_of(NAME, 64, "a list of at most 64 variant names")
-
-FIELDS: dict[str, Field] = {
-    "format": integer(0, 10**6, "a format number"),
-    "ruleset": NAME,
-    "version": files.one_of(text(200), files.NULL),
-    "digest": text(128, "a digest of at most 128 characters"),
-    "variants": VARIANTS,
-    "players": integer(1, MAX_PLAYERS),
-    "params": PARAMS,
-    "state": mapping(10_000, text(100), "a mapping (the game's state)"),
-    "seed": SEED,
-    "humans": list_of(integer(1, MAX_PLAYERS), MAX_PLAYERS, f"a list of seats (whole numbers from 1 to {MAX_PLAYERS})"),
-    "bots": text(1_000, "a text like 'greedy,random' of at most 1000 characters"),
-}
-REQUIRED = ("format", "ruleset", "digest", "variants", "players", "state")
-DECISION = Field("[seat, value] or [seat, null, \"time_out\"] (seat from 0)",
-                 lambda v: isinstance(v, list) and len(v) in (2, 3) and type(v[0]) is int and 0 <= v[0] < MAX_PLAYERS
-                 and (len(v) == 2 or v[2] == "time_out"))
-STATE_FIELDS = {"seed": SEED, "history": list_of(DECISION, MAX_DECISIONS, f"a list of at most {MAX_DECISIONS} "
-                                                 "decisions, each [seat, value] or [seat, null, \"time_out\"]")}
+MAX_PLAYERS = 64  # the ruleset schema's largest players.max (save.schema.json's too)
+MAX_DECISIONS = 1_000_000  # decisions in a save's history or in a log (as their schemas say)
 
 # the bots a save may name, with the options each takes and their bounds (a save may not ask for
 # a billion MCTS iterations at every decision); the command line's --bots has no such bounds
@@ -74,15 +51,19 @@ BREAKS = re.compile("[\t\n\r\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 
 
 class PlacedError(SaveFileError):
-    """A save or a log that cannot be used, placed in the file: ``path``,
-    ``line`` and ``column`` (1-based) are fields, and the message is one
-    printable line (``FILE:LINE:COL: error[CODE]: ...``) whatever texts of
-    the file it quotes, so that a file cannot write lines of its own into
-    Rulebook's answer."""
+    """A save or a log that cannot be used, placed in the file: ``file``,
+    ``line`` and ``column`` (1-based) and ``path`` (the keys of the value
+    inside the save's JSON, or inside the log line's record) are fields, as a ``Diagnostic``'s are; only
+    ``__str__`` renders them, as one printable line (``FILE:LINE:COL:
+    error[CODE]: ...``) whatever texts of the file it quotes, so that a file
+    cannot write lines of its own into Rulebook's answer."""
 
-    def __init__(self, path: str, line: int, column: int, code: str, message: str):
-        self.path, self.line, self.column, self.message = path, line, column, one_line(message)
-        super().__init__(f"{one_line(path)}:{line}:{column}: error[{code}]: {self.message}", code)
+    def __init__(self, file: str, line: int, column: int, code: str, message: str, path: tuple = ()):
+        super().__init__(one_line(message), code, path)
+        self.file, self.line, self.column = file, line, column
+
+    def __str__(self) -> str:
+        return f"{one_line(self.file)}:{self.line}:{self.column}: error[{self.code}]: {self.message}"
 
 
 def one_line(text: str) -> str:
@@ -100,7 +81,7 @@ class Save:
     data: dict
 
     def error(self, message: str, code: str, where: tuple = ()) -> SaveFileError:
-        return PlacedError(self.path, *files.locate(self.text, where), code, message)
+        return PlacedError(self.path, *files.locate(self.text, where), code, message, where)
 
     def load(self, game):
         """The saved game's state, replayed by ``Game.load``; its errors are
@@ -108,7 +89,7 @@ class Save:
         try:
             return game.load(self.data)
         except SaveFileError as err:
-            raise self.error(str(err), err.code, _field_of(err)) from None
+            raise self.error(err.message, err.code, err.path) from None
 
     @property
     def bots(self) -> str:
@@ -118,21 +99,6 @@ class Save:
         if problem:
             raise self.error(problem, "R023", ("bots",))
         return self.data.get("bots") or "random"
-
-
-def _field_of(err: SaveFileError) -> tuple:
-    """The field an error of ``Game.load`` is about."""
-    message = str(err)
-    if err.code == "R021":
-        return ("variants",) if "variants" in message else ("ruleset",)
-    if err.code == "R022":
-        return ("digest",)
-    if err.code == "R023":
-        import re
-
-        step = re.search(r"decision (\d+)", message)
-        return ("state", "history", int(step.group(1)) - 1) if step else ("state",)
-    return ("format",)
 
 
 def read_save(path: str | Path) -> Save:
@@ -146,12 +112,9 @@ def read_save(path: str | Path) -> Save:
     if not isinstance(data, dict):
         raise PlacedError(path, 1, 1, "R020", "not a saved game (a save is a JSON object)")
     save = Save(path, source, data)
-    problems = files.shape_errors(data, FIELDS, REQUIRED)
-    if not problems and isinstance(data["state"], dict):
-        problems = files.shape_errors(data["state"], STATE_FIELDS, ("seed", "history"), ("state",))
+    problems = shapes.problems("save", data)
     if problems:
-        where, message = problems[0]
-        raise save.error(message, "R020", where)  # not a save this version can use as it is
+        raise save.error(problems[0].message, "R020", problems[0].path)  # not a save this version can use as it is
     for i, seat in enumerate(data.get("humans") or []):
         if seat > data["players"]:
             raise save.error(f"human seat {seat} is not a seat of this {data['players']}-player game", "R023",

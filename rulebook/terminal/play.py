@@ -48,7 +48,7 @@ SPACE_PROMPT = "choice (column,row as on the map, ? for help, s to save, q to qu
 def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_path, save_path, resume_path,
         bots: str | None = None) -> None:
     """The ``play`` command's body (see ``rulebook.cli.play`` for the options)."""
-    from rulebook.files.loading import _load, _params, _players
+    from rulebook.files.loading import load_game, parse_params, player_count
     from rulebook.files.logs import LogWriter
     from rulebook.files.saves import read_save
 
@@ -59,15 +59,15 @@ def run(game_arg, variants, players, seed, humans, params, verbose, delay, log_p
         humans = tuple(saved.data.get("humans") or humans)
         if bots is None:
             bots = saved.bots
-    loaded, path = _load(game_arg, variants)
+    loaded, path = load_game(game_arg, variants)
     if saved is not None:
         st = saved.load(loaded)
         n, seed = st.n, saved.data.get("seed", 0)
     else:
-        n = _players(loaded, players)
+        n = player_count(loaded, players)
         if seed is None:
             seed = int(time.time()) % 100000
-        st = loaded.new(players=n, seed=seed, params=_params(params))
+        st = loaded.new(players=n, seed=seed, params=parse_params(params))
     for h in humans:
         if not 1 <= h <= n:
             raise click.UsageError(f"--human {h}: seats are 1 to {n}")

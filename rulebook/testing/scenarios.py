@@ -24,35 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulebook.files import shapes
 from rulebook.files.locate import named_ruleset
-from rulebook.files.saves import MAX_DECISIONS, MAX_PLAYERS
 from rulebook.interpreter.errors import RulebookError
 from rulebook.interpreter.game import Game
 from rulebook.interpreter.labels import literal, player_name
 from rulebook.testing.why_failed import explain
-from rulebook.validator.diagnostics import Diagnostic, did_you_mean
-from rulebook.validator.files import Field, shape_errors
+from rulebook.validator.diagnostics import Diagnostic
 from rulebook.validator.loader import Document, load_file, load_text
-
-STEP_KEYS = {"player", "option", "index", "expect", "options", "note", "error", "value", "time_out", "says", "run",
-             "present", "absent", "poll", "chance"}
-TOP_KEYS = {
-    "name",
-    "description",
-    "ruleset",
-    "variants",
-    "players",
-    "seed",
-    "params",
-    "setup",
-    "steps",
-    "expect",
-    "winners",
-    "over",
-    "error",
-    "rule",
-    "chance",
-}
 
 
 @dataclass(frozen=True)
@@ -95,27 +74,20 @@ def find_ruleset(scenario_path: Path, declared) -> Path:
     return scenario_path.parent / "ruleset.yaml"
 
 
-# limits on the fields a scenario gives the game (their types are checked with the other fields)
-LIMITS = {
-    "seed": Field("a whole number from -2**63 to 2**64-1",
-                  lambda v: v is not None and (type(v) is not int or -(2**63) <= v < 2**64)),
-    "players": Field(f"a whole number from 1 to {MAX_PLAYERS}", lambda v: type(v) is not int or 1 <= v <= MAX_PLAYERS),
-    "variants": Field("a variant name or a list of at most 64 of them",
-                      lambda v: not isinstance(v, list) or len(v) <= 64 and all(isinstance(x, str) for x in v)),
-    "params": Field("at most 256 parameters", lambda v: not isinstance(v, dict) or len(v) <= 256),
-    "steps": Field(f"at most {MAX_DECISIONS} steps", lambda v: not isinstance(v, list) or len(v) <= MAX_DECISIONS),
-}
-
-
 def read_scenario(path: Path, text: str | None = None) -> tuple[Document, list[Diagnostic]]:
     """A scenario file read like any YAML file nobody vouches for (a regular
     file, the loader's size, nesting, alias and text limits: see
-    ``validator.files`` and ``validator.loader``), then the limits above.
-    ``text``: the file's text as an editor holds it, not yet saved."""
+    ``validator.files`` and ``validator.loader``), then checked against its
+    JSON Schema, ``validator/scenario.schema.json`` (fields, types, limits:
+    ``files.shapes``), each problem an E070 at its field. ``text``: the
+    file's text as an editor holds it, not yet saved."""
     doc, diags = load_file(path) if text is None else load_text(text, str(path))
-    if not diags and isinstance(doc.data, dict):
-        diags = [doc.diag("E070", message, where) for where, message in shape_errors(doc.data, LIMITS)]
-    return doc, diags
+    if diags:
+        return doc, diags
+    if not isinstance(doc.data, dict):
+        return doc, [doc.diag("E070", "a scenario is a mapping of fields", ())]
+    return doc, [doc.diag("E070", p.message, p.path, hint=p.hint, key=p.key) for p in shapes.problems("scenario",
+                                                                                                        doc.data)]
 
 
 _programs: dict = {}
@@ -148,160 +120,160 @@ def run_file(path: str | Path, text: str | None = None) -> Outcome:
 
 
 def _run_file(path: Path, text: str | None = None) -> Outcome:
+    """Read the file and check its shape, set the scenario up (its ruleset,
+    its own rule text compiled), run its steps, compare the end."""
     doc, diags = read_scenario(path, text)
-    name = path.stem
+    name = str(doc.data.get("name", path.stem)) if isinstance(doc.data, dict) else path.stem
     if diags:
         return Outcome(str(path), name, False, diags)
+    plan = _set_up(path, doc)
+    if isinstance(plan, list):
+        return Outcome(str(path), name, False, plan)
+    failures, decisions = _play(plan, doc)
+    return Outcome(str(path), name, not failures, failures, decisions)
+
+
+@dataclass
+class Plan:
+    """A scenario ready to run: its ruleset's program, and the scenario's
+    own rule text compiled for it (unit ids of blocks, probes of
+    expectations, chance scripts), by step index."""
+
+    prog: object
+    comp: object  # the program's compiler of scenario text (``snippets_of``)
+    steps: list
+    after: tuple = ()  # the scenario's setup block, run after the ruleset's
+    start_script: tuple = ()  # the scenario's chance outcomes for the first chance events
+    final: list = field(default_factory=list)  # the expectations checked after the last step
+    checks: dict = field(default_factory=dict)  # step -> its expectations
+    blocks: dict = field(default_factory=dict)  # step -> its run block
+    scripts: dict = field(default_factory=dict)  # step -> its chance outcomes
+
+
+def _set_up(path: Path, doc: Document) -> Plan | list[Diagnostic]:
+    """The scenario's ruleset compiled and its rule text compiled against
+    it; or the failures that stop it before a game starts."""
     data = doc.data
-    if not isinstance(data, dict):
-        return Outcome(str(path), name, False, [doc.diag("E070", "a scenario is a mapping of fields", ())])
-    name = str(data.get("name", name))
-    problems = [
-        doc.diag("E070", f"unknown scenario field '{k}'", (k,), key=True,
-                 hint=did_you_mean(str(k), TOP_KEYS) or f"fields: {', '.join(sorted(TOP_KEYS))}")
-        for k in data
-        if k not in TOP_KEYS
-    ]
-    kinds = {"name": str, "description": str, "ruleset": str, "variants": (list, str), "players": int, "seed": int,
-             "params": dict, "setup": str, "steps": list, "expect": (str, list, int, bool), "winners": list,
-             "over": bool, "error": str, "rule": str, "chance": list}
-    for key, kind in kinds.items():
-        if key in data and data[key] is not None and (not isinstance(data[key], kind) or isinstance(data[key], bool)
-                                                      and kind is int):
-            problems.append(doc.diag("E070", f"'{key}' has the wrong type ({type(data[key]).__name__})", (key,)))
-    if isinstance(data.get("expect"), list) and not all(isinstance(e, (str, int, bool)) for e in data["expect"]):
-        problems.append(doc.diag("E070", "expect must be an expression or a list of expressions", ("expect",)))
-    if problems:
-        return Outcome(str(path), name, False, problems)
     variants = data.get("variants") or []
-    if isinstance(variants, str):
-        variants = [variants]
-    steps = data.get("steps") or []
-    if not isinstance(steps, list):
-        problems.append(doc.diag("E070", "steps must be a list", ("steps",)))
-        steps = []
-    for i, step in enumerate(steps):
-        if not isinstance(step, dict):
-            problems.append(doc.diag("E070", "a step is a mapping such as {player: 0, option: ...}", ("steps", i)))
-            continue
-        for k in step:
-            if k not in STEP_KEYS:
-                problems.append(
-                    doc.diag(
-                        "E070",
-                        f"unknown step field '{k}'",
-                        ("steps", i, k),
-                        key=True,
-                        hint=did_you_mean(str(k), STEP_KEYS) or f"fields: {', '.join(sorted(STEP_KEYS))}",
-                    )
-                )
-    if problems:
-        return Outcome(str(path), name, False, problems)
+    variants = [variants] if isinstance(variants, str) else variants
     try:
         ruleset = find_ruleset(path, data.get("ruleset"))
     except FileNotFoundError as err:
-        return Outcome(str(path), name, False, [doc.diag(
-            "E004", str(err), ("ruleset",),
-            hint="name a ruleset by its id (rulebook list shows them) or by a path inside the scenario's folder")])
+        return [doc.diag("E004", str(err), ("ruleset",),
+                         hint="name a ruleset by its id (rulebook list shows them) or by a path inside the "
+                              "scenario's folder")]
     compiled = _program(ruleset, tuple(variants))
     if compiled.program is None:
-        errs = compiled.report.errors or [doc.diag("E070", f"cannot load ruleset {ruleset}", ("ruleset",))]
-        return Outcome(str(path), name, False, errs)
-    prog = compiled.program
-    comp = snippets_of(prog)
-    failures: list[Diagnostic] = []
-    after = []
+        return compiled.report.errors or [doc.diag("E070", f"cannot load ruleset {ruleset}", ("ruleset",))]
+    plan = Plan(compiled.program, snippets_of(compiled.program), data.get("steps") or [])
+    failures = _compile_texts(plan, doc)
+    return failures or plan
+
+
+def _compile_texts(plan: Plan, doc: Document) -> list[Diagnostic]:
+    """Compile the scenario's blocks, expectations and chance outcomes into
+    ``plan``; the failures of those that do not compile."""
+    comp, data, failures = plan.comp, doc.data, []
     if "setup" in data:
         uid, ds = comp.block(doc, ("setup",))
         failures += ds
-        if uid is not None:
-            after.append(uid)
-    checks, blocks = {}, {}
-    for i, step in enumerate(steps):
-        if isinstance(step, dict) and "expect" in step:
-            checks[i] = _expectations(comp, doc, ("steps", i, "expect"), step["expect"], failures)
-        if isinstance(step, dict) and "run" in step:
-            if not isinstance(step["run"], str):
-                failures.append(doc.diag("E070", "run is a block of statements (a string)", ("steps", i, "run")))
-                continue
-            blocks[i], ds = comp.block(doc, ("steps", i, "run"))
+        plan.after = () if uid is None else (uid,)
+    for i, step in enumerate(plan.steps):
+        if "expect" in step:
+            plan.checks[i] = _expectations(comp, doc, ("steps", i, "expect"), step["expect"], failures)
+        if "run" in step:
+            plan.blocks[i], ds = comp.block(doc, ("steps", i, "run"))
             failures += ds
-    scripts = {}
-    for i, step in enumerate(steps):
-        for key in ("present", "absent"):
-            if key in step and not (isinstance(step[key], list) and all(isinstance(x, str) for x in step[key])):
-                failures.append(doc.diag("E070", f"{key} is a list of option labels", ("steps", i, key)))
+    for i, step in enumerate(plan.steps):
         if "poll" in step:
             failures += _check_poll(doc, step["poll"], ("steps", i, "poll"))
         if "chance" in step:
-            scripts[i] = _chance(comp, doc, ("steps", i, "chance"), step["chance"], failures)
-    start_script = _chance(comp, doc, ("chance",), data["chance"], failures) if "chance" in data else ()
-    final = _expectations(comp, doc, ("expect",), data["expect"], failures) if "expect" in data else []
-    if failures:
-        return Outcome(str(path), name, False, failures)
-    game = Game(prog)
+            plan.scripts[i] = _chance(comp, doc, ("steps", i, "chance"), step["chance"], failures)
+    if "chance" in data:
+        plan.start_script = _chance(comp, doc, ("chance",), data["chance"], failures)
+    if "expect" in data:
+        plan.final = _expectations(comp, doc, ("expect",), data["expect"], failures)
+    return failures
+
+
+def _play(plan: Plan, doc: Document) -> tuple[list[Diagnostic], int]:
+    """Start the game, run the steps, compare the end with what the
+    scenario expects; the failures and the number of decisions made. A
+    game that stops with the error the scenario expects passes."""
+    data, game = doc.data, Game(plan.prog)
     expected_error = data.get("error")
+    failures: list[Diagnostic] = []
     decisions = 0
     try:
-        st = game.new(
-            players=data.get("players"),
-            seed=int(data.get("seed", 0)),
-            params=data.get("params"),
-            after_setup=tuple(after),
-            chance=start_script,
-        )
-        said_from = 0  # the narration since the last decision is what a 'says' step reads
-        for i, step in enumerate(steps):
-            if "chance" in step:
-                st.script = st.script + scripts[i]
-            if "run" in step:
-                failure = _run_block(st, doc, blocks[i], ("steps", i, "run"))
-                if failure is not None:
-                    failures.append(failure)
-                    break
-                game.reask(st)  # the options of the changed state
-            if "expect" in step:
-                failures += _check(st, doc, checks[i], comp)
-            if "says" in step:
-                failures += _check_says(st, doc, step["says"], said_from, ("steps", i, "says"))
-            for key in ("options", "present", "absent"):
-                if key in step:
-                    failures += _check_options(game, st, doc, step, key, ("steps", i, key))
-            if "option" in step or "index" in step or "time_out" in step or "poll" in step:
-                said_from = len(st.events)
-                if "poll" in step:
-                    failure, answered = _poll(game, st, doc, step["poll"], ("steps", i, "poll"))
-                else:
-                    failure, answered = _decide(game, st, doc, step, ("steps", i)), 1
-                decisions += answered
-                if failure is not None:
-                    failures.append(failure)
-                    break
-        else:  # every step ran: a scripted chance outcome left over is one the rules never drew
-            for entry in st.script:
-                failures.append(doc.diag("E070", f"the scripted {entry[2]} was never used: the rules drew no more "
-                                                 "chance events of the scenario", entry[3]))
-        failures += _check(st, doc, final, comp)
-        if "winners" in data and sorted(st.winners) != sorted(data["winners"] or []):
-            got = st.winners if st.over else "none (the game is not over)"
-            failures.append(_differs(doc, f"expected winners {data['winners']}, got {got}", ("winners",),
-                                     data["winners"], got))
-        if "over" in data and bool(st.over) != bool(data["over"]):
-            failures.append(_differs(doc, f"expected the game {'to be' if data['over'] else 'not to be'} over",
-                                     ("over",), f"over: {bool(data['over'])}", f"over: {bool(st.over)}"))
+        st = game.new(players=data.get("players"), seed=int(data.get("seed", 0)), params=data.get("params"),
+                      after_setup=plan.after, chance=plan.start_script)
+        decisions = _run_steps(game, st, plan, doc, failures)
+        failures += _compare(st, plan, doc)
     except RulebookError as err:
         code = getattr(err, "code", "R000")
         if expected_error and code == expected_error:
-            return Outcome(str(path), name, not failures, failures, decisions)
-        failures.append(
-            doc.diag(code if code.startswith(("E", "W")) else "E070", f"the game stopped with {err}",
-                     _scripted_at(err, ("steps",)))
-        )
-        return Outcome(str(path), name, False, failures, decisions)
+            return failures, decisions
+        failures.append(doc.diag(code if code.startswith(("E", "W")) else "E070", f"the game stopped with {err}",
+                                 _scripted_at(err, ("steps",))))
+        return failures, decisions
     if expected_error:
         failures.append(_differs(doc, f"expected error {expected_error}, but none happened", ("error",),
                                  expected_error, "no error"))
-    return Outcome(str(path), name, not failures, failures, decisions)
+    return failures, decisions
+
+
+def _run_steps(game, st, plan: Plan, doc: Document, failures: list) -> int:
+    """Each step in order (its chance, run, checks, then its decision or
+    poll), up to the first decision or block that fails; the number of
+    decisions made. A scripted chance outcome still unused when every step
+    ran is one the rules never drew: a failure."""
+    decisions = 0
+    said_from = 0  # the narration since the last decision is what a 'says' step reads
+    for i, step in enumerate(plan.steps):
+        if "chance" in step:
+            st.script = st.script + plan.scripts[i]
+        if "run" in step:
+            failure = _run_block(st, doc, plan.blocks[i], ("steps", i, "run"))
+            if failure is not None:
+                failures.append(failure)
+                return decisions
+            game.reask(st)  # the options of the changed state
+        if "expect" in step:
+            failures += _check(st, doc, plan.checks[i], plan.comp)
+        if "says" in step:
+            failures += _check_says(st, doc, step["says"], said_from, ("steps", i, "says"))
+        for key in ("options", "present", "absent"):
+            if key in step:
+                failures += _check_options(game, st, doc, step, key, ("steps", i, key))
+        if "option" in step or "index" in step or "time_out" in step or "poll" in step:
+            said_from = len(st.events)
+            if "poll" in step:
+                failure, answered = _poll(game, st, doc, step["poll"], ("steps", i, "poll"))
+            else:
+                failure, answered = _decide(game, st, doc, step, ("steps", i)), 1
+            decisions += answered
+            if failure is not None:
+                failures.append(failure)
+                return decisions
+    for entry in st.script:
+        failures.append(doc.diag("E070", f"the scripted {entry[2]} was never used: the rules drew no more "
+                                         "chance events of the scenario", entry[3]))
+    return decisions
+
+
+def _compare(st, plan: Plan, doc: Document) -> list[Diagnostic]:
+    """The end of the game against the scenario's ``expect``, ``winners``
+    and ``over``."""
+    data = doc.data
+    failures = _check(st, doc, plan.final, plan.comp)
+    if "winners" in data and sorted(st.winners) != sorted(data["winners"] or []):
+        got = st.winners if st.over else "none (the game is not over)"
+        failures.append(_differs(doc, f"expected winners {data['winners']}, got {got}", ("winners",),
+                                 data["winners"], got))
+    if "over" in data and bool(st.over) != bool(data["over"]):
+        failures.append(_differs(doc, f"expected the game {'to be' if data['over'] else 'not to be'} over",
+                                 ("over",), f"over: {bool(data['over'])}", f"over: {bool(st.over)}"))
+    return failures
 
 
 def snippets_of(prog):

@@ -479,18 +479,18 @@ def run(game_arg, variants, players, seed, humans, params, author, bots, host_na
     """The ``serve`` command's body (see ``rulebook.cli.serve``)."""
     import uvicorn
 
-    from rulebook.files.loading import EXIT_PROBLEMS, _load, _params, _players
+    from rulebook.files.loading import EXIT_PROBLEMS, load_game, parse_params, player_count
     from rulebook.terminal.play import _bots
 
-    loaded, _path = _load(game_arg, variants)
-    n = _players(loaded, players)
+    loaded, _path = load_game(game_arg, variants)
+    n = player_count(loaded, players)
     humans = tuple(dict.fromkeys(humans or (1,)))
     for h in humans:
         if not 1 <= h <= n:
             raise click.UsageError(f"--human {h}: seats are 1 to {n}")
     if seed is None:
         seed = int(time.time()) % 100000
-    st = loaded.new(players=n, seed=seed, params=_params(params))
+    st = loaded.new(players=n, seed=seed, params=parse_params(params))
     agents = _bots(bots or "greedy", n, seed)
     host = Host(loaded, st, tuple(h - 1 for h in humans), agents, author=author, bot_delay=bot_delay)
     sock = socket.socket(socket.AF_INET6 if ":" in host_name else socket.AF_INET, socket.SOCK_STREAM)
