@@ -83,7 +83,9 @@ def _property(doc: Document, name: str, spec: dict, prop, where: tuple) -> list[
     props = _properties(spec)
     if prop in props:
         return []
-    return [doc.diag("E032", f"'{name}' has no property '{prop}' to {where[-1].replace('_', ' ')}", where,
+    verbs = {"about_by": "pick its 'about' text by", "top_by": "find a stack's top by"}
+    verb = verbs.get(where[-1], where[-1].replace("_", " "))
+    return [doc.diag("E032", f"'{name}' has no property '{prop}' to {verb}", where,
                      did_you_mean(str(prop), props) or f"properties: {', '.join(props)}")]
 
 
