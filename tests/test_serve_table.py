@@ -67,12 +67,17 @@ def play_to_the_end(ws, msg=None) -> dict:
 
 
 def test_a_rematch_keeps_the_links_and_with_the_same_seed_the_same_game(serve):
-    table = serve("nim", "--human", "1", "--seed", "5")
+    table = serve("nim", "--human", "1", "--seed", "5", "--author")
     with seat_socket(table, 1) as ws:
         first = next_message(ws)
         ws.send(json.dumps({"type": "rematch"}))
         assert next_refusal(ws) == "a rematch is offered when the game is over"
         end = play_to_the_end(ws)
+        with connect(ws_url(table, f"role=author&t={table.token('author')}"), open_timeout=30) as au:
+            from rulebook.validator.graph import END
+
+            panel = json.loads(au.recv(timeout=60))
+            assert panel["table"]["over"] and panel["phase"] == str(END)  # the phase graph marks the end
         ws.send(json.dumps({"type": "rematch", "same_seed": True}))
         again = until(ws, lambda x: x["game"] == 2)
         assert again["table"]["steps"] == 0 and not again["table"]["over"]

@@ -488,7 +488,7 @@ class Host:
                  for p in range(self.st.n)]
         return {"type": "author", "table": self.renamed(table), "step": shown, "steps": present,
                 "live": step is None, "pending": self.renamed(pending), "asked_at": where, "rule": rule_line(where),
-                "phase": END if st.over else st.phase, "state": data, "seats": seats, "game": self.games}
+                "phase": str(END) if st.over else st.phase, "state": data, "seats": seats, "game": self.games}
 
     def post(self, client: Client, message: dict) -> None:
         """Queue a message for one connection. One whose queue is full has
