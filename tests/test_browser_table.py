@@ -136,6 +136,13 @@ def test_the_survive_board_is_drawn_from_the_presentation_hints(serve, browser):
         assert {"sea=#5dade2", "beach=#f7dc6f", "forest=#1e8449", "mountain=#8d6e63", "safe=#f5eef8"} <= set(fills)
         assert page.locator("svg.board .piece polygon").count() >= 5  # the serpents: diamonds
         assert page.locator("svg.board text.coord").count() == 26  # 13 columns and 13 rows, along the edges
+        for _ in range(30):  # people and boats placed, so that the picture shows pieces of each kind
+            seat.wait_turn_or_end()
+            if seat.over() or page.evaluate("table.phase") not in ("place_people", "place_boats"):
+                break
+            answer_first(seat)
+        assert page.locator("svg.board .piece path").count() >= 2  # boats: hulls
+        assert page.locator("svg.board .piece circle").count() >= 10  # people: circles in their owner's colour
         save_picture(page, ".board-wrap", "survive-board-after.png")
         assert not seat.errors, seat.errors
     finally:

@@ -306,6 +306,23 @@ function boardNode(board) {
     }
     wrap.appendChild(box);
   }
+  const kinds = new Map();  // each kind of piece on the board, drawn as it is drawn there, with its type's name
+  for (const s of board.spaces) for (const q of s.pieces) {
+    const hint = (table.types || {})[q.type] || {};
+    if ((hint.shape || "circle") !== "none" && hint.shape && !kinds.has(q.type)) kinds.set(q.type, hint.shape);
+  }
+  if (kinds.size) {
+    const box = el("div", "legend swatches pieces-legend");
+    for (const [type, shape] of kinds) {
+      const item = el("span", "swatch");
+      const icon = svg("svg", { width: 18, height: 16, viewBox: "0 0 18 16" });
+      icon.appendChild(pieceShape(shape, 9, 8, 6, "#666"));
+      item.appendChild(icon);
+      item.appendChild(document.createTextNode(" " + type.replace(/_/g, " ")));
+      box.appendChild(item);
+    }
+    wrap.appendChild(box);
+  }
   const legend = Object.entries(board.legend || {});
   if (legend.length) wrap.appendChild(el("div", "legend", legend.map(([k, v]) => k + " " + v).join(" · ")));
   return wrap;
