@@ -165,3 +165,7 @@ def test_the_author_branches_answers_for_a_seat_and_makes_a_seat_human(serve):
         assert link.startswith("/seat/2?t=")
         with connect(ws_url(table, f"role=seat&seat=2&t={link.split('?t=')[1]}"), open_timeout=30) as two:
             assert next_message(two)["table"]["viewer"] == 1
+        au.send(json.dumps({"type": "seat_kind", "seat": 0, "human": False}))
+        author_msg(lambda x: not x["seats"][0]["human"])
+        ws.send(json.dumps({"type": "choose", "index": 0, "decision": 0}))
+        assert next_refusal(ws) == "a bot plays this seat now (the author made it one)"

@@ -377,6 +377,8 @@ class Host:
         seat = msg.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.st.n:
             seat = None
+        if who != AUTHOR and who not in self.humans:
+            return "a bot plays this seat now (the author made it one)"
         if kind == "choose":
             target = seat if who == AUTHOR else who
             if target is None:
