@@ -76,7 +76,7 @@ def test_what_a_bot_changed_is_marked_and_the_rules_help_reads_the_ruleset(serve
             bank = next((z for z in now["zones"] if z["family"] == "bank" and z["owner"] == 0), None)
             suits = [i["props"].get("suit") for i in (bank or {"items": []})["items"]]
             stacked = len(suits) >= 4 and len(set(suits)) < len(suits)  # a stack of two cards, for the picture
-            if marked_after_bot and (stacked or (turn >= 8 and len(suits) >= 3)):
+            if marked_after_bot and (stacked or (turn >= 20 and len(suits) >= 3)):
                 break
         assert marked_after_bot, "no bot move was followed by a marked card"
         # rules help: the decision in the ruleset's words, then what a bank card's suit does
