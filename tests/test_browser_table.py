@@ -169,6 +169,10 @@ def test_a_rematch_at_the_same_link_with_the_same_seed(serve, browser):
         assert again["zones"] == first["zones"] and again["vars"] == first["vars"]
         assert page.url == table.links["seat 1"]
         assert "Game 2: seed 5." in page.locator("#log").inner_text()
+        page.locator("#controls .rename input").fill("Ann")  # a name of one's own (nim names no characters)
+        page.locator("#controls .set-name").click()
+        page.wait_for_function("table.players[0].name === 'Ann'", timeout=WAIT_MS)
+        assert "Ann" in page.locator("#players").inner_text() and "P1" not in page.locator("#players").inner_text()
         assert not seat.errors, seat.errors
     finally:
         seat.close()
@@ -249,6 +253,12 @@ def test_the_author_branches_from_a_past_step(serve, browser):
         assert "branched from step 1" in page.locator("#author-log").inner_text()
         seat.page.wait_for_function(f"table.steps < {live}", timeout=WAIT_MS)
         assert "branched from step 1" in seat.page.locator("#log").inner_text()
+        # the author answers for seat 1 from the panel
+        seat.wait_turn_or_end()
+        now = seat.steps()
+        page.wait_for_function(f"author.live && author.steps === {now} && author.pending !== null", timeout=WAIT_MS)
+        page.locator("#pending button.act-option[data-seat='0']").first.click()
+        seat.page.wait_for_function(f"table.steps > {now}", timeout=WAIT_MS)
         assert not author.errors and not seat.errors
     finally:
         seat.close()

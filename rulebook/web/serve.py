@@ -51,6 +51,7 @@ from rulebook.web.life import TableLife
 
 WEB = Path(__file__).resolve().parent
 LOG_KEPT = 400  # narrated lines sent to a seat (the page scrolls them)
+AUTHOR_KEPT = 3000  # lines of the author's log sent around the step the panel shows
 OUTBOX = 64  # messages queued for one connection: one that falls further behind is dropped
 AUTHOR = "author"
 
@@ -354,7 +355,10 @@ class Host(TableLife):
         st = self.st if step is None or step >= present else self.snapshots[max(0, step)]
         shown = present if step is None else max(0, min(step, present))
         log = self.logs[AUTHOR]
-        table = author_table(self.game, st, log[-LOG_KEPT:], self.seen)  # the whole game; the page marks the step
+        at = next((i for i, ln in enumerate(log) if ln["step"] >= shown), len(log))
+        start = max(0, min(at - AUTHOR_KEPT // 2, len(log) - AUTHOR_KEPT))
+        # the whole game (up to AUTHOR_KEPT lines around the step shown): the page marks the step, dims the rest
+        table = author_table(self.game, st, log[start:start + AUTHOR_KEPT], self.seen)
         where = self.game.asked_at(st)
         pending = None
         if st.pending is not None and not st.over:
