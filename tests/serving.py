@@ -25,9 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 class Table:
     """One ``rulebook serve`` process and the links it printed."""
 
-    def __init__(self, *args: str):
+    def __init__(self, *args: str, port: int | None = 0):
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen([sys.executable, "-m", "rulebook.cli", "serve", *args, "--port", "0",
+        where = [] if port is None else ["--port", str(port)]  # None: the port the command chooses
+        self.proc = subprocess.Popen([sys.executable, "-m", "rulebook.cli", "serve", *args, *where,
                                       "--no-open", "--bot-delay", "0"], stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=env)
         self.links: dict[str, str] = {}
@@ -86,8 +87,8 @@ def serve():
     """Start ``rulebook serve`` with these arguments; every table started is closed after the test."""
     tables = []
 
-    def start(*args: str) -> Table:
-        t = Table(*args)
+    def start(*args: str, port: int | None = 0) -> Table:
+        t = Table(*args, port=port)
         tables.append(t)
         return t
 
@@ -106,10 +107,15 @@ def seat_socket(table: Table, seat: int):
 
 
 def next_table(ws) -> dict:
+    return next_message(ws)["table"]
+
+
+def next_message(ws) -> dict:
+    """The next table message whole: the table and the table's own offers (takeback, rematch)."""
     while True:
         msg = json.loads(ws.recv(timeout=60))
         if msg["type"] == "table":
-            return msg["table"]
+            return msg
 
 
 def next_refusal(ws) -> str:

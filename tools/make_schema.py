@@ -553,6 +553,67 @@ schema = {
                                 "description": "A short label drawn on the component, with {property} for the "
                                 "properties the viewer sees (plain substitution).",
                             },
+                            "shape": {
+                                "enum": ["circle", "square", "diamond", "triangle", "hull", "none"],
+                                "description": "How a component of this type is drawn on a board space "
+                                "(default circle); none: not drawn there (the space's colour shows it).",
+                            },
+                            "about_by": dict(NAME, description="A property whose value picks the 'about' text "
+                                             "shown when a player opens a component of this type."),
+                            "about": {
+                                "type": "object",
+                                "additionalProperties": {"type": "string", "maxLength": 2000},
+                                "description": "about_by's value -> what a component with that value does, in "
+                                "the ruleset's words (the browser's rules help shows it).",
+                            },
+                        },
+                    },
+                },
+                "boards": {
+                    "type": "object",
+                    "propertyNames": NAME,
+                    "description": "How a board's spaces look: board component type -> hints.",
+                    "additionalProperties": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {
+                            "colour_by": dict(NAME, description="A property of the spaces (fixed or changing) "
+                                              "whose value picks each space's colour (default: the board's "
+                                              "show.terrain)."),
+                            "colours": {
+                                "type": "object",
+                                "additionalProperties": {"type": "string", "pattern": COLOUR},
+                                "description": "colour_by's value -> the space's colour.",
+                            },
+                            "symbols": {
+                                "type": "object",
+                                "additionalProperties": {"type": "string", "maxLength": 3},
+                                "description": "colour_by's value -> a symbol drawn on the space.",
+                            },
+                            "labels": {
+                                "enum": ["edges", "spaces", "none"],
+                                "description": "Where coordinates are written: along the board's edges "
+                                "(default), on every space, or nowhere.",
+                            },
+                        },
+                    },
+                },
+                "zones": {
+                    "type": "object",
+                    "propertyNames": NAME,
+                    "description": "How a zone's components are laid out: zone family -> hints.",
+                    "additionalProperties": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {
+                            "group_by": dict(NAME, description="A property whose value groups the zone's "
+                                             "components into stacks, one per value."),
+                            "top": {
+                                "enum": ["first", "last", "highest", "lowest"],
+                                "description": "Which component of each stack is its top, marked as such: the "
+                                "first or last in the zone's order, or the highest or lowest top_by.",
+                            },
+                            "top_by": dict(NAME, description="The property compared by top: highest and lowest."),
                         },
                     },
                 },
@@ -770,6 +831,23 @@ FIELD_DOCS: dict[str, dict] = {
     "presentation.components.*.colours": {"examples": [{"hearts": "red", "spades": "black"}]},
     "presentation.components.*.colours.*": {"description": "The colour of components with this value.", "examples": ["red", "#2e86de"]},
     "presentation.components.*.short": {"examples": ["{value}", "P{owner}"]},
+    "presentation.components.*.shape": {"examples": ["diamond", "hull"]},
+    "presentation.components.*.about_by": {"examples": ["suit", "kind"]},
+    "presentation.components.*.about": {"examples": [{"anchor": "Cards played before it are safe if you bust."}]},
+    "presentation.components.*.about.*": {"description": "What a component with this value does.", "examples": ["Draw the top card of the discard pile."]},
+    "presentation.boards": {"examples": [{"hex": {"colour_by": "terrain", "colours": {"sea": "#5dade2", "land": "#f4d03f"}}}]},
+    "presentation.boards.*": {"description": "How this board's spaces look.", "examples": [{"colour_by": "terrain", "colours": {"sea": "#5dade2"}, "symbols": {"safe": "#"}, "labels": "edges"}]},
+    "presentation.boards.*.colour_by": {"examples": ["terrain", "base"]},
+    "presentation.boards.*.colours": {"examples": [{"sea": "#5dade2", "forest": "#1e8449"}]},
+    "presentation.boards.*.colours.*": {"description": "The colour of spaces with this value.", "examples": ["#5dade2"]},
+    "presentation.boards.*.symbols": {"examples": [{"safe": "#", "sea": "~"}]},
+    "presentation.boards.*.symbols.*": {"description": "The symbol drawn on spaces with this value.", "examples": ["#"]},
+    "presentation.boards.*.labels": {"examples": ["edges", "none"]},
+    "presentation.zones": {"examples": [{"bank": {"group_by": "suit", "top": "highest", "top_by": "value"}}]},
+    "presentation.zones.*": {"description": "How this zone's components are laid out.", "examples": [{"group_by": "suit", "top": "last"}]},
+    "presentation.zones.*.group_by": {"examples": ["suit", "colour"]},
+    "presentation.zones.*.top": {"examples": ["highest", "last"]},
+    "presentation.zones.*.top_by": {"examples": ["value", "rank"]},
     "variants": {"examples": [{"quick": {"title": "Quick game", "description": "Play to 50 points.", "params": {"target": 50}}}]},
     "variants.*": {"description": "A variant: new parameter values, player counts and a merge patch over the ruleset.", "examples": [{"title": "2 players", "players": {"min": 2, "max": 2}, "params": {"pawns_per_player": 2, "ending": "first_out"}, "excludes": ["three-players", "team-game"]}]},
     "variants.*.title": {"description": "The variant's name as printed.", "examples": ["Quick game", "Team game (expansion)"]},

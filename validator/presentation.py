@@ -6,7 +6,11 @@ A table of small checks, each returning located diagnostics:
 
 - a zone family in ``layout`` that the ruleset does not declare (E031);
 - a component type in ``components`` that it does not declare (E039);
-- a ``colour_by`` property that the type does not have (E032).
+- a ``colour_by`` or ``about_by`` property that the type does not have (E032);
+- a board in ``boards`` that is not a board component type (E039), or a
+  ``colour_by`` its spaces do not have (E032);
+- a zone family in ``zones`` that the ruleset does not declare (E031), or a
+  ``group_by`` / ``top_by`` that the zone's components do not have (E032).
 """
 
 from __future__ import annotations
@@ -65,22 +69,67 @@ def _properties(spec: dict) -> list[str]:
 
 
 def _colour_by(doc: Document) -> list[Diagnostic]:
-    data = doc.data if isinstance(doc.data, dict) else {}
-    comps = data.get("components") if isinstance(data.get("components"), dict) else {}
+    comps = _section(doc, "components")
     out = []
     for name, hint in (_spec(doc).get("components") or {}).items():
-        prop = hint.get("colour_by") if isinstance(hint, dict) else None
-        if prop is None or not isinstance(comps.get(name), dict):
-            continue
-        props = _properties(comps[name])
-        if prop not in props:
-            out.append(doc.diag("E032", f"'{name}' has no property '{prop}' to colour by",
-                                ("presentation", "components", name, "colour_by"),
-                                did_you_mean(str(prop), props) or f"properties: {', '.join(props)}"))
+        for key in ("colour_by", "about_by"):
+            prop = hint.get(key) if isinstance(hint, dict) else None
+            if prop is not None and isinstance(comps.get(name), dict):
+                out += _property(doc, name, comps[name], prop, ("presentation", "components", name, key))
     return out
 
 
-CHECKS: tuple[Callable[[Document], list[Diagnostic]], ...] = (_layout_zones, _component_types, _colour_by)
+def _property(doc: Document, name: str, spec: dict, prop, where: tuple) -> list[Diagnostic]:
+    props = _properties(spec)
+    if prop in props:
+        return []
+    verbs = {"about_by": "pick its 'about' text by", "top_by": "find a stack's top by"}
+    verb = verbs.get(where[-1], where[-1].replace("_", " "))
+    return [doc.diag("E032", f"'{name}' has no property '{prop}' to {verb}", where,
+                     did_you_mean(str(prop), props) or f"properties: {', '.join(props)}")]
+
+
+def _section(doc: Document, name: str) -> dict:
+    data = doc.data if isinstance(doc.data, dict) else {}
+    return data.get(name) if isinstance(data.get(name), dict) else {}
+
+
+def _boards(doc: Document) -> list[Diagnostic]:
+    comps = _section(doc, "components")
+    boards = [n for n, c in comps.items() if isinstance(c, dict) and isinstance(c.get("board"), dict)]
+    out = []
+    for name, hint in (_spec(doc).get("boards") or {}).items():
+        if name not in boards:
+            out.append(doc.diag("E039", f"presentation names the board '{name}', which is not a component type "
+                                "with a board", ("presentation", "boards", name),
+                                did_you_mean(str(name), boards) or f"boards: {', '.join(boards) or 'none'}",
+                                key=True))
+        elif isinstance(hint, dict) and hint.get("colour_by") is not None:
+            out += _property(doc, name, comps[name], hint["colour_by"], ("presentation", "boards", name, "colour_by"))
+    return out
+
+
+def _zones(doc: Document) -> list[Diagnostic]:
+    zones, comps = _section(doc, "zones"), _section(doc, "components")
+    out = []
+    for name, hint in (_spec(doc).get("zones") or {}).items():
+        if name not in zones:
+            out.append(doc.diag("E031", f"presentation names the zone '{name}', which the ruleset does not declare",
+                                ("presentation", "zones", name),
+                                did_you_mean(str(name), list(zones)) or f"zones: {', '.join(zones) or 'none'}",
+                                key=True))
+            continue
+        of = zones[name].get("of") if isinstance(zones[name], dict) else None
+        if not isinstance(hint, dict) or not isinstance(comps.get(of), dict):
+            continue  # a zone of any type: its components' properties are not known here
+        for key in ("group_by", "top_by"):
+            if hint.get(key) is not None:
+                out += _property(doc, str(of), comps[of], hint[key], ("presentation", "zones", name, key))
+    return out
+
+
+CHECKS: tuple[Callable[[Document], list[Diagnostic]], ...] = (_layout_zones, _component_types, _colour_by,
+                                                                 _boards, _zones)
 
 
 def check(doc: Document) -> list[Diagnostic]:

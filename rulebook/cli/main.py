@@ -261,12 +261,17 @@ def play(game, variants, players, seed, humans, params, verbose, delay, log_path
               "random, mcts[:KEY=VALUE,...], package.module:Name.")
 @click.option("--host", "host_name", default="127.0.0.1", show_default=True,
               help="Where to listen; 0.0.0.0 lets browsers on the local network join.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0: any free port.")
+@click.option("--port", type=click.IntRange(0, 65535), default=None,
+              help="0: any free port (default: 8000, or the saved table's port with --save).")
 @click.option("--bot-delay", type=click.FloatRange(0, 60), default=0.6, show_default=True,
               help="Seconds a bot waits before each move, so that people can follow.")
+@click.option("--save", "save_dir", default=None, metavar="DIR",
+              help="Write the table to DIR after every change; serving DIR again resumes every seat with the "
+              "same links.")
 @click.option("--open/--no-open", "open_page", default=None,
               help="Open the first human seat in this machine's browser (default: when there is a display).")
-def serve(game, variants, players, seed, humans, params, author, bots, host_name, port, bot_delay, open_page):
+def serve(game, variants, players, seed, humans, params, author, bots, host_name, port, bot_delay, save_dir,
+          open_page):
     """Play a game at a table in the browser: human seats by their links, bots for the rest."""
     import os
 
@@ -275,7 +280,7 @@ def serve(game, variants, players, seed, humans, params, author, bots, host_name
     if open_page is None:
         open_page = sys.stdout.isatty() and (sys.platform in ("darwin", "win32") or bool(
             os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")))
-    run(game, variants, players, seed, humans, params, author, bots, host_name, port, bot_delay, open_page)
+    run(game, variants, players, seed, humans, params, author, bots, host_name, port, bot_delay, open_page, save_dir)
 
 
 @cli.command()

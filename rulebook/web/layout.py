@@ -21,6 +21,7 @@ from rulebook.interpreter.labels import comp_name, player_name
 from rulebook.interpreter.ops import zone_family, zone_key, zone_label
 from rulebook.interpreter.view import component_view, view
 from rulebook.web import hints as presentation
+from rulebook.web.help import descriptions
 
 
 def seat_table(game, st, seat, log: list[dict], seen: set[str], forced_answered: bool = True) -> dict:
@@ -105,6 +106,8 @@ def _table(game, st, v: dict, seat, log, seen, scores, decision) -> dict:
         "decision": decision,
         "log": log,
         "types": hints["types"],
+        "zone_hints": hints["zones"],
+        "texts": descriptions(prog),
         "steps": len(st.history),
         "breakdown": _breakdown(game, st) if v["over"] else None,
     }
@@ -194,6 +197,8 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
         spec = ct.board or {}
         show = spec.get("show") or {}
         terrain, pieces = show.get("terrain"), show.get("pieces")
+        look = hints["boards"].get(tname) or {}
+        colour_by = look.get("colour_by") or terrain
         if pieces:
             shown.add(pieces)
         spaces = []
@@ -206,8 +211,14 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
             if pieces:
                 zone = v["zones"].get(f"{pieces}[{c}]")
                 items = [_item(i, None) for i in (zone["items"] if zone else [])]
+            colour_value = props.get(colour_by) if colour_by else None
+            glyph = (show.get("glyphs") or {}).get(str(value)) if terrain else None
+            if look.get("symbols") or look.get("colours"):
+                glyph = look.get("symbols", {}).get(str(colour_value))  # the hints' symbols replace the glyphs
             space = {"id": c, "name": comp_name(st, c), "terrain": None if value is None else str(value),
-                     "glyph": (show.get("glyphs") or {}).get(str(value)) if terrain else None, "pieces": items}
+                     "colour_value": None if colour_value is None else str(colour_value),
+                     "colour": (look.get("colours") or {}).get(str(colour_value)), "glyph": glyph,
+                     "pieces": items}
             if board.kind in ("hex", "square"):
                 space["col"], space["row"] = props.get("col"), props.get("row")
             spaces.append(space)
@@ -216,7 +227,9 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
             edges = sorted({tuple(sorted((a, b))) for a in board.ids for b in board.adj.get(a, ())})
         out.append({"type": tname, "kind": board.kind, "layout": spec.get("layout", "odd-r"),
                     "spaces": spaces, "edges": [list(e) for e in edges],
-                    "legend": {str(k): str(val) for k, val in (show.get("legend") or {}).items()}})
+                    "labels": look.get("labels", "edges"), "swatches": dict(look.get("colours") or {}),
+                    "legend": {} if look.get("colours") else {str(k): str(val) for k, val in
+                                                               (show.get("legend") or {}).items()}})
     return out, shown
 
 

@@ -12,8 +12,17 @@ belongs to. Bots play the other seats (greedy by default).
 With ``--author`` a further URL opens the author's panel: the whole state,
 the pending decision and the rule line that asks it (``Game.asked_at``), the
 event log with every decision, stepping back and forth through the game's
-positions (time travel) and the phase graph. Everything runs in one asyncio
-loop; bots think in a worker thread while the game is locked.
+positions (time travel), branching from a past step, acting for any seat,
+turning a seat from human to bot and back, and the phase graph. Everything
+runs in one asyncio loop; bots think in a worker thread while the game is
+locked.
+
+A table outlives its game: a rematch starts a new game at the same seats
+with the same links; a takeback, once the other humans accept it, puts the
+game back at the asker's last decision (the state kept after that step,
+which is what replaying the log to it gives); with ``--save DIR`` every
+change is written to DIR (``rulebook.web.saved``) and a server started
+again on DIR resumes the table with the same links.
 """
 
 from __future__ import annotations
@@ -36,10 +45,13 @@ from rulebook.display.tidy import tidy
 from rulebook.interpreter.labels import player_name
 from rulebook.interpreter.narrate import narrate_lines
 from rulebook.interpreter.ops import zone_family
+from rulebook.web.help import decision_help
 from rulebook.web.layout import author_table, seat_table
+from rulebook.web.life import TableLife
 
 WEB = Path(__file__).resolve().parent
 LOG_KEPT = 400  # narrated lines sent to a seat (the page scrolls them)
+AUTHOR_KEPT = 3000  # lines of the author's log sent around the step the panel shows
 OUTBOX = 64  # messages queued for one connection: one that falls further behind is dropped
 AUTHOR = "author"
 
@@ -58,7 +70,7 @@ class Client:
 
 
 @dataclass
-class Host:
+class Host(TableLife):
     """The game being served, its seats' tokens and what each seat has been told."""
 
     game: object
@@ -66,6 +78,12 @@ class Host:
     humans: tuple[int, ...]  # 0-based seats played in browsers
     bots: dict  # seat -> agent (agents.base.as_agent)
     author: bool = False
+    params: dict = field(default_factory=dict)  # the game's parameters (a rematch keeps them)
+    bot_spec: str = "greedy"  # --bots: a rematch, or a seat turned into a bot, gets its agent from it
+    names: dict = field(default_factory=dict)  # seat -> the name its player chose (rulesets without names)
+    takeback: dict | None = None  # {"by": seat, "waiting": [seats still to accept]}
+    games: int = 1  # games played at this table (a rematch counts one more)
+    save: object | None = None  # rulebook.web.saved.Saved: where every change is written
     bot_delay: float = 0.6
     tokens: dict = field(default_factory=dict)
     author_token: str | None = None
@@ -128,7 +146,12 @@ class Host:
         self.st = trial
         self.record()
         self.snapshots.append(self.st.clone())
+        self.saved()
         return True
+
+    def saved(self) -> None:
+        if self.save is not None:
+            self.save.write(self)
 
     def fail(self, err: Exception) -> None:
         """The game cannot go on: every seat and the author are shown the
@@ -232,22 +255,110 @@ class Host:
         await self.advance()
         return None
 
+    async def handle(self, client: Client, msg: dict) -> str | None:
+        """One message from a page: an answer, or one of the table's own
+        requests (a rematch, a takeback and its answer, a name; for the
+        author: time travel, a branch, an answer for any seat, a seat made
+        human or bot). An error message, or None."""
+        kind, who = msg.get("type"), client.who
+        seat = msg.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.st.n:
+            seat = None
+        if who != AUTHOR and who not in self.humans:
+            return "a bot plays this seat now (the author made it one)"
+        if kind == "choose":
+            target = seat if who == AUTHOR else who
+            if target is None:
+                return "which seat does the author answer for?"
+            return await self.choose(target, msg.get("index"), msg.get("decision"))
+        if kind == "travel" and who == AUTHOR:
+            step = msg.get("step")
+            client.travel = step if isinstance(step, int) and not isinstance(step, bool) else None
+            self.send(client)
+            return None
+        if kind == "rematch":
+            return await self.rematch(who, bool(msg.get("same_seed")))
+        async with self.lock:
+            if kind == "takeback" and who != AUTHOR:
+                problem = self.ask_takeback(who)
+            elif kind == "takeback_answer" and who != AUTHOR:
+                problem = self.answer_takeback(who, msg.get("accept") is True)
+            elif kind == "name" and who != AUTHOR:
+                problem = self.rename(who, msg.get("name"))
+            elif kind == "branch" and who == AUTHOR:
+                step = msg.get("step")
+                if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < len(self.snapshots):
+                    return "a branch starts at a step of the game"
+                self.rewind(step, f"The author branched from step {step}: the game goes on from there.")
+                client.travel = None
+                problem = None
+            elif kind == "seat_kind" and who == AUTHOR and seat is not None:
+                self.set_human(seat, msg.get("human") is True)
+                problem = None
+            else:
+                return "the table does not know that request"
+        if problem:
+            return problem
+        self.broadcast()
+        await self.advance()
+        return None
+
+    async def rematch(self, who, same_seed: bool) -> str | None:
+        async with self.lock:
+            if who != AUTHOR and not self.st.over and self.failure is None:
+                return "a rematch is offered when the game is over"
+            seed = self.st.seed if same_seed else (self.st.seed * 7919 + self.games) % 100000
+            self.restart(seed)
+        self.broadcast()
+        await self.advance()
+        return None
+
     # ------------------------------------------------------------ what is sent
     def payload(self, who, step: int | None = None) -> dict:
         if who == AUTHOR:
             out = self.author_payload(step)
         else:
-            out = {"type": "table", "table": seat_table(self.game, self.st, who, self.logs[who][-LOG_KEPT:],
-                                                          self.seen, forced_answered=len(self.humans) == 1)}
+            table = seat_table(self.game, self.st, who, self.logs[who][-LOG_KEPT:], self.seen,
+                               forced_answered=len(self.humans) == 1)
+            tb = self.takeback
+            out = {"type": "table", "table": self.renamed(table), "game": self.games,
+                   "can_take_back": self.takeback_step(who) is not None and tb is None and not self.st.over,
+                   "takeback": None if tb is None else {"by": self.name(tb["by"]), "mine": tb["by"] == who,
+                                                        "asks_me": who in tb["waiting"]},
+                   "can_rename": self.game.program.player_label is None,
+                   "help": decision_help(self.game, self.st, who)}
         out["failure"] = self.failure
         return out
 
+    def renamed(self, data):
+        """``data`` with P1, P2... replaced by the names the seats chose
+        (a ruleset that names its players keeps its own names)."""
+        if not self.names or self.game.program.player_label is not None:
+            return data
+        names = {f"P{p + 1}": n for p, n in self.names.items()}
+
+        def walk(x):
+            if isinstance(x, str):
+                return re.sub(r"(?<![\w])P[0-9]+(?![\w])", lambda m: names.get(m.group(0), m.group(0)), x)
+            if isinstance(x, list):
+                return [walk(v) for v in x]
+            if isinstance(x, dict):
+                return {k: walk(v) for k, v in x.items()}
+            return x
+
+        return walk(data)
+
     def author_payload(self, step: int | None) -> dict:
+        from rulebook.validator.graph import END
+
         present = len(self.snapshots) - 1
         st = self.st if step is None or step >= present else self.snapshots[max(0, step)]
         shown = present if step is None else max(0, min(step, present))
         log = self.logs[AUTHOR]
-        table = author_table(self.game, st, [ln for ln in log if ln["step"] <= shown][-LOG_KEPT:], self.seen)
+        at = next((i for i, ln in enumerate(log) if ln["step"] >= shown), len(log))
+        start = max(0, min(at - AUTHOR_KEPT // 2, len(log) - AUTHOR_KEPT))
+        # the whole game (up to AUTHOR_KEPT lines around the step shown): the page marks the step, dims the rest
+        table = author_table(self.game, st, log[start:start + AUTHOR_KEPT], self.seen)
         where = self.game.asked_at(st)
         pending = None
         if st.pending is not None and not st.over:
@@ -257,12 +368,19 @@ class Host:
                 "kind": st.pending.get("kind"),
                 "options": {player_name(st, p): [o.label for o in self.game.legal(st, p)]
                             for p in self.game.to_move(st)},
+                "seats": [{"seat": p, "name": player_name(st, p),
+                           "options": [{"index": o.index, "label": o.label} for o in self.game.legal(st, p)]}
+                          for p in self.game.to_move(st)],
+                "number": len(st.history),
             }
         data = st.to_data()
         data.pop("stack", None)  # the interpreter's frames: not the game's state as an author reads it
-        return {"type": "author", "table": table, "step": shown, "steps": present, "live": step is None,
-                "pending": pending, "asked_at": where, "rule": rule_line(where),
-                "phase": st.phase, "state": data}
+        seats = [{"seat": p, "name": self.name(p), "human": p in self.humans,
+                  "link": f"/seat/{p + 1}?t={self.tokens[p]}" if p in self.humans else None}
+                 for p in range(self.st.n)]
+        return {"type": "author", "table": self.renamed(table), "step": shown, "steps": present,
+                "live": step is None, "pending": self.renamed(pending), "asked_at": where, "rule": rule_line(where),
+                "phase": str(END) if st.over else st.phase, "state": data, "seats": seats, "game": self.games}
 
     def post(self, client: Client, message: dict) -> None:
         """Queue a message for one connection. One whose queue is full has
@@ -408,14 +526,9 @@ def make_app(host: Host):
                 return 1007
             if not isinstance(msg, dict):
                 continue
-            if msg.get("type") == "choose" and client.who != AUTHOR:
-                problem = await host.choose(client.who, msg.get("index"), msg.get("decision"))
-                if problem:
-                    host.post(client, {"type": "refused", "message": problem})
-                    host.send(client)
-            elif msg.get("type") == "travel" and client.who == AUTHOR:
-                step = msg.get("step")
-                client.travel = step if isinstance(step, int) and not isinstance(step, bool) else None
+            problem = await host.handle(client, msg)
+            if problem:
+                host.post(client, {"type": "refused", "message": problem})
                 host.send(client)
 
     @contextlib.asynccontextmanager
@@ -475,24 +588,34 @@ def phase_graph_svg(prog) -> str:
 
 
 # ------------------------------------------------------------------ the command
-def run(game_arg, variants, players, seed, humans, params, author, bots, host_name, port, bot_delay, open_page):
+def run(game_arg, variants, players, seed, humans, params, author, bots, host_name, port, bot_delay, open_page,
+        save_dir=None):
     """The ``serve`` command's body (see ``rulebook.cli.serve``)."""
     import uvicorn
 
     from rulebook.files.loading import EXIT_PROBLEMS, load_game, parse_params, player_count
     from rulebook.terminal.play import _bots
+    from rulebook.web import saved
 
-    loaded, _path = load_game(game_arg, variants)
-    n = player_count(loaded, players)
-    humans = tuple(dict.fromkeys(humans or (1,)))
-    for h in humans:
-        if not 1 <= h <= n:
-            raise click.UsageError(f"--human {h}: seats are 1 to {n}")
-    if seed is None:
-        seed = int(time.time()) % 100000
-    st = loaded.new(players=n, seed=seed, params=parse_params(params))
-    agents = _bots(bots or "greedy", n, seed)
-    host = Host(loaded, st, tuple(h - 1 for h in humans), agents, author=author, bot_delay=bot_delay)
+    loaded, path = load_game(game_arg, variants)
+    if save_dir is not None and saved.exists(save_dir):
+        host, port = resumed(loaded, save_dir, path, port, author, bot_delay)
+        n = host.st.n
+        seed, bots = host.st.seed, host.bot_spec
+    else:
+        n = player_count(loaded, players)
+        humans = tuple(dict.fromkeys(humans or (1,)))
+        for h in humans:
+            if not 1 <= h <= n:
+                raise click.UsageError(f"--human {h}: seats are 1 to {n}")
+        if seed is None:
+            seed = int(time.time()) % 100000
+        game_params = parse_params(params)
+        st = loaded.new(players=n, seed=seed, params=game_params)
+        agents = _bots(bots or "greedy", n, seed)
+        host = Host(loaded, st, tuple(h - 1 for h in humans), agents, author=author, bot_delay=bot_delay,
+                    params=game_params, bot_spec=bots or "greedy")
+    port = 8000 if port is None else port
     sock = socket.socket(socket.AF_INET6 if ":" in host_name else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -501,12 +624,18 @@ def run(game_arg, variants, players, seed, humans, params, author, bots, host_na
     except OSError as err:
         raise click.UsageError(f"cannot listen on {host_name}:{port}: {err.strerror or err}") from None
     real_port = sock.getsockname()[1]
+    if save_dir is not None:
+        host.save = saved.Saved(save_dir, path, real_port)
+        host.saved()
     shown = _reachable_name(host_name)
     base = f"http://{shown}:{real_port}"
     prog = loaded.program
     title = prog.title + (f" ({', '.join(prog.variants)})" if prog.variants else "")
     click.echo(f"{title}: {n} players, seed {seed}; bots ({bots or 'greedy'}) play seats "
                f"{', '.join(str(p + 1) for p in range(n) if p not in host.humans) or 'none'}.")
+    if save_dir is not None:
+        click.echo(f"The table is saved in {save_dir} after every change: serve it again with --save {save_dir} "
+                   "to go on with the same links.")
     for p in host.humans:
         click.echo(f"seat {p + 1}: {base}/seat/{p + 1}?t={host.tokens[p]}")
     if host.author_token:
@@ -526,6 +655,37 @@ def run(game_arg, variants, players, seed, humans, params, author, bots, host_na
     click.echo("The table is closed.")
     if host.failure is not None:  # the error was printed when it happened, in one line
         sys.exit(EXIT_PROBLEMS)
+
+
+def resumed(game, save_dir, path, port, author: bool, bot_delay: float):
+    """The table saved in ``save_dir``, its game played again decision by
+    decision (each seat's narration is rebuilt as it was told), and the
+    port to listen on (the saved one, so that the links stay the same,
+    unless --port is given)."""
+    from rulebook.terminal.play import _bots
+    from rulebook.web import saved
+
+    data, log = saved.load(save_dir, game)
+    h = log.header
+    n = h["players"]
+    st = game.new(players=n, seed=h["seed"], params=h["params"])
+    humans = tuple(p for p in data["humans"] if 0 <= p < n)
+    tokens = {int(k): v for k, v in data["tokens"].items() if 0 <= int(k) < n}
+    host = Host(game, st, humans, _bots(data.get("bots") or "greedy", n, h["seed"]), author=author or bool(
+        data.get("author_token")), bot_delay=bot_delay, params=dict(h["params"]), bot_spec=data.get("bots") or
+        "greedy", names={int(k): str(v)[:24] for k, v in data.get("names", {}).items() if k.isdigit()},
+        tokens=tokens, author_token=data.get("author_token"), games=int(data.get("games") or 1))
+    for rec in log.decisions:
+        if rec.get("time_out") is True:
+            game.time_out(host.st, rec["player"])
+        else:
+            game.apply_value(host.st, rec["player"], rec.get("value"))
+        host.record()
+        host.snapshots.append(host.st.clone())
+    saved_port = data.get("port")
+    if port is None and isinstance(saved_port, int) and 0 < saved_port < 65536:
+        port = saved_port
+    return host, port
 
 
 def _reachable_name(host_name: str) -> str:

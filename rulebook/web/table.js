@@ -19,6 +19,13 @@ let author = null;         // the author's last payload
 let graphLoaded = false;
 let retry = 500;
 let socket = null;
+let extra = {};            // the table message's offers: takeback, rematch, names, help
+let baseline = null;       // what the seat saw when it last answered: changes since are marked
+let gameNumber = null;     // a rematch starts a new game: nothing is marked as changed across it
+let helpOpen = false;      // the rules help panel
+let helpItem = null;       // the component whose help is shown
+const baseTitle = document.title;
+const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -58,8 +65,14 @@ function compColour(item) {
   return PALETTE[hash(item.type) % PALETTE.length];
 }
 
-function compNode(item, count) {
+function compNode(item, count, zone) {
   const node = el("div", "comp");
+  if (item.id !== undefined) node.dataset.cid = String(item.id);
+  node.addEventListener("click", ev => {
+    if (node.classList.contains("target")) return;  // a click that answers is not a question
+    ev.stopPropagation();
+    showHelp(item, zone);
+  });
   if (item.hidden) {
     node.classList.add("hidden");
     const hint = (table.types || {})[item.type] || {};
@@ -87,7 +100,7 @@ function compNode(item, count) {
   return node;
 }
 
-function itemsNode(items) {
+function itemsNode(items, zone) {
   // face-down components with the same back are drawn once with a count (a deck)
   const box = el("div", "items");
   let i = 0;
@@ -98,8 +111,40 @@ function itemsNode(items) {
       const key = JSON.stringify(it);
       while (i + n < items.length && JSON.stringify(items[i + n]) === key) n++;
     }
-    box.appendChild(compNode(it, n));
+    box.appendChild(compNode(it, n, zone));
     i += n;
+  }
+  return box;
+}
+
+function stacksNode(zone, hint) {
+  // the ruleset groups this zone into stacks by a property (presentation.zones): one stack per value, its
+  // top card drawn last (on top) and marked
+  const box = el("div", "items stacks");
+  const groups = new Map();
+  for (const it of zone.items) {
+    const v = it.props && it.props[hint.group_by] !== undefined ? String(it.props[hint.group_by]) : "?";
+    if (!groups.has(v)) groups.set(v, []);
+    groups.get(v).push(it);
+  }
+  for (const [value, members] of groups) {
+    let ordered = members.slice();
+    if (hint.top === "first") ordered.reverse();
+    else if ((hint.top === "highest" || hint.top === "lowest") && hint.top_by) {
+      const key = it => Number((it.props || {})[hint.top_by]);
+      ordered.sort((a, b) => hint.top === "highest" ? key(a) - key(b) : key(b) - key(a));
+    }
+    const stack = el("div", "stack");
+    stack.dataset.group = value;
+    stack.appendChild(el("div", "stack-head", value.replace(/_/g, " ") + " · " + members.length));
+    const pile = el("div", "pile");
+    ordered.forEach((it, k) => {
+      const node = compNode(it, 1, zone);
+      if (hint.top && k === ordered.length - 1 && value !== "?") { node.classList.add("top"); node.appendChild(el("span", "top-mark", "top")); }
+      pile.appendChild(node);
+    });
+    stack.appendChild(pile);
+    box.appendChild(stack);
   }
   return box;
 }
@@ -111,7 +156,8 @@ function zoneNode(zone) {
   head.appendChild(el("b", "", zone.label));
   head.appendChild(document.createTextNode(" · " + zone.count + (zone.visibility === "public" ? "" : " · " + zone.visibility)));
   z.appendChild(head);
-  z.appendChild(itemsNode(zone.items));
+  const hint = (table.zone_hints || {})[zone.family];
+  z.appendChild(hint && hint.group_by ? stacksNode(zone, hint) : itemsNode(zone.items, zone));
   return z;
 }
 
@@ -136,10 +182,30 @@ function spacePosition(board, s, R) {
   return [s.col * 2 * R + R * 1.2, s.row * 2 * R + R * 1.2];
 }
 
+function pieceShape(shape, x, y, r, colour) {
+  // a piece drawn as the ruleset asks (presentation.components.*.shape): distinct kinds, distinct outlines
+  const style = { fill: colour, stroke: "#fff", "stroke-width": 1.5 };
+  if (shape === "square") return svg("rect", Object.assign({ x: x - r * 0.85, y: y - r * 0.85, width: r * 1.7, height: r * 1.7, rx: 2 }, style));
+  if (shape === "diamond") return svg("polygon", Object.assign({ points: `${x},${y - r * 1.15} ${x + r * 1.15},${y} ${x},${y + r * 1.15} ${x - r * 1.15},${y}` }, style));
+  if (shape === "triangle") return svg("polygon", Object.assign({ points: `${x},${y - r * 1.15} ${x + r},${y + r * 0.8} ${x - r},${y + r * 0.8}` }, style));
+  if (shape === "hull") {
+    const w = r * 1.5, h = r * 0.85;
+    return svg("path", Object.assign({ d: `M${x - w},${y - h * 0.6} L${x + w},${y - h * 0.6} L${x + w * 0.6},${y + h} L${x - w * 0.6},${y + h} Z` }, style));
+  }
+  return svg("circle", Object.assign({ cx: x, cy: y, r }, style));
+}
+
+function spaceFill(s) {
+  if (s.colour) return s.colour;
+  return s.terrain === null ? "#eee" : TERRAIN[hash(s.terrain) % TERRAIN.length];
+}
+
 function boardNode(board) {
   const wrap = el("div", "board-wrap");
   wrap.appendChild(el("h2", "", board.type.replace(/_/g, " ")));
   const R = board.kind === "graph" ? 26 : 22;
+  const edges = board.kind !== "graph" && board.labels === "edges";
+  const margin = edges ? R * 0.9 : 0;  // room for the coordinates along the top and left edges
   const pos = new Map();
   if (board.kind === "graph") {
     const n = board.spaces.length, C = 60 + n * 14;
@@ -148,7 +214,7 @@ function boardNode(board) {
       pos.set(s.id, [C + (C - 40) * Math.cos(a), C + (C - 40) * Math.sin(a)]);
     });
   } else {
-    board.spaces.forEach(s => pos.set(s.id, spacePosition(board, s, R)));
+    board.spaces.forEach(s => { const [x, y] = spacePosition(board, s, R); pos.set(s.id, [x + margin, y + margin]); });
   }
   const xs = [...pos.values()].map(p => p[0]), ys = [...pos.values()].map(p => p[1]);
   const W = Math.max(...xs, 0) + R * 1.3, H = Math.max(...ys, 0) + R * 1.3;
@@ -157,10 +223,21 @@ function boardNode(board) {
     const [x1, y1] = pos.get(a), [x2, y2] = pos.get(b);
     root.appendChild(svg("line", { x1, y1, x2, y2, stroke: "#999" }));
   }
+  if (edges) {  // column numbers above the first row, row numbers left of each row: off the spaces
+    const cols = new Map(), rows = new Map();
+    for (const s of board.spaces) {
+      const [x, y] = pos.get(s.id);
+      if (!cols.has(s.col) || y < cols.get(s.col)[1]) cols.set(s.col, [x, y]);
+      if (!rows.has(s.row) || x < rows.get(s.row)[0]) rows.set(s.row, [x, y]);
+    }
+    for (const [c, [x, y]] of cols) { const t = svg("text", { x, y: y - R * 1.05, "text-anchor": "middle", class: "coord" }); t.textContent = c; root.appendChild(t); }
+    for (const [r, [x, y]] of rows) { const t = svg("text", { x: x - R * 1.15, y: y + 3, "text-anchor": "middle", class: "coord" }); t.textContent = r; root.appendChild(t); }
+  }
   for (const s of board.spaces) {
     const [x, y] = pos.get(s.id);
     const g = svg("g", { class: "space-g" });
     g.dataset.target = "c" + s.id;
+    g.dataset.space = String(s.id);
     let shape;
     if (board.kind === "hex") {
       const pts = [];
@@ -176,37 +253,76 @@ function boardNode(board) {
       shape = svg("circle", { cx: x, cy: y, r: R });
     }
     shape.setAttribute("class", "space");
-    shape.setAttribute("fill", s.terrain === null ? "#eee" : TERRAIN[hash(s.terrain) % TERRAIN.length]);
+    shape.setAttribute("fill", spaceFill(s));
+    if (s.colour_value !== undefined && s.colour_value !== null) g.dataset.value = s.colour_value;
+    const drawn = s.pieces.filter(p => (((table.types || {})[p.type] || {}).shape || "circle") !== "none");
     const title = svg("title");
-    title.textContent = s.name + (s.pieces.length ? ": " + s.pieces.map(p => p.name || p.type).join(", ") : "");
+    title.textContent = s.name + (drawn.length ? ": " + drawn.map(p => p.name || p.type).join(", ") : "");
     g.appendChild(title);
     g.appendChild(shape);
-    if (s.glyph) { const t = svg("text", { x, y: y - R * 0.45, "text-anchor": "middle" }); t.textContent = s.glyph; g.appendChild(t); }
-    if (board.kind !== "hex" || s.pieces.length === 0) {
+    if (s.glyph) { const t = svg("text", { x, y: y + (drawn.length ? -R * 0.45 : 4), "text-anchor": "middle", class: "glyph" }); t.textContent = s.glyph; g.appendChild(t); }
+    if (board.labels === "spaces" || board.kind === "graph") {
       const label = svg("text", { x, y: y + R * 0.8, "text-anchor": "middle", "font-size": 7, fill: "#666" });
       label.textContent = board.kind === "graph" ? s.name : `${s.col},${s.row}`;
       g.appendChild(label);
     }
-    s.pieces.slice(0, 4).forEach((p, i) => {
-      const px = x + (i % 2 ? 7 : -7) * (s.pieces.length > 1 ? 1 : 0), py = y + (i > 1 ? 7 : 0) + 2;
+    g.addEventListener("click", ev => {
+      if (g.classList.contains("target") || ev.target.closest(".piece.target")) return;
+      showHelp({ name: s.name, type: board.type, props: {} }, null);
+    });
+    drawn.slice(0, 4).forEach((p, i) => {
+      const many = drawn.length > 1;
+      const px = x + (i % 2 ? 7 : -7) * (many ? 1 : 0), py = y + (i > 1 ? 7 : 0) + (many ? -2 : 2);
       const pg = svg("g", { class: "piece" });
-      if (p.id !== undefined) pg.dataset.target = "c" + p.id;
-      const colour = typeof p.owner === "number" ? seatColour(p.owner) : (p.hidden ? "#555" : compColour(p));
-      pg.appendChild(svg("circle", { cx: px, cy: py, r: s.pieces.length > 1 ? 7 : 10, fill: colour, stroke: "#fff" }));
+      if (p.id !== undefined) { pg.dataset.target = "c" + p.id; pg.dataset.cid = String(p.id); }
       const hint = (table.types || {})[p.type] || {};
+      const colour = typeof p.owner === "number" ? seatColour(p.owner)
+        : (p.hidden && !(hint.colour_by && (p.props || {})[hint.colour_by] !== undefined) ? "#555" : compColour(p));
+      pg.appendChild(pieceShape(hint.shape || "circle", px, py, many ? 7 : 10, colour));
       const t = svg("text", { x: px, y: py + 3, "text-anchor": "middle", "font-size": 8 });
       t.textContent = hint.short ? fill(hint.short, p) : (p.type || "?").slice(0, 1).toUpperCase();
       pg.appendChild(t);
       const pt = svg("title"); pt.textContent = p.name || ("a face-down " + p.type);
       pg.appendChild(pt);
+      pg.addEventListener("click", ev => { if (!pg.classList.contains("target")) { ev.stopPropagation(); showHelp(p, null); } });
       g.appendChild(pg);
     });
-    if (s.pieces.length > 4) {
-      const t = svg("text", { x: x + R * 0.6, y: y - R * 0.3 }); t.textContent = "+" + (s.pieces.length - 4); g.appendChild(t);
+    if (drawn.length > 4) {
+      const t = svg("text", { x: x + R * 0.6, y: y - R * 0.3 }); t.textContent = "+" + (drawn.length - 4); g.appendChild(t);
     }
     root.appendChild(g);
   }
   wrap.appendChild(root);
+  const swatches = Object.entries(board.swatches || {});
+  if (swatches.length) {
+    const box = el("div", "legend swatches");
+    for (const [value, colour] of swatches) {
+      const item = el("span", "swatch");
+      const dot = el("span", "dot");
+      dot.style.background = colour;
+      item.appendChild(dot);
+      item.appendChild(document.createTextNode(value.replace(/_/g, " ")));
+      box.appendChild(item);
+    }
+    wrap.appendChild(box);
+  }
+  const kinds = new Map();  // each kind of piece on the board, drawn as it is drawn there, with its type's name
+  for (const s of board.spaces) for (const q of s.pieces) {
+    const hint = (table.types || {})[q.type] || {};
+    if ((hint.shape || "circle") !== "none" && hint.shape && !kinds.has(q.type)) kinds.set(q.type, hint.shape);
+  }
+  if (kinds.size) {
+    const box = el("div", "legend swatches pieces-legend");
+    for (const [type, shape] of kinds) {
+      const item = el("span", "swatch");
+      const icon = svg("svg", { width: 18, height: 16, viewBox: "0 0 18 16" });
+      icon.appendChild(pieceShape(shape, 9, 8, 6, "#666"));
+      item.appendChild(icon);
+      item.appendChild(document.createTextNode(" " + type.replace(/_/g, " ")));
+      box.appendChild(item);
+    }
+    wrap.appendChild(box);
+  }
   const legend = Object.entries(board.legend || {});
   if (legend.length) wrap.appendChild(el("div", "legend", legend.map(([k, v]) => k + " " + v).join(" · ")));
   return wrap;
@@ -223,8 +339,8 @@ function playerNode(p) {
   if (table.has_score) node.appendChild(el("span", "score", p.score === null ? "?" : p.score));
   const name = el("div", "name", p.name);
   if (p.you) name.appendChild(el("span", "tag", "you"));
-  if (p.current) name.appendChild(el("span", "tag", "turn"));
-  if (p.to_move) name.appendChild(el("span", "tag", "to decide"));
+  if (p.current && !table.over) name.appendChild(el("span", "tag", "turn"));
+  if (p.to_move && !table.over) name.appendChild(el("span", "tag", "to decide"));
   if (p.winner) name.appendChild(el("span", "tag", "winner"));
   if (p.eliminated) name.appendChild(el("span", "tag", "out"));
   node.appendChild(name);
@@ -254,7 +370,77 @@ function statusText(t) {
   return bits.join(" · ");
 }
 
+// ------------------------------------------------------------------ what changed
+function snapshotOf(t) {
+  // where each component is and how it looks, each space's contents, each zone's count, each score
+  const comps = new Map(), counts = new Map(), spaces = new Map();
+  for (const z of t.zones) {
+    counts.set(z.id, z.count);
+    for (const i of z.items) if (i.id !== undefined) comps.set(i.id, z.id + "|" + (i.hidden ? "" : JSON.stringify([i.props, i.status, i.down])));
+  }
+  for (const b of t.boards) for (const s of b.spaces) {
+    spaces.set(s.id, JSON.stringify([s.colour_value, s.pieces.map(q => q.id === undefined ? q.type : q.id)]));
+    for (const q of s.pieces) if (q.id !== undefined) comps.set(q.id, "space " + s.id + "|" + (q.hidden ? "" : JSON.stringify(q.props)));
+  }
+  return { comps, counts, spaces, scores: t.players.map(q => q.score), vars: t.players.map(q => JSON.stringify(q.vars)) };
+}
+
+function markChanges(t) {
+  // everything that changed since the seat last answered (the bots' moves meanwhile): marked until it answers
+  if (!baseline) return;
+  const now = snapshotOf(t);
+  let n = 0;
+  const mark = e => { e.classList.add("changed"); n++; };
+  document.querySelectorAll("#board-area [data-cid]").forEach(e => {
+    const id = Number(e.dataset.cid);
+    if (baseline.comps.get(id) !== now.comps.get(id)) mark(e);
+  });
+  document.querySelectorAll("#board-area g[data-space]").forEach(e => {
+    const id = Number(e.dataset.space);
+    if (baseline.spaces.has(id) && baseline.spaces.get(id) !== now.spaces.get(id)) mark(e);
+  });
+  document.querySelectorAll("#board-area .zone").forEach(e => {
+    const id = e.dataset.zone;
+    if ((baseline.counts.get(id) || 0) !== now.counts.get(id)) e.querySelector(".zone-head").classList.add("changed");
+  });
+  document.querySelectorAll("#players .player").forEach((e, q) => {
+    if (baseline.scores[q] !== now.scores[q]) { const sc = e.querySelector(".score"); if (sc) mark(sc); }
+    if (baseline.vars[q] !== now.vars[q]) { const v = e.querySelector(".vars"); if (v) mark(v); }
+  });
+  document.body.dataset.changed = String(n);
+}
+
+function positions() {
+  const out = new Map();
+  document.querySelectorAll("#board-area [data-cid]").forEach(e => out.set(e.dataset.cid, e.getBoundingClientRect()));
+  return out;
+}
+
+function animateMoves(before) {
+  // a component that moved between zones (or spaces) slides from where it was: a short transition
+  if (reducedMotion) return;
+  document.querySelectorAll("#board-area [data-cid]").forEach(e => {
+    const old = before.get(e.dataset.cid);
+    if (!old || !e.animate) return;
+    const now = e.getBoundingClientRect();
+    const dx = old.left - now.left, dy = old.top - now.top;
+    if (Math.abs(dx) + Math.abs(dy) < 2) return;
+    e.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 350, easing: "ease-out" });
+  });
+}
+
 function drawTable(t) {
+  const before = positions();
+  drawTableNow(t);
+  markChanges(t);
+  animateMoves(before);
+  const mine = role === "seat" && !!t.decision;
+  document.title = (mine ? "● Your turn · " : t.over ? "Game over · " : "") + baseTitle;
+  drawControls(t);
+  if (helpOpen) drawHelp();
+}
+
+function drawTableNow(t) {
   table = t;
   document.body.dataset.steps = String(t.steps);
   document.body.dataset.over = t.over ? "yes" : "no";
@@ -293,6 +479,7 @@ function drawLog(list, lines, step) {
       li.appendChild(el("span", "st", "#" + ln.step));
       li.dataset.step = String(ln.step);
       if (ln.step > step) li.classList.add("future");
+      else if (ln.step === step) li.classList.add("current");  // the step the panel shows
     }
     li.appendChild(document.createTextNode(ln.text));
     if (typeof ln.player === "number") li.style.setProperty("--seat", seatColour(ln.player));
@@ -341,7 +528,12 @@ function drawDecision(t) {
   }
   const left = remaining(d);
   if (!left.length) { picked = []; return drawDecision(t); }
-  box.appendChild(el("div", "prompt", d.prompt || "Your decision"));
+  const prompt = el("div", "prompt", d.prompt || "Your decision");
+  const ask = el("button", "help-button", "?");
+  ask.title = "what this decision is, in the rules' words (key: ?)";
+  ask.addEventListener("click", () => toggleHelp());
+  prompt.appendChild(ask);
+  box.appendChild(prompt);
   if (d.seconds) box.appendChild(el("div", "hint", "You have " + d.seconds + " seconds."));
   const clickable = new Set();
   left.forEach(o => o.targets.forEach(x => { if (!picked.includes(x)) clickable.add(x); }));
@@ -350,6 +542,7 @@ function drawDecision(t) {
   for (const o of left) {
     const b = el("button", "option", o.label);
     b.dataset.index = String(o.index);
+    b.disabled = offline();
     b.addEventListener("click", () => send(o.index, d.number));  // the decision this button was drawn for
     opts.appendChild(b);
   }
@@ -392,10 +585,126 @@ function send(index, number) {
   // this seat, a click on a table just redrawn) is refused by the server, never taken for the next one
   if (!socket || socket.readyState !== WebSocket.OPEN) return;
   picked = [];
+  if (table) baseline = snapshotOf(table);  // what the seat saw when it answered: changes after it are marked
   socket.send(JSON.stringify({ type: "choose", index, decision: number }));
   document.body.dataset.sent = String(parseInt(document.body.dataset.sent || "0", 10) + 1);
   document.getElementById("decision").replaceChildren(el("div", "waiting", "Sent…"));
 }
+
+// ------------------------------------------------------------------ the table's own controls
+function offline() { return !socket || socket.readyState !== WebSocket.OPEN; }
+
+function request(msg) {
+  if (offline()) return;
+  socket.send(JSON.stringify(msg));
+}
+
+function button(label, cls, onClick) {
+  const b = el("button", "control " + (cls || ""), label);
+  b.disabled = offline();
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function drawControls(t) {
+  // a takeback (and the other humans' answer to one), a rematch once the game is over, the player's name
+  const box = document.getElementById("controls");
+  box.replaceChildren();
+  if (role !== "seat") return;
+  const tb = extra.takeback;
+  if (tb && tb.asks_me) {
+    const ask = el("div", "ask", tb.by + " asks to take back their last decision.");
+    ask.appendChild(button("accept", "accept", () => request({ type: "takeback_answer", accept: true })));
+    ask.appendChild(button("refuse", "refuse", () => request({ type: "takeback_answer", accept: false })));
+    box.appendChild(ask);
+  } else if (tb && tb.mine) {
+    box.appendChild(el("div", "hint", "Takeback asked: waiting for the other players to accept…"));
+  } else if (extra.can_take_back) {
+    box.appendChild(button("take back my last decision", "takeback", () => request({ type: "takeback" })));
+  }
+  if (t.over) {
+    box.appendChild(button("rematch (new seed)", "rematch", () => request({ type: "rematch", same_seed: false })));
+    box.appendChild(button("rematch (same seed)", "rematch-same", () => request({ type: "rematch", same_seed: true })));
+  }
+  if (extra.can_rename) {
+    const form = el("form", "rename");
+    const me = t.players.find(q => q.you);
+    const input = el("input");
+    input.name = "name";
+    input.maxLength = 24;
+    input.placeholder = "your name";
+    input.value = me ? me.name : "";
+    input.disabled = offline();
+    input.setAttribute("aria-label", "your name at this table");
+    form.appendChild(input);
+    const set = button("set name", "set-name", () => {});
+    set.type = "submit";
+    form.appendChild(set);
+    form.addEventListener("submit", ev => { ev.preventDefault(); request({ type: "name", name: input.value }); });
+    box.appendChild(form);
+  }
+}
+
+// ------------------------------------------------------------------ rules help
+function toggleHelp() {
+  helpOpen = !helpOpen;
+  helpItem = null;
+  drawHelp();
+}
+
+function showHelp(item, zone) {
+  helpOpen = true;
+  helpItem = item ? { item, zone } : null;
+  drawHelp();
+}
+
+function drawHelp() {
+  // the ruleset's own words: the decision's prompt, the rule line asking it, each option's action and its
+  // description; for a component, its type's and zone's description and the 'about' text of its value
+  const box = document.getElementById("help");
+  box.hidden = !helpOpen;
+  box.replaceChildren();
+  if (!helpOpen || !table) return;
+  const head = el("div", "help-head");
+  head.appendChild(el("b", "", "Rules help"));
+  const close = el("button", "close", "×");
+  close.title = "close (key: Esc)";
+  close.addEventListener("click", () => { helpOpen = false; drawHelp(); });
+  head.appendChild(close);
+  box.appendChild(head);
+  const texts = table.texts || { types: {}, zones: {} };
+  if (helpItem) {
+    const { item, zone } = helpItem;
+    box.appendChild(el("div", "help-title", item.name || item.type));
+    const hint = (table.types || {})[item.type] || {};
+    const value = hint.about_by ? (item.props || {})[hint.about_by] : undefined;
+    if (value !== undefined && hint.about && hint.about[String(value)]) box.appendChild(el("p", "about", hint.about[String(value)]));
+    if (texts.types[item.type]) box.appendChild(el("p", "", texts.types[item.type]));
+    if (zone && texts.zones[zone.family]) box.appendChild(el("p", "zone-about", zone.label + ": " + texts.zones[zone.family]));
+    if (item.status) box.appendChild(el("p", "", "Now: " + item.status));
+    if (item.hidden) box.appendChild(el("p", "hint", "Face down: you do not see what it is."));
+  }
+  const h = extra.help;
+  if (h) {
+    box.appendChild(el("div", "help-title", "Your decision: " + (h.prompt || "")));
+    const kinds = { action: "Your turn: pick one of the actions the rules allow you now.",
+      choose: "A choice the rules ask you to make.",
+      simul: "A secret choice: the others choose at the same time and cannot see yours." };
+    box.appendChild(el("p", "", (kinds[h.kind] || "") + (h.origin ? " (rules: " + h.origin + ")" : "")));
+    const list = el("ul", "help-options");
+    for (const o of h.options) list.appendChild(el("li", "", o.label + (o.about ? " — " + o.about : "")));
+    box.appendChild(list);
+  } else if (!helpItem) {
+    box.appendChild(el("p", "hint", "Nothing to decide now. Click a card, piece or space to read what it is."));
+  }
+  if (!helpItem) box.appendChild(el("p", "hint", "Click any card, piece or space (one that is not highlighted) to read what it is."));
+}
+
+document.addEventListener("keydown", ev => {
+  if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA")) return;
+  if (ev.key === "?") { toggleHelp(); ev.preventDefault(); }
+  else if (ev.key === "Escape" && helpOpen) { helpOpen = false; drawHelp(); }
+});
 
 // ------------------------------------------------------------------ the author's panel
 function drawAuthor(a) {
@@ -412,10 +721,35 @@ function drawAuthor(a) {
     }
     if (a.rule) pending.appendChild(el("div", "rule", a.rule.where + "   " + a.rule.text));
     else if (a.asked_at) pending.appendChild(el("div", "rule", a.asked_at));
+    // the author may answer for any seat (live only: a past decision is answered by branching first)
+    if (a.live) for (const who of a.pending.seats || []) {
+      const row = el("div", "act");
+      row.appendChild(el("span", "", "answer for " + who.name + ": "));
+      for (const o of who.options) {
+        const b = button(o.label, "act-option", () => request({ type: "choose", seat: who.seat, index: o.index, decision: a.pending.number }));
+        b.dataset.seat = String(who.seat);
+        row.appendChild(b);
+      }
+      pending.appendChild(row);
+    }
   } else {
     pending.appendChild(el("div", "", a.table.over ? "The game is over." : "Nothing is pending."));
   }
-  drawLog(document.getElementById("author-log"), a.table.log.concat(a.future || []), a.step);
+  const branch = document.getElementById("t-branch");
+  branch.hidden = a.live;
+  branch.disabled = offline();
+  const seats = document.getElementById("seats");
+  seats.replaceChildren(...a.seats.map(q => {
+    const row = el("div", "seat-row");
+    row.appendChild(el("span", "", q.name + ": " + (q.human ? "human" : "bot") + " "));
+    const b = button(q.human ? "make it a bot" : "make it human", "seat-kind", () => request({ type: "seat_kind", seat: q.seat, human: !q.human }));
+    b.dataset.seat = String(q.seat);
+    row.appendChild(b);
+    if (q.link) { const link = el("a", "", "link"); link.href = q.link; link.target = "_blank"; row.appendChild(link); }
+    return row;
+  }));
+  if (!a.live || gameNumber !== a.game) { baseline = null; gameNumber = a.game; }
+  drawLog(document.getElementById("author-log"), a.table.log, a.step);
   document.getElementById("state").textContent = JSON.stringify(a.state, null, 1);
   if (!graphLoaded) {
     graphLoaded = true;
@@ -447,6 +781,7 @@ if (role === "author") {
   document.getElementById("t-fwd").onclick = () => travel(author.step + 1 >= author.steps ? null : author.step + 1);
   document.getElementById("t-live").onclick = () => travel(null);
   document.getElementById("t-goto").onchange = e => travel(parseInt(e.target.value, 10) || 0);
+  document.getElementById("t-branch").onclick = () => request({ type: "branch", step: author.step });
   document.getElementById("author-log").addEventListener("click", e => {
     const li = e.target.closest("li");
     if (li && li.dataset.step) travel(parseInt(li.dataset.step, 10));
@@ -478,15 +813,28 @@ function connect() {
     : `role=seat&seat=${encodeURIComponent(seatFromPath)}&t=${encodeURIComponent(token)}`;
   socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?" + query);
   let opened = false;
-  socket.onopen = () => { opened = true; retry = 500; banner(""); };
+  socket.onopen = () => {
+    opened = true; retry = 500; banner("");
+    document.body.classList.remove("offline");
+    document.querySelectorAll("#travel button, #travel input").forEach(b => { b.disabled = false; });
+  };
   socket.onmessage = ev => {
     const msg = JSON.parse(ev.data);
     if ("failure" in msg) drawFailure(msg.failure);
-    if (msg.type === "table") drawTable(msg.table);
-    else if (msg.type === "author") drawAuthor(msg);
-    else if (msg.type === "refused") banner(msg.message);
+    if (msg.type === "table") {
+      extra = msg;
+      if (gameNumber !== msg.game) { baseline = null; gameNumber = msg.game; }  // a new game: nothing "changed"
+      if (!baseline) baseline = snapshotOf(msg.table);
+      drawTable(msg.table);
+    } else if (msg.type === "author") {
+      drawAuthor(msg);
+      baseline = snapshotOf(msg.table);  // the author sees what changed since the last message
+    } else if (msg.type === "refused") banner(msg.message);
   };
   socket.onclose = ev => {
+    // every control is disabled while the table cannot be reached: a click would go nowhere
+    document.body.classList.add("offline");
+    document.querySelectorAll("button, input").forEach(b => { if (!b.closest("#help")) b.disabled = true; });
     if (!opened) { banner("This link does not open a seat at this table (or the table is closed)."); }
     else banner("Connection lost; trying again…");
     if (ev.code === 1008) return;
