@@ -126,14 +126,14 @@ def _explore_one(game, players, params, rng, max_steps, found: Exploration) -> N
     while steps < max_steps:
         got = resume(game, origin, entries)
         if isinstance(got, Event):
-            event = got
+            event, before = got, got.before
             while event is not None:
                 outcomes = event.outcomes()
                 found.most_outcomes = max(found.most_outcomes, len(outcomes), max(outcomes, default=0) + 1)
                 event, entry = event.choose(rng.choice(outcomes))
                 steps += 1
                 chance += 1
-            entries = entries + (entry,)
+            entries = before + (entry,)
             continue
         st = got
         if st.over:

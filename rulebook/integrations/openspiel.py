@@ -211,7 +211,8 @@ if pyspiel is not None:
             return _replayed, (self.g.ruleset, self.g.raw_params, self.seed, list(self.moves))
 
         def __deepcopy__(self, memo):
-            other = copy.copy(self)
+            other = Progress.__new__(Progress)  # not copy.copy: it would go through __reduce__ and replay the game
+            other.__dict__.update(self.__dict__)
             other.trail = [list(t) for t in self.trail]
             other.ids = dict(self.ids)
             other.moves = list(self.moves)
@@ -290,9 +291,10 @@ if pyspiel is not None:
             d = self._d
             d.moves.append(action)
             if d.event is not None:
+                before = d.event.before
                 d.event, entry = d.event.choose(action)
                 if entry is not None:
-                    d.entries += (entry,)
+                    d.entries = before + (entry,)
                     self._advance()
                 return
             self._move([(self.current_player(), action)])
