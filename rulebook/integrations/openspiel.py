@@ -201,6 +201,7 @@ if pyspiel is not None:
             self.decisions = 0
             self.cut = False
             self.trail = [[] for _ in range(game.n)]  # each player's own history (information_state_string)
+            self.seen: list = []  # each player's view of ``st`` as JSON (replaced, never changed in place)
             self.ids: dict = {}
             self.seed = None  # the engine's seed, with sampled chance
             self.moves: list = []  # every action and joint action applied, in order (for pickling)
@@ -246,8 +247,8 @@ if pyspiel is not None:
             d = self._d
             if d.decisions >= d.g.max_length and not d.st.over:
                 d.cut = True
-            for p, trail in enumerate(d.trail):
-                seen = _view_string(d.st, p)
+            d.seen = [_view_string(d.st, p) for p in range(d.g.n)]
+            for trail, seen in zip(d.trail, d.seen):
                 if not trail or trail[-1] != seen:
                     trail.append(seen)
             d.ids = {}
@@ -402,7 +403,7 @@ if pyspiel is not None:
                 return "\n".join(d.trail[player])
             if d.st is None:
                 return "setting up"
-            return _view_string(d.st, player) + ("\nchance next" if d.event else "")
+            return d.seen[player] + ("\nchance next" if d.event else "")
 
 
 def _replayed(ruleset: str, params: dict, seed: int | None, moves: list):
