@@ -8,26 +8,37 @@ pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not inst
 
 from rulebook.integrations.openspiel import load_game  # noqa: E402
 
-# (ruleset, players): the quick configurations with explicit chance, one
-# random game each, within the suite's time budget. Larger player counts and
-# the long card games (Lifeboat, Survive, Young Svintus) take the adapter
-# from tens of seconds to minutes a game: see docs/research.md.
-EXPLICIT = [("nim", n) for n in (2, 3, 4)] + [("tic-tac-toe", 2), ("rock-paper-scissors", 2), ("pig", 2)] + [
-    ("blackjack", n) for n in (1, 2, 3)] + [("crazy-eights", 2), ("liars-dice", 2), ("get-bit", 4),
-                                             ("dead-mans-draw", 2)]
-SAMPLED = [("love-letter", 2)]
+
+def _every_count():
+    """(ruleset, players) for every ruleset on the search path and every player count it allows."""
+    from rulebook.files.locate import all_rulesets
+    from rulebook.integrations.pettingzoo import load
+
+    out = []
+    for path in all_rulesets():
+        prog = load(str(path.parent)).program
+        out += [(prog.id, n) for n in range(prog.min_players, prog.max_players + 1)]
+    return sorted(out)
 
 
-@pytest.mark.parametrize("ruleset,players", EXPLICIT)
+EVERY = _every_count()
+# Long card games: a random game there is thousands of chance nodes and decisions, minutes under
+# random_sim_test at the larger counts; they are played to a cut (max_game_length decisions, then
+# terminal with every return 0, as declared), which still runs the setup's shuffles and deals, reshuffles
+# and every observation. Full games of each at their smallest count: test_a_long_game_plays_to_its_end.
+CUT = {"survive": 30, "lifeboat": 40, "young-svintus": 40}
+
+
+@pytest.mark.parametrize("ruleset,players", EVERY)
 def test_random_sim_test_explicit_chance(ruleset, players):
-    game = load_game(f"rulebook:{ruleset}", players=players, explore_games=3)
+    game = load_game(f"rulebook:{ruleset}", players=players, explore_games=2, max_game_length=CUT.get(ruleset, 0))
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
-@pytest.mark.parametrize("ruleset,players", SAMPLED)
-def test_random_sim_test_sampled_chance(ruleset, players):
-    game = load_game(f"rulebook:{ruleset}", players=players, chance="sampled", explore_games=3)
+@pytest.mark.parametrize("ruleset", ["love-letter", "get-bit", "young-svintus"])
+def test_random_sim_test_sampled_chance(ruleset):
+    game = load_game(f"rulebook:{ruleset}", chance="sampled", explore_games=2)
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
