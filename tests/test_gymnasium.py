@@ -98,3 +98,14 @@ def test_wrong_opponent_count_and_seat_are_refused():
         RulebookEnv("nim", players=3, opponents=["random"])
     with pytest.raises(ValueError, match="seat"):
         RulebookEnv("nim", seat=2)
+
+
+def test_the_docs_example_prints_what_the_docs_say(capsys):
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "research.md").read_text()
+    section = text[text.index("## Gymnasium"):]
+    code, shown = re.search(r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", section, re.S).groups()
+    exec(compile(code, "docs/research.md", "exec"), {})
+    assert capsys.readouterr().out == shown
