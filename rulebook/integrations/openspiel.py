@@ -33,7 +33,9 @@ game: everything is read from the ruleset through ``interpreter.game.Game``.
   JSON; ``observation_tensor`` is the same view encoded as in the PettingZoo
   env (``rulebook.pettingzoo_env.Encoder``). ``information_state_string`` is
   the player's own history: its views, each when it changed, and its own
-  actions. No information-state tensor is offered.
+  actions; ``information_state_tensor`` is the observation tensor and the
+  player's last ``history`` own actions, one-hot (fixed size, so perfect
+  recall only where those tell the past; the string is exact).
 * **Length.** A game is cut (terminal, every return 0) after
   ``max_game_length`` decisions: by default four times the longest explored
   game, at least 1000.
