@@ -38,7 +38,7 @@ def test_random_sim_test_explicit_chance(ruleset, players):
 
 @pytest.mark.parametrize("ruleset", ["love-letter", "get-bit", "young-svintus"])
 def test_random_sim_test_sampled_chance(ruleset):
-    game = load_game(f"rulebook:{ruleset}", chance="sampled", explore_games=2)
+    game = load_game(f"rulebook:{ruleset}", chance="sampled", explore_games=2, max_game_length=CUT.get(ruleset, 0))
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
