@@ -20,6 +20,10 @@ is over. A one-player ruleset has no bots. It knows no game.
   (``pettingzoo.Encoder``): a float32 ``Box``.
 * **Chance** is the engine's own generator; ``reset(seed=s)`` gives the same
   game (and the same bots' choices) for the same ``s``.
+* **A game the bots end** before the learner's first decision (the
+  learner knocked out before its turn): ``reset`` returns its final
+  observation with an empty mask and ``info["over"]`` True, and ``step``
+  then raises; call ``reset`` again.
 * **Rewards** are terminal: ``reward="win_loss"`` (+1 the learner among the
   winners, -1 when others won without it, 0 when everybody or nobody won) or
   ``"returns"`` (``Game.returns``: 1 shared among the winners).
@@ -150,7 +154,8 @@ class RulebookEnv(_Base):
         return self.aec.encoder.encode(self.st, self.seat)
 
     def _info(self, illegal_action: bool = False) -> dict:
-        info = {"action_mask": self.action_mask(), "illegal_action": illegal_action}
+        info = {"action_mask": self.action_mask(), "illegal_action": illegal_action,
+                "over": bool(self.done or self.st.over)}
         if self.st.over:
             info["winners"] = list(self.st.winners)
         return info
