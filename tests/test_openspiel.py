@@ -165,3 +165,22 @@ def test_liars_dice_as_openspiel_plays_it_is_the_cpp_game_and_cfr_agrees():
         native.evaluate_and_update_policy()
         assert exploitability.exploitability(ours, python.average_policy()) == pytest.approx(
             pyspiel.exploitability(cpp, native.average_policy()), abs=1e-9)
+
+
+def test_the_information_state_tensor_holds_the_view_and_the_own_actions():
+    game = load_game("rulebook:nim", players=2, explore_games=2, history=3)
+    view_size = len(game.new_initial_state().observation_tensor(0))
+    size = game.num_distinct_actions()
+    assert game.information_state_tensor_size() == view_size + 3 * size
+    state = game.new_initial_state()
+    mine = []
+    for _ in range(4):  # two moves each
+        action = state.legal_actions()[0]
+        if state.current_player() == 0:
+            mine.append(action)
+        state.apply_action(action)
+    tensor = state.information_state_tensor(0)
+    assert tensor[:view_size] == state.observation_tensor(0)
+    rows = [tensor[view_size + k * size:view_size + (k + 1) * size] for k in range(3)]
+    assert not any(rows[0])  # an empty row first: two actions so far, room for three
+    assert [row.index(1.0) for row in rows[1:]] == mine and all(sum(row) == 1 for row in rows[1:])
