@@ -457,7 +457,7 @@ class raw_env(AECEnv):
     ``reward``: ``"win_loss"`` (+1 winners, -1 the others, 0 for all when
     everybody or nobody wins) or ``"returns"`` (``Game.returns``: 1 shared
     among the winners); ``max_created``: room for components made with
-    ``create`` (default 32 when the rule text creates any, else 0);
+    ``create`` (default 32 when the checked rules create any, else 0);
     ``list_cap``: list elements kept per variable or property;
     ``option_values``: values kept per option.
     """
