@@ -184,3 +184,11 @@ def test_the_information_state_tensor_holds_the_view_and_the_own_actions():
     rows = [tensor[view_size + k * size:view_size + (k + 1) * size] for k in range(3)]
     assert not any(rows[0])  # an empty row first: two actions so far, room for three
     assert [row.index(1.0) for row in rows[1:]] == mine and all(sum(row) == 1 for row in rows[1:])
+
+
+@pytest.mark.parametrize("ruleset", ["nim", "crazy-eights", "rock-paper-scissors"])
+def test_random_sim_test_with_openspiels_serialization(ruleset):
+    """OpenSpiel serializes a game by its name and parameters and loads it again: the loaded game must
+    print the same name, and its states replay to the same ones."""
+    game = load_game(f"rulebook:{ruleset}", explore_games=2)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)

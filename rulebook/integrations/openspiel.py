@@ -164,7 +164,9 @@ if pyspiel is not None:
                 max_utility=1.0,
                 utility_sum=0.0 if self.zero_sum else None,
                 max_game_length=self.max_length)
-            super().__init__(game_type, info, dict(params or {}))
+            # only the parameters that differ from the defaults: a game loaded again from its name
+            # (OpenSpiel's serialization) gets every default filled in, and must print the same name
+            super().__init__(game_type, info, {k: v for k, v in (params or {}).items() if _SPEC.get(k) != v})
 
         def new_initial_state(self):
             return RulebookState(self)
