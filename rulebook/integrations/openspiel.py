@@ -201,12 +201,38 @@ if pyspiel is not None:
             self.entries: tuple = ()
             self.decisions = 0
             self.cut = False
-            self.trail = [[] for _ in range(game.n)]  # each player's own history (information_state_string)
+            # what each player has seen and done, in order: ("state", engine state) at each decision,
+            # ("move", player, action id); views are computed from it only when a player's history is asked
+            self.log: list = []
+            self.trail = [[] for _ in range(game.n)]  # each player's history so far (information_state_string)
+            self.upto = [0] * game.n  # how much of ``log`` each trail holds
             self.own = [[] for _ in range(game.n)]  # each player's own action ids (information_state_tensor)
-            self.seen: list = []  # each player's view of ``st`` as JSON (replaced, never changed in place)
+            self.seen: dict = {}  # player -> its view of ``st`` as JSON (replaced at each decision)
             self.ids: dict = {}
             self.seed = None  # the engine's seed, with sampled chance
             self.moves: list = []  # every action and joint action applied, in order (for pickling)
+
+        def view_of(self, player: int) -> str:
+            """The player's view of the state at the last decision, as JSON."""
+            got = self.seen.get(player)
+            if got is None:
+                got = self.seen[player] = _view_string(self.st, player)
+            return got
+
+        def history(self, player: int) -> list[str]:
+            """The player's views, each when it changed, and its own actions ("played <id>")."""
+            trail, last = self.trail[player], len(self.log) - 1
+            for k in range(self.upto[player], len(self.log)):
+                item = self.log[k]
+                if item[0] == "move":
+                    if item[1] == player:
+                        trail.append(f"played {item[2]}")
+                    continue
+                seen = self.view_of(player) if k == last else _view_string(item[1], player)
+                if not trail or trail[-1] != seen:
+                    trail.append(seen)
+            self.upto[player] = len(self.log)
+            return trail
 
         def __reduce__(self):
             """Pickled as its game and its moves, replayed when loaded (the
@@ -216,8 +242,11 @@ if pyspiel is not None:
         def __deepcopy__(self, memo):
             other = Progress.__new__(Progress)  # not copy.copy: it would go through __reduce__ and replay the game
             other.__dict__.update(self.__dict__)
+            other.log = list(self.log)
             other.trail = [list(t) for t in self.trail]
+            other.upto = list(self.upto)
             other.own = [list(t) for t in self.own]
+            other.seen = dict(self.seen)
             other.ids = dict(self.ids)
             other.moves = list(self.moves)
             return other
@@ -250,10 +279,8 @@ if pyspiel is not None:
             d = self._d
             if d.decisions >= d.g.max_length and not d.st.over:
                 d.cut = True
-            d.seen = [_view_string(d.st, p) for p in range(d.g.n)]
-            for trail, seen in zip(d.trail, d.seen):
-                if not trail or trail[-1] != seen:
-                    trail.append(seen)
+            d.seen = {}
+            d.log.append(("state", d.st))
             d.ids = {}
 
         def _options(self, player: int) -> dict[int, int]:
@@ -315,7 +342,7 @@ if pyspiel is not None:
                 if index is None:
                     raise ValueError(f"action {action} is not legal for player {p} now")
                 moves.append((p, index))
-                d.trail[p].append(f"played {action}")
+                d.log.append(("move", p, action))
                 d.own[p].append(action)
             d.decisions += 1
             if d.g.sampled:
@@ -410,10 +437,10 @@ if pyspiel is not None:
         def string_from(self, state, player):
             d = state._d
             if self.perfect_recall:
-                return "\n".join(d.trail[player])
+                return "\n".join(d.history(player))
             if d.st is None:
                 return "setting up"
-            return d.seen[player] + ("\nchance next" if d.event else "")
+            return d.view_of(player) + ("\nchance next" if d.event else "")
 
 
 def _replayed(ruleset: str, params: dict, seed: int | None, moves: list):
