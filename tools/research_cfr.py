@@ -38,20 +38,20 @@ def cpp_game(sides: int):
 
 def python_cfr(game, iterations: int) -> tuple[list[float], float]:
     solver = cfr.CFRSolver(game)
-    curve, start = [], time.time()
+    curve, start = [], time.process_time()
     for _ in range(iterations):
         solver.evaluate_and_update_policy()
         curve.append(exploitability.exploitability(game, solver.average_policy()))
-    return curve, time.time() - start
+    return curve, time.process_time() - start
 
 
 def cpp_cfr(game, iterations: int) -> tuple[list[float], float]:
     solver = pyspiel.CFRSolver(game)
-    curve, start = [], time.time()
+    curve, start = [], time.process_time()
     for _ in range(iterations):
         solver.evaluate_and_update_policy()
         curve.append(pyspiel.exploitability(game, solver.average_policy()))
-    return curve, time.time() - start
+    return curve, time.process_time() - start
 
 
 def plot(runs: dict, sides: int, path: str) -> None:
@@ -74,7 +74,7 @@ def plot(runs: dict, sides: int, path: str) -> None:
     left.set_title(f"Liar's Dice, one die each, {sides} sides")
     left.grid(alpha=0.3, which="both")
     left.legend()
-    right.set_ylabel("seconds per iteration (with exploitability)")
+    right.set_ylabel("CPU seconds per iteration (with exploitability)")
     right.set_yscale("log")
     right.set_title("time")
     right.tick_params(axis="x", labelsize=8)
