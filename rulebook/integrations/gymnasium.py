@@ -115,7 +115,7 @@ class RulebookEnv(_Base):
         self.decisions += 1
         self._play_others()
         if self.st.over:
-            reward = self.aec_reward()
+            reward = self._final_reward()
             return self._observe(), reward, True, False, self._info()
         truncated = self.decisions >= self.max_decisions
         return self._observe(), 0.0, False, truncated, self._info()
@@ -130,7 +130,7 @@ class RulebookEnv(_Base):
             p = movers[0]
             game.apply(st, p, decide(game, st, p, self.bots[p]))
 
-    def aec_reward(self) -> float:
+    def _final_reward(self) -> float:
         """The learner's final reward, as the AEC env gives it."""
         self.aec.st = self.st
         return float(self.aec._final_rewards()[self.seat])
