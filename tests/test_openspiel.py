@@ -8,26 +8,37 @@ pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not inst
 
 from rulebook.integrations.openspiel import load_game  # noqa: E402
 
-# (ruleset, players): the quick configurations with explicit chance, one
-# random game each, within the suite's time budget. Larger player counts and
-# the long card games (Lifeboat, Survive, Young Svintus) take the adapter
-# from tens of seconds to minutes a game: see docs/research.md.
-EXPLICIT = [("nim", n) for n in (2, 3, 4)] + [("tic-tac-toe", 2), ("rock-paper-scissors", 2), ("pig", 2)] + [
-    ("blackjack", n) for n in (1, 2, 3)] + [("crazy-eights", 2), ("liars-dice", 2), ("get-bit", 4),
-                                             ("dead-mans-draw", 2)]
-SAMPLED = [("love-letter", 2)]
+
+def _every_count():
+    """(ruleset, players) for every ruleset on the search path and every player count it allows."""
+    from rulebook.files.locate import all_rulesets
+    from rulebook.integrations.pettingzoo import load
+
+    out = []
+    for path in all_rulesets():
+        prog = load(str(path.parent)).program
+        out += [(prog.id, n) for n in range(prog.min_players, prog.max_players + 1)]
+    return sorted(out)
 
 
-@pytest.mark.parametrize("ruleset,players", EXPLICIT)
+EVERY = _every_count()
+# Long card games: a random game there is thousands of chance nodes and decisions, minutes under
+# random_sim_test at the larger counts; they are played to a cut (max_game_length decisions, then
+# terminal with every return 0, as declared), which still runs the setup's shuffles and deals, reshuffles
+# and every observation. Full games of each at their smallest count: test_a_long_game_plays_to_its_end.
+CUT = {"survive": 30, "lifeboat": 40, "young-svintus": 40}
+
+
+@pytest.mark.parametrize("ruleset,players", EVERY)
 def test_random_sim_test_explicit_chance(ruleset, players):
-    game = load_game(f"rulebook:{ruleset}", players=players, explore_games=3)
+    game = load_game(f"rulebook:{ruleset}", players=players, explore_games=2, max_game_length=CUT.get(ruleset, 0))
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
-@pytest.mark.parametrize("ruleset,players", SAMPLED)
-def test_random_sim_test_sampled_chance(ruleset, players):
-    game = load_game(f"rulebook:{ruleset}", players=players, chance="sampled", explore_games=3)
+@pytest.mark.parametrize("ruleset", ["love-letter", "get-bit", "young-svintus"])
+def test_random_sim_test_sampled_chance(ruleset):
+    game = load_game(f"rulebook:{ruleset}", chance="sampled", explore_games=2, max_game_length=CUT.get(ruleset, 0))
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
@@ -118,3 +129,66 @@ def test_the_docs_script_runs(capsys):
     exec(compile(block, "docs/research.md", "exec"), {})
     out = capsys.readouterr().out
     assert "CFR exploitability" in out and "MCTS opens with" in out
+
+
+def _same_tree(a, b) -> int:
+    """Walk a Rulebook state and an OpenSpiel C++ state together, matching actions by their words."""
+    assert a.is_terminal() == b.is_terminal() and a.is_chance_node() == b.is_chance_node(), b.history_str()
+    if a.is_terminal():
+        assert a.returns() == b.returns(), b.history_str()
+        return 1
+    if a.is_chance_node():
+        oa, ob = a.chance_outcomes(), b.chance_outcomes()
+        assert [p for _, p in oa] == [p for _, p in ob]
+        return 1 + sum(_same_tree(a.child(x), b.child(y)) for (x, _), (y, _) in zip(oa, ob))
+    assert a.current_player() == b.current_player()
+    la = {a.action_to_string(a.current_player(), x): x for x in a.legal_actions()}
+    lb = {b.action_to_string(b.current_player(), x): x for x in b.legal_actions()}
+    assert set(la) == set(lb), b.history_str()
+    return 1 + sum(_same_tree(a.child(la[k]), b.child(lb[k])) for k in la)
+
+
+def test_liars_dice_as_openspiel_plays_it_is_the_cpp_game_and_cfr_agrees():
+    """docs/research/liars-dice-openspiel.yaml against OpenSpiel's C++ liars_dice (one die each, two
+    sides here to stay quick): the same tree, returns and CFR exploitability, iteration by iteration."""
+    from pathlib import Path
+
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    ruleset = Path(__file__).parent.parent / "docs" / "research" / "liars-dice-openspiel.yaml"
+    ours = load_game(str(ruleset), params={"sides": 2}, explore_games=3)
+    cpp = pyspiel.load_game("liars_dice", {"numdice": 1, "dice_sides": 2})
+    assert _same_tree(ours.new_initial_state(), cpp.new_initial_state()) > 100
+    python, native = cfr.CFRSolver(ours), pyspiel.CFRSolver(cpp)
+    for _ in range(2):
+        python.evaluate_and_update_policy()
+        native.evaluate_and_update_policy()
+        assert exploitability.exploitability(ours, python.average_policy()) == pytest.approx(
+            pyspiel.exploitability(cpp, native.average_policy()), abs=1e-9)
+
+
+def test_the_information_state_tensor_holds_the_view_and_the_own_actions():
+    game = load_game("rulebook:nim", players=2, explore_games=2, history=3)
+    view_size = len(game.new_initial_state().observation_tensor(0))
+    size = game.num_distinct_actions()
+    assert game.information_state_tensor_size() == view_size + 3 * size
+    state = game.new_initial_state()
+    mine = []
+    for _ in range(4):  # two moves each
+        action = state.legal_actions()[0]
+        if state.current_player() == 0:
+            mine.append(action)
+        state.apply_action(action)
+    tensor = state.information_state_tensor(0)
+    assert tensor[:view_size] == state.observation_tensor(0)
+    rows = [tensor[view_size + k * size:view_size + (k + 1) * size] for k in range(3)]
+    assert not any(rows[0])  # an empty row first: two actions so far, room for three
+    assert [row.index(1.0) for row in rows[1:]] == mine and all(sum(row) == 1 for row in rows[1:])
+
+
+@pytest.mark.parametrize("ruleset", ["nim", "crazy-eights", "rock-paper-scissors"])
+def test_random_sim_test_with_openspiels_serialization(ruleset):
+    """OpenSpiel serializes a game by its name and parameters and loads it again: the loaded game must
+    print the same name, and its states replay to the same ones."""
+    game = load_game(f"rulebook:{ruleset}", explore_games=2)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)

@@ -1,6 +1,8 @@
 """Explicit chance: the engine stops at a chance event when its script says
 STOP (interpreter.ops), and rulebook.integrations.chance resolves it."""
 
+from pathlib import Path
+
 import pytest
 from rulebook.interpreter.ops import STOP, ChanceStop
 
@@ -60,3 +62,34 @@ def test_the_chosen_order_is_the_deck_order():
     dealt = [c for z in st.zones for c in z]
     assert sorted(dealt) == list(range(52))
     assert st.rng == game.new(players=2, seed=0, record=False, chance=(entry,)).rng  # the generator was not used
+
+
+def test_a_one_outcome_event_before_a_chance_node_is_replayed_too():
+    """Survive's setup picks from a list of one (one outcome, resolved without asking) before it
+    shuffles: the shuffle's outcome must be scripted after that pick, or the next run meets the
+    shuffle where it expects the pick (R030)."""
+    game = load("survive")
+    origin, entries = Origin(2, None), ()
+    got = resume(game, origin, entries)
+    resolved_unasked = 0
+    while not hasattr(got, "over"):
+        event = got
+        resolved_unasked += len(event.before) - len(entries)
+        entry = None
+        while event is not None:
+            event, entry = event.choose(event.outcomes()[0])
+        entries = got.before + (entry,)
+        got = resume(game, origin, entries)
+    assert not got.over and game.to_move(got)
+    assert resolved_unasked > 0  # the case this test is about did happen
+
+
+def test_features_are_read_from_the_checked_rules(tmp_path):
+    from rulebook.integrations.features import of_game
+
+    assert of_game(load("rock-paper-scissors")).simultaneous
+    assert not of_game(load("nim")).simultaneous and not of_game(load("nim")).hides
+    rules = (tmp_path / "words.yaml")
+    rules.write_text((Path(__file__).parent.parent / "examples" / "nim" / "ruleset.yaml").read_text().replace(
+        "title: Nim", "title: \"Nim: simultaneous for p in players, hide x, create token in pile\""))
+    assert of_game(load(str(rules))) == of_game(load("nim"))  # words in a text are not rules

@@ -126,14 +126,14 @@ def _explore_one(game, players, params, rng, max_steps, found: Exploration) -> N
     while steps < max_steps:
         got = resume(game, origin, entries)
         if isinstance(got, Event):
-            event = got
+            event, before = got, got.before
             while event is not None:
                 outcomes = event.outcomes()
                 found.most_outcomes = max(found.most_outcomes, len(outcomes), max(outcomes, default=0) + 1)
                 event, entry = event.choose(rng.choice(outcomes))
                 steps += 1
                 chance += 1
-            entries = entries + (entry,)
+            entries = before + (entry,)
             continue
         st = got
         if st.over:
@@ -176,3 +176,29 @@ class ActionTable:
 
     def key_of(self, action: int) -> str | None:
         return self.keys[action] if 0 <= action < len(self.keys) else None
+
+
+def explore_sampled(game: Game, players: int, params: dict | None, games: int, max_decisions: int) -> Exploration:
+    """Like ``explore``, with the engine drawing chance from its own
+    generator (seeds 0, 1, ...): the options met are the same kind, and a
+    long card game explores in a fraction of the time (no run is repeated
+    per chance event). For environments whose chance is sampled anyway."""
+    found = Exploration()
+    for seed in range(games):
+        rng = random.Random(seed)
+        try:
+            st = game.new(players=players, seed=seed, params=params, record=False)
+            decisions = 0
+            while not st.over and decisions < max_decisions:
+                for p in game.to_move(st):
+                    keys = option_keys(game, st, p)
+                    found.keys.update(keys)
+                    found.most_options = max(found.most_options, len(keys))
+                    game.apply(st, p, rng.randrange(len(keys)))
+                    decisions += 1
+        except RulebookError:
+            continue
+        found.games += 1
+        found.cut += 0 if st.over else 1
+        found.longest = max(found.longest, decisions)
+    return found

@@ -43,38 +43,47 @@ class Origin:
 class Event:
     """A chance event that is not resolved yet: ``kind`` "index" (a number
     from 0 to n - 1) or "shuffle" (of ``items``: ``picked`` are the
-    components already placed, top first)."""
+    components already placed, top first). ``before``: the script entries
+    of the chance events resolved since the run's origin, this one's first
+    outcome to be appended to them (events with one outcome are resolved
+    without asking, so the caller does not know them otherwise)."""
 
     kind: str
     n: int
     items: tuple = ()
     picked: tuple = ()
+    before: tuple = ()
 
     def outcomes(self) -> list[int]:
         """The outcome ids, each equally likely: a number, or the component
         to place next."""
         if self.kind == "index":
             return list(range(self.n))
-        return sorted(c for c in self.items if c not in self.picked)
+        picked = set(self.picked)
+        return sorted(c for c in self.items if c not in picked)
 
     def choose(self, outcome: int) -> tuple[Event | None, tuple | None]:
         """After ``outcome``: the same event with one more position placed,
         or None and the finished script entry."""
-        if outcome not in self.outcomes():
-            raise ValueError(f"{outcome} is not an outcome of this chance event")
         if self.kind == "index":
+            if not 0 <= outcome < self.n:
+                raise ValueError(f"{outcome} is not an outcome of this chance event")
             return None, ("index", outcome, TEXT)
+        if outcome not in self.items or outcome in self.picked:
+            raise ValueError(f"{outcome} is not an outcome of this chance event")
         picked = self.picked + (outcome,)
-        rest = [c for c in self.items if c not in picked]
+        placed = set(picked)
+        rest = [c for c in self.items if c not in placed]
         if len(rest) <= 1:
             return None, ("shuffle", list(picked) + rest, TEXT)
-        return Event(self.kind, self.n, self.items, picked), None
+        return Event(self.kind, self.n, self.items, picked, self.before), None
 
 
 def resume(game: Game, origin: Origin, entries: tuple) -> State | Event:
     """Run from ``origin`` with the chance outcomes ``entries``: the state at
     the next decision (or the end), or the next chance event to resolve.
-    Events with one outcome are resolved here, without asking."""
+    Events with one outcome are resolved here, without asking: their entries
+    are in the event's ``before``, so the next run replays them too."""
     while True:
         script = tuple(entries) + ((STOP,),)
         try:
@@ -86,7 +95,7 @@ def resume(game: Game, origin: Origin, entries: tuple) -> State | Event:
                 for player, index in origin.moves:
                     game.apply(st, player, index)
         except ChanceStop as stop:
-            event = Event(stop.kind, stop.n, tuple(stop.items))
+            event = Event(stop.kind, stop.n, tuple(stop.items), before=tuple(entries))
             outcomes = event.outcomes()
             if len(outcomes) > 1:
                 return event

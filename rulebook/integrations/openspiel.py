@@ -7,11 +7,12 @@ every ruleset on the search path under ``rulebook:<id>``, so
 ``pyspiel.load_game("rulebook:nim", {"players": 3})`` works too. It knows no
 game: everything is read from the ruleset through ``interpreter.game.Game``.
 
-* **Game type.** Simultaneous-move when the rule text asks a
-  ``simultaneous for`` question (several players answer one node at once);
-  else sequential. Perfect information only when nothing can be hidden (no
-  zone with ``visibility`` owner or hidden, no face-down zone, no secret
-  player variable, no ``hide``, no simultaneous question); else imperfect.
+* **Game type.** Simultaneous-move when the checked rules have a
+  ``simultaneous for`` statement (several players answer one node at once;
+  ``rulebook.integrations.features``); else sequential. Perfect information
+  only when nothing can be hidden (no zone with ``visibility`` owner or
+  hidden, no face-down zone, no secret player variable, no ``hide``
+  statement, no simultaneous question); else imperfect.
   Returns are terminal. By default (``returns=zero_sum``) they are the
   engine's (1 shared among the winners) centred and scaled so that they sum
   to 0 and a lone winner gets 1: zero-sum by construction, so declared so
@@ -32,7 +33,9 @@ game: everything is read from the ruleset through ``interpreter.game.Game``.
   JSON; ``observation_tensor`` is the same view encoded as in the PettingZoo
   env (``rulebook.pettingzoo_env.Encoder``). ``information_state_string`` is
   the player's own history: its views, each when it changed, and its own
-  actions. No information-state tensor is offered.
+  actions; ``information_state_tensor`` is the observation tensor and the
+  player's last ``history`` own actions, one-hot (fixed size, so perfect
+  recall only where those tell the past; the string is exact).
 * **Length.** A game is cut (terminal, every return 0) after
   ``max_game_length`` decisions: by default four times the longest explored
   game, at least 1000.
@@ -43,12 +46,11 @@ from __future__ import annotations
 import copy
 import json
 import random
-import re
 from functools import lru_cache
 
 from rulebook.integrations.actions import ActionTable, explore, option_keys, stated_keys
 from rulebook.integrations.chance import Event, Origin, resume
-from rulebook.integrations.rule_text import rule_strings
+from rulebook.integrations.features import of_game
 from rulebook.interpreter.game import Game
 from rulebook.interpreter.view import view
 
@@ -62,8 +64,6 @@ else:
     _MISSING = None
 
 PREFIX = "rulebook:"
-_HIDING = re.compile(r"\bhide\b|\bsimultaneous\b")
-_SIMULTANEOUS = re.compile(r"\bsimultaneous\s+for\b")
 
 
 def _require() -> None:
@@ -72,27 +72,25 @@ def _require() -> None:
                           'install them with: pip install -e ".[openspiel]"') from _MISSING
 
 
-def _rule_text(data) -> str:
-    """Every string of the ruleset's data, joined (for the words that show a feature)."""
-    return "\n".join(rule_strings(data))
-
-
 def is_simultaneous(game: Game) -> bool:
-    """Whether the rule text asks several players one question at once."""
-    return bool(_SIMULTANEOUS.search(_rule_text(game.program.data or {})))
+    """Whether the rules ask several players one question at once (a
+    ``simultaneous for`` statement of the checked rules)."""
+    return of_game(game).simultaneous
 
 
 def hides_anything(game: Game) -> bool:
     """Whether a player can ever be kept from seeing something: a zone that
-    hides or deals face down, a secret player variable, ``hide`` or a
-    simultaneous question in the rule text."""
+    hides or deals face down, a secret player variable, or a ``hide`` or
+    ``simultaneous for`` statement in the checked rules (a simultaneous
+    answer is hidden until all have answered)."""
     prog = game.program
     if any(f.visibility in ("owner", "hidden") or f.face == "down" for f in prog.families.values()):
         return True
     pvars = (prog.data or {}).get("player_vars") or {}
     if any(isinstance(v, dict) and v.get("visibility") == "owner" for v in pvars.values()):
         return True
-    return bool(_HIDING.search(_rule_text(prog.data or {})))
+    found = of_game(game)
+    return found.hides or found.simultaneous
 
 
 @lru_cache(maxsize=64)
@@ -103,7 +101,8 @@ def _compiled(ruleset: str, variants: tuple) -> Game:
 
 
 _SPEC = {"players": 0, "variants": "", "params": "", "chance": "explicit", "returns": "zero_sum",
-         "explore_games": 20, "spare_actions": 64, "max_game_length": 0, "seed": 0}
+         "explore_games": 20, "spare_actions": 64, "max_game_length": 0, "seed": 0,
+         "history": 16}
 
 
 def _settings(params: dict) -> dict:
@@ -154,7 +153,7 @@ if pyspiel is not None:
                 utility=G.Utility.ZERO_SUM if self.zero_sum else G.Utility.GENERAL_SUM,
                 reward_model=G.RewardModel.TERMINAL,
                 max_num_players=prog.max_players, min_num_players=prog.min_players,
-                provides_information_state_string=True, provides_information_state_tensor=False,
+                provides_information_state_string=True, provides_information_state_tensor=True,
                 provides_observation_string=True, provides_observation_tensor=True,
                 parameter_specification=dict(_SPEC))
             info = pyspiel.GameInfo(
@@ -165,7 +164,9 @@ if pyspiel is not None:
                 max_utility=1.0,
                 utility_sum=0.0 if self.zero_sum else None,
                 max_game_length=self.max_length)
-            super().__init__(game_type, info, dict(params or {}))
+            # only the parameters that differ from the defaults: a game loaded again from its name
+            # (OpenSpiel's serialization) gets every default filled in, and must print the same name
+            super().__init__(game_type, info, {k: v for k, v in (params or {}).items() if _SPEC.get(k) != v})
 
         def new_initial_state(self):
             return RulebookState(self)
@@ -180,10 +181,10 @@ if pyspiel is not None:
 
                 game, prog = self.engine, self.engine.program
                 st = game.new(players=self.n, seed=0, params=self.engine_params, record=False)
-                data = prog.data or {}
+                data = prog.data or {}  # its strings are the vocabulary of string values
                 self._encoder = Encoder(game, self.n, self.engine_params, vocabulary(data, st),
                                         max(self.table.size, action_bound(self.exploration.most_options)),
-                                        created_types(data, prog), 32)
+                                        created_types(game), 32)
             return self._encoder
 
     class Progress:
@@ -200,10 +201,38 @@ if pyspiel is not None:
             self.entries: tuple = ()
             self.decisions = 0
             self.cut = False
-            self.trail = [[] for _ in range(game.n)]  # each player's own history (information_state_string)
+            # what each player has seen and done, in order: ("state", engine state) at each decision,
+            # ("move", player, action id); views are computed from it only when a player's history is asked
+            self.log: list = []
+            self.trail = [[] for _ in range(game.n)]  # each player's history so far (information_state_string)
+            self.upto = [0] * game.n  # how much of ``log`` each trail holds
+            self.own = [[] for _ in range(game.n)]  # each player's own action ids (information_state_tensor)
+            self.seen: dict = {}  # player -> its view of ``st`` as JSON (replaced at each decision)
             self.ids: dict = {}
             self.seed = None  # the engine's seed, with sampled chance
             self.moves: list = []  # every action and joint action applied, in order (for pickling)
+
+        def view_of(self, player: int) -> str:
+            """The player's view of the state at the last decision, as JSON."""
+            got = self.seen.get(player)
+            if got is None:
+                got = self.seen[player] = _view_string(self.st, player)
+            return got
+
+        def history(self, player: int) -> list[str]:
+            """The player's views, each when it changed, and its own actions ("played <id>")."""
+            trail, last = self.trail[player], len(self.log) - 1
+            for k in range(self.upto[player], len(self.log)):
+                item = self.log[k]
+                if item[0] == "move":
+                    if item[1] == player:
+                        trail.append(f"played {item[2]}")
+                    continue
+                seen = self.view_of(player) if k == last else _view_string(item[1], player)
+                if not trail or trail[-1] != seen:
+                    trail.append(seen)
+            self.upto[player] = len(self.log)
+            return trail
 
         def __reduce__(self):
             """Pickled as its game and its moves, replayed when loaded (the
@@ -211,8 +240,13 @@ if pyspiel is not None:
             return _replayed, (self.g.ruleset, self.g.raw_params, self.seed, list(self.moves))
 
         def __deepcopy__(self, memo):
-            other = copy.copy(self)
+            other = Progress.__new__(Progress)  # not copy.copy: it would go through __reduce__ and replay the game
+            other.__dict__.update(self.__dict__)
+            other.log = list(self.log)
             other.trail = [list(t) for t in self.trail]
+            other.upto = list(self.upto)
+            other.own = [list(t) for t in self.own]
+            other.seen = dict(self.seen)
             other.ids = dict(self.ids)
             other.moves = list(self.moves)
             return other
@@ -245,10 +279,8 @@ if pyspiel is not None:
             d = self._d
             if d.decisions >= d.g.max_length and not d.st.over:
                 d.cut = True
-            for p, trail in enumerate(d.trail):
-                seen = _view_string(d.st, p)
-                if not trail or trail[-1] != seen:
-                    trail.append(seen)
+            d.seen = {}
+            d.log.append(("state", d.st))
             d.ids = {}
 
         def _options(self, player: int) -> dict[int, int]:
@@ -290,9 +322,10 @@ if pyspiel is not None:
             d = self._d
             d.moves.append(action)
             if d.event is not None:
+                before = d.event.before
                 d.event, entry = d.event.choose(action)
                 if entry is not None:
-                    d.entries += (entry,)
+                    d.entries = before + (entry,)
                     self._advance()
                 return
             self._move([(self.current_player(), action)])
@@ -309,7 +342,8 @@ if pyspiel is not None:
                 if index is None:
                     raise ValueError(f"action {action} is not legal for player {p} now")
                 moves.append((p, index))
-                d.trail[p].append(f"played {action}")
+                d.log.append(("move", p, action))
+                d.own[p].append(action)
             d.decisions += 1
             if d.g.sampled:
                 st = d.st.clone()
@@ -381,26 +415,32 @@ if pyspiel is not None:
                                  "single-player private information only")
             self.game = game
             self.perfect_recall = obs.perfect_recall
-            size = 0 if obs.perfect_recall else game.encoder().size
-            self.tensor = np.zeros(size, np.float32)
+            self.view_size = game.encoder().size
+            self.history = int(game.settings["history"]) if obs.perfect_recall else 0
+            self.tensor = np.zeros(self.view_size + self.history * game.table.size, np.float32)
             self.dict = {"observation": self.tensor}
 
         def set_from(self, state, player):
-            if self.perfect_recall:
-                return
+            """The player's view encoded; with perfect recall, then its last
+            ``history`` own actions, one-hot, the most recent last."""
             st = state._d.st
-            if st is None:
-                self.tensor.fill(0)
-            else:
-                self.tensor[:] = self.game.encoder().encode(st, player)
+            self.tensor.fill(0)
+            if st is not None:
+                self.tensor[:self.view_size] = self.game.encoder().encode(st, player)
+            if self.history:
+                size = self.game.table.size
+                recent = state._d.own[player][-self.history:]
+                first = self.view_size + (self.history - len(recent)) * size
+                for k, action in enumerate(recent):
+                    self.tensor[first + k * size + action] = 1
 
         def string_from(self, state, player):
             d = state._d
             if self.perfect_recall:
-                return "\n".join(d.trail[player])
+                return "\n".join(d.history(player))
             if d.st is None:
                 return "setting up"
-            return _view_string(d.st, player) + ("\nchance next" if d.event else "")
+            return d.view_of(player) + ("\nchance next" if d.event else "")
 
 
 def _replayed(ruleset: str, params: dict, seed: int | None, moves: list):
@@ -446,7 +486,7 @@ def register(ruleset: str, name: str | None = None) -> str:
         chance_mode=G.ChanceMode.EXPLICIT_STOCHASTIC, information=G.Information.IMPERFECT_INFORMATION,
         utility=G.Utility.GENERAL_SUM, reward_model=G.RewardModel.TERMINAL,
         max_num_players=prog.max_players, min_num_players=prog.min_players,
-        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=dict(_SPEC))
     # a class, as OpenSpiel's own Python games register (a registered function crashes the interpreter's exit)

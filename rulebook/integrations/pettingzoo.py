@@ -33,7 +33,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from rulebook.integrations.rule_text import rule_strings
+from rulebook.integrations.features import of_game
 from rulebook.interpreter.errors import RulebookError
 from rulebook.interpreter.game import Game, _tag_type
 from rulebook.interpreter.ops import can_see, zone_family, zone_key
@@ -58,7 +58,6 @@ ITEM_COLS = ("known", "zone", "family", "zone_key", "position", "face_up", "owne
 BACK_COLS = ("present", "zone", "family", "zone_key", "position", "owner")
 OPTION_COLS = ("present", "hidden", "action", "count")
 _QUOTED = re.compile(r'"([^"\\\n]*)"|\'([^\'\\\n]*)\'')
-_CREATE = re.compile(r"\bcreate\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b")
 _BOUND_CACHE: dict = {}  # exploring games is the slow part of making an env: once per configuration
 
 
@@ -122,11 +121,11 @@ def vocabulary(data, st) -> dict[str, int]:
     return {w: i + 1 for i, w in enumerate(sorted(words))}
 
 
-def created_types(data, prog) -> list[str]:
-    """Component types the rule text may ``create`` (their number can grow
+def created_types(game: Game) -> list[str]:
+    """Component types the checked rules ``create`` (their number can grow
     during play, so the observation keeps a capped pool for them)."""
-    found = {m.group(1) for x in rule_strings(data) for m in _CREATE.finditer(x)}
-    return [t for t in prog.comp_types if t in found]
+    found = of_game(game).created
+    return [t for t in game.program.comp_types if t in found]
 
 
 def explore_options(game: Game, players: int, params: dict | None, games: int = 20,
@@ -458,7 +457,7 @@ class raw_env(AECEnv):
     ``reward``: ``"win_loss"`` (+1 winners, -1 the others, 0 for all when
     everybody or nobody wins) or ``"returns"`` (``Game.returns``: 1 shared
     among the winners); ``max_created``: room for components made with
-    ``create`` (default 32 when the rule text creates any, else 0);
+    ``create`` (default 32 when the checked rules create any, else 0);
     ``list_cap``: list elements kept per variable or property;
     ``option_values``: values kept per option.
     """
@@ -491,7 +490,7 @@ class raw_env(AECEnv):
         st = self.game.new(players=n, seed=0, params=self.params, record=False)  # checks the parameters too
         if max_actions is None:
             max_actions = action_bound(explore_options(self.game, n, self.params, explore_games))
-        created = created_types(data, prog)
+        created = created_types(self.game)
         self.encoder = Encoder(self.game, n, self.params, vocabulary(data, st), max_actions, created,
                                32 if max_created is None else max_created, list_cap, option_values)
         self.possible_agents = [f"player_{p}" for p in range(n)]
