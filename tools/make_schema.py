@@ -161,8 +161,15 @@ schema = {
                     },
                     "items": {
                         "type": "array",
-                        "items": {"type": "object"},
-                        "description": "Explicit components, one mapping of fixed properties each.",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "copies": {"description": "How many components this item makes (a whole number, "
+                                           "0 or more; default: the type's copies): not a property."},
+                            },
+                        },
+                        "description": "Explicit components, one mapping of fixed properties each "
+                        "(its 'copies': how many of it).",
                     },
                     "count": dict(EXPR, description="Make this many plain components."),
                     "copies": dict(EXPR, description="Copies of each generated component."),
@@ -650,6 +657,7 @@ FIELD_DOCS: dict[str, dict] = {
     "components.*.for_each": {"examples": [{"colour": "range(pawn_count)", "value": "range(1, top_value + 1)"}, {"suit": "suits", "step": "range(cards_per_suit)"}]},
     "components.*.for_each.*": {"description": "An expression giving the list of values this property takes (the last name varies fastest).", "examples": ["range(1, 11)", "suits", "people_values"]},
     "components.*.items": {"examples": [[{"target": "right arm"}, {"target": "left arm"}, {"target": "head"}], [{"colour": "red", "worth": 3}, {"colour": "blue", "worth": 5}]]},
+    "components.*.items.[].copies": {"examples": [3, 0]},
     "components.*.count": {"examples": ["player_count + 1", 2]},
     "components.*.copies": {"examples": [2, "back_counts[b][index_of(tile_kinds, kind)]"]},
     "components.*.props": {"examples": [{"value": "lowest[index_of(suits, suit)] + step"}, {"mark": "'p' + str(colour + 1)"}]},

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from rulebook.validator.check_expr import BUILTIN_NAMES, CheckError, Cx
 from rulebook.validator.diagnostics import did_you_mean
-from rulebook.validator.ir import Expr, FunctionRule, X
+from rulebook.validator.ir import ROW_COPIES, Expr, FunctionRule, X
 from rulebook.validator.scope import Locals, Scope
 from rulebook.validator.types import (
     ANY,
@@ -163,6 +163,8 @@ def declare_components(ck):
         for row in spec.get("items") or []:
             if isinstance(row, dict):
                 for key, value in row.items():
+                    if key == ROW_COPIES:
+                        continue  # how many of this row: not a property
                     ct.static[key] = join(ct.static.get(key, NONE), literal_type(value))
         for key in spec.get("props") or {}:
             ct.static[key] = ANY
