@@ -35,6 +35,11 @@ PARAMS = {
     "additionalProperties": TYPE,
     "propertyNames": NAME,
 }
+FOR_TESTS = {
+    "type": "boolean",
+    "description": "A helper for scenarios' run: steps: no 'never called' warning (W104), and W109 where a rule "
+    "calls it.",
+}
 VAR = {
     "description": "A variable: a literal initial value, an expression (a string), or {initial, type, visibility}.",
     "oneOf": [
@@ -333,7 +338,8 @@ schema = {
                 "type": "object",
                 "required": ["value"],
                 "additionalProperties": False,
-                "properties": {"params": PARAMS, "value": EXPR, "description": {"type": "string"}},
+                "properties": {"params": PARAMS, "value": EXPR, "description": {"type": "string"},
+                               "for_tests": FOR_TESTS},
             },
         },
         "procedures": {
@@ -344,7 +350,8 @@ schema = {
                 "type": "object",
                 "required": ["effect"],
                 "additionalProperties": False,
-                "properties": {"params": PARAMS, "returns": TYPE, "effect": BLOCK, "description": {"type": "string"}},
+                "properties": {"params": PARAMS, "returns": TYPE, "effect": BLOCK, "description": {"type": "string"},
+                               "for_tests": FOR_TESTS},
             },
         },
         "setup": dict(BLOCK, description="Effects run once before the first phase."),
@@ -708,8 +715,10 @@ FIELD_DOCS: dict[str, dict] = {
     "functions.*.params.*": {"description": "The parameter's type.", "examples": ["player", "card", "str"]},
     "functions.*.value": {"description": "The expression computed; the parameters are names in it.", "examples": ["sum(stack_tops(p), c => c.value)", "any(play, x => x.suit == s)"]},
     "functions.*.description": {"description": "What the function computes.", "examples": ["Whether a card of suit s is in the play area."]},
+    "functions.*.for_tests": {"examples": [True]},
     "procedures": {"examples": [{"throw_die": {"description": "Sets last_roll to a fresh roll.", "effect": "set last_roll = roll(6)"}}]},
     "procedures.*": {"description": "Named effects, called as a statement: pay(player, 2).", "examples": [{"params": {"p": "player", "n": "int"}, "effect": "set p.coins -= n\nset total += n"}]},
+    "procedures.*.for_tests": {"examples": [True]},
     "procedures.*.params": {"description": "Parameters: name -> type, in call order.", "examples": [{"c": "card"}, {"p": "player", "n": "int"}]},
     "procedures.*.params.*": {"description": "The parameter's type.", "examples": ["card", "player", "int"]},
     "procedures.*.returns": {"description": "The type of the value the procedure gives with 'return <value>'; it is then called in the values of statements: let n = bid_of(player).", "examples": ["int", "player", "bool"]},

@@ -319,18 +319,28 @@ def _params(ck, section, name, spec):
     return params
 
 
+def note_for_tests(ck, section: str, name: str, spec) -> None:
+    """A helper marked ``for_tests: true`` is there for scenarios' ``run:``
+    steps, which the ruleset's checks do not see: no W104 for it, and a W109
+    where a rule calls it (see ``warn_unused``)."""
+    if isinstance(spec, dict) and spec.get("for_tests") is True:
+        ck.test_helpers[(section, name)] = []
+
+
 def declare_functions(ck):
     for name, spec in (ck.data.get("functions") or {}).items():
         builtin_clash(ck, "functions", name)
         params = _params(ck, "functions", name, spec)
         node, span = ck.parse(("functions", name, "value"), "expression")
         ck.functions[name] = (params, node, ("functions", name, "value"), span)
+        note_for_tests(ck, "functions", name, spec)
 
 
 def declare_procedures(ck):
     for name, spec in (ck.data.get("procedures") or {}).items():
         builtin_clash(ck, "procedures", name)
         ck.procedures[name] = (f"procedure {name}", _params(ck, "procedures", name, spec))
+        note_for_tests(ck, "procedures", name, spec)
         returns = spec.get("returns") if isinstance(spec, dict) else None
         if returns is not None:
             t = parse_type(returns, ck.comp_types)
