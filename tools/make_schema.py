@@ -230,6 +230,23 @@ schema = {
                                 "description": "Graph boards: pairs of adjacent spaces, by key.",
                             },
                             "directed": {"type": "boolean", "description": "Graph boards: edges go one way only."},
+                            "axes": {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "description": "Hex and square grids: the names the map gives the columns and rows.",
+                                "properties": {
+                                    "col": {
+                                        "type": "array",
+                                        "items": {"type": ["string", "integer"]},
+                                        "description": "Column names, from the smallest col (the left) on.",
+                                    },
+                                    "row": {
+                                        "type": "array",
+                                        "items": {"type": ["string", "integer"]},
+                                        "description": "Row names, from the smallest row (the top) on.",
+                                    },
+                                },
+                            },
                             "show": {
                                 "type": "object",
                                 "additionalProperties": False,
@@ -686,6 +703,11 @@ FIELD_DOCS: dict[str, dict] = {
     "components.*.board.key": {"examples": ["name"]},
     "components.*.board.edges": {"examples": [[["a", "b"], ["b", "c"], ["a", "d"], ["d", "c"]]]},
     "components.*.board.directed": {"examples": [True]},
+    "components.*.board.axes": {"examples": [{"col": ["a", "b", "c"], "row": ["1", "2", "3"]}]},
+    "components.*.board.axes.col": {"examples": [["a", "b", "c"], ["left", "centre", "right"]]},
+    "components.*.board.axes.col.[]": {"description": "A column's name (1 to 8 characters).", "examples": ["a"]},
+    "components.*.board.axes.row": {"examples": [["1", "2", "3"], ["top", "middle", "bottom"]]},
+    "components.*.board.axes.row.[]": {"description": "A row's name (1 to 8 characters).", "examples": ["1"]},
     "components.*.board.show": {"examples": [{"terrain": "base", "glyphs": {"sea": ".", "island": ".", "safe": "#"}, "pieces": "on", "legend": {"#": "safe island"}}]},
     "components.*.board.show.terrain": {"examples": ["base"]},
     "components.*.board.show.glyphs": {"examples": [{"sea": ".", "island": ".", "safe": "#"}]},

@@ -208,6 +208,7 @@ def declare_components(ck):
                         ("components", name, "board"),
                         hint="for_each: {col: range(w), row: range(h)}" if prop in ("col", "row") else None,
                     )
+            check_axes(ck, name, ct.board)
         for prop in ct.public:
             if prop not in ct.static and prop not in ct.dynamic:
                 ck.report(
@@ -317,6 +318,31 @@ def _params(ck, section, name, spec):
             t = ANY
         params.append((pname, t))
     return params
+
+
+AXIS_LABEL_MAX = 8  # characters of one axis label: a map column is as wide as its longest label
+
+
+def check_axes(ck, name: str, board: dict) -> None:
+    """A board's ``axes``: the names its map gives the columns and rows, in
+    order from the smallest ``col`` (``row``). Plain texts the validator
+    checks here, since they are drawn as they are written."""
+    axes = board.get("axes")
+    if not isinstance(axes, dict):
+        return
+    path = ("components", name, "board", "axes")
+    if board.get("grid") not in ("hex", "square"):
+        ck.report("E014", f"'{name}': a {board.get('grid')} board has no columns and rows to name", path, key=True,
+                  hint="axes name the columns and rows of a hex or square grid")
+        return
+    for axis, labels in axes.items():
+        if not isinstance(labels, list):
+            continue  # the schema says so
+        for i, label in enumerate(labels):
+            text = str(label) if isinstance(label, (str, int)) and not isinstance(label, bool) else ""
+            if not 1 <= len(text) <= AXIS_LABEL_MAX:
+                ck.report("E014", f"'{name}': axis label {label!r} is not a text of 1 to {AXIS_LABEL_MAX} "
+                          "characters", path + (axis, i), hint="e.g. axes: {col: [a, b, c], row: ['1', '2', '3']}")
 
 
 def note_for_tests(ck, section: str, name: str, spec) -> None:
