@@ -83,3 +83,13 @@ def test_a_graph_board_has_no_axes():
     text = text.replace("space_at(cell, 2, 1)", "first(components(cell))")
     found = [(d.code, d.message) for d in diagnostics(text) if d.is_error]
     assert found == [("E014", "'cell': a graph board has no columns and rows to name")], found
+
+
+def test_the_browsers_board_names_each_space_by_its_axes():
+    from rulebook.web.layout import seat_table
+
+    g = compile_ok(BOARD.replace("GRID", "square").replace("AXES ", "axes: {col: [a, b], row: [top]}, "))
+    st = g.new(players=2, seed=1)
+    (board,) = seat_table(g, st, 0, [], set())["boards"]
+    at = {(s["col"], s["row"]): s["at"] for s in board["spaces"]}
+    assert at == {(1, 0): "a,top", (2, 0): "b,top", (3, 0): "3,top", (1, 1): "a,1", (2, 1): "b,1", (3, 1): "3,1"}

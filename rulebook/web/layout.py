@@ -15,6 +15,7 @@ to a client holding the author's token.
 
 from __future__ import annotations
 
+from rulebook.display.axes import axis_names
 from rulebook.display.scores import breakdown, live_scores
 from rulebook.display.targets import option_targets
 from rulebook.interpreter.labels import comp_name, player_name
@@ -197,6 +198,10 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
         if pieces:
             shown.add(pieces)
         spaces = []
+        grid = board.kind in ("hex", "square")
+        # the board's names for its columns and rows (board.axes), as the terminal map shows them
+        col_names = axis_names(spec, "col", sorted({st.static[c].get("col") for c in board.ids})) if grid else {}
+        row_names = axis_names(spec, "row", sorted({st.static[c].get("row") for c in board.ids})) if grid else {}
         for c in board.ids:
             props = dict(st.static[c])
             if st.props[c]:
@@ -208,8 +213,9 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
                 items = [_item(i, None) for i in (zone["items"] if zone else [])]
             space = {"id": c, "name": comp_name(st, c), "terrain": None if value is None else str(value),
                      "glyph": (show.get("glyphs") or {}).get(str(value)) if terrain else None, "pieces": items}
-            if board.kind in ("hex", "square"):
+            if grid:
                 space["col"], space["row"] = props.get("col"), props.get("row")
+                space["at"] = f"{col_names[space['col']]},{row_names[space['row']]}"
             spaces.append(space)
         edges = []
         if board.kind == "graph":

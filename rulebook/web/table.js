@@ -183,8 +183,11 @@ function boardNode(board) {
     g.appendChild(shape);
     if (s.glyph) { const t = svg("text", { x, y: y - R * 0.45, "text-anchor": "middle" }); t.textContent = s.glyph; g.appendChild(t); }
     if (board.kind !== "hex" || s.pieces.length === 0) {
+      const text = board.kind === "graph" ? s.name : (s.at || `${s.col},${s.row}`);
       const label = svg("text", { x, y: y + R * 0.8, "text-anchor": "middle", "font-size": 7, fill: "#666" });
-      label.textContent = board.kind === "graph" ? s.name : `${s.col},${s.row}`;
+      // a long name (board.axes) gets a smaller font than the style sheet's, to stay inside its space
+      if (board.kind !== "graph" && text.length * 6 > 2 * R) label.style.fontSize = (2 * R / (text.length * 0.6)).toFixed(1) + "px";
+      label.textContent = text;
       g.appendChild(label);
     }
     s.pieces.slice(0, 4).forEach((p, i) => {
