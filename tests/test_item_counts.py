@@ -76,3 +76,15 @@ components:
     assert found == [("E014", 10, 30), ("E014", 11, 29), ("E014", 12, 29)], found
     texts = [d.message for d in diagnostics(body + TAIL) if d.is_error]
     assert "negative" in texts[0] and "whole number" in texts[1] and "whole number" in texts[2]
+
+
+def test_the_editor_does_not_declare_an_items_copies_as_a_property():
+    from rulebook.validator.pipeline import check_text
+
+    from rulebook.lsp.names import declarations
+
+    text = "rulebook: 1\nid: u\nplayers: {min: 2, max: 2}\ncomponents:\n  card:\n    items:\n" \
+           "      - {kind: roll, copies: 3}\nphases:\n  main:\n    on_begin: end game\n"
+    result = check_text(text, "r.yaml")
+    properties = {u.name for u in declarations(result.doc) if u.kind == "property"}
+    assert properties == {"kind"}
