@@ -5,7 +5,7 @@ scoring, and the tables that tell the engine where everything is."""
 from __future__ import annotations
 
 from rulebook.compiler.code import Code
-from rulebook.validator.ir import ComponentRules, Template, walk
+from rulebook.validator.ir import ROW_COPIES, ComponentRules, Template, walk
 from rulebook.validator.types import Type as _Type
 
 
@@ -49,14 +49,18 @@ def write_component(m, r: ComponentRules) -> None:
                 code.line(f"{code.local(slot)} = row.get({key!r})")
             for pname, slot, x in r.props:
                 code.line(f"{code.local(slot)} = row[{pname!r}] = {code.ex(x) if x is not None else 'None'}")
-            if r.copies is not None:
-                code.line(f"k = {code.ex(r.copies)}")
-                code.line(f"if k < 0: raise RuleError('R104', f\"'{r.name}': copies {{k}} is negative\", "
-                          f"{m.const(r.copies_where or r.where)}, 'a number of components is 0 or more')")
+            if any(isinstance(row, dict) and ROW_COPIES in row for row in r.items):
+                # an item that says how many of it there are (a number the validator checked) beats the type's
+                code.line(f"k = row.pop({ROW_COPIES!r}, None)")
+                code.line("if k is None:")
+                with code.block():
+                    _type_copies(code, m, r)
+                code.line(f"if len(rows) + k > {limit}: raise RuleError('R107', f\"'{r.name}': {{len(rows) + k}} "
+                          f"components is over the limit of {limit}\", {m.const(r.where)})")
             else:
-                code.line("k = 1")
-            code.line(f"if k * len(base_rows) > {limit}: raise RuleError('R107', f\"'{r.name}': {{k}} copies of "
-                      f"{{len(base_rows)}} components is over the limit of {limit}\", {m.const(r.where)})")
+                _type_copies(code, m, r)
+                code.line(f"if k * len(base_rows) > {limit}: raise RuleError('R107', f\"'{r.name}': {{k}} copies of "
+                          f"{{len(base_rows)}} components is over the limit of {limit}\", {m.const(r.where)})")
             code.line("rows.extend(dict(row) for _ in range(k))")
         code.line("return rows")
     # changing properties: initial values, which may read the fixed ones by name
@@ -85,6 +89,16 @@ def write_component(m, r: ComponentRules) -> None:
 # game's parameters, and what is made of them
 FIXED_OPS = frozenset({"const", "local", "static", "param", "player_count", "list_item", "arith", "neg", "abs",
                        "str_plus", "str", "ifexpr", "cmp", "not", "and", "or", "bool", "len"})
+
+
+def _type_copies(code, m, r: ComponentRules) -> None:
+    """``k``: the type's ``copies`` for this row (1 without one); a negative one is R104 at its value."""
+    if r.copies is not None:
+        code.line(f"k = {code.ex(r.copies)}")
+        code.line(f"if k < 0: raise RuleError('R104', f\"'{r.name}': copies {{k}} is negative\", "
+                  f"{m.const(r.copies_where or r.where)}, 'a number of components is 0 or more')")
+    else:
+        code.line("k = 1")
 
 
 def fixed_template(t: Template | None) -> bool:

@@ -161,7 +161,7 @@ def test_the_screen_draws_the_board_and_recent_events_in_hot_seat():
     code, out = play(*TTT, "--human", "1", "--human", "2", input="\n5\n\nq\ny\n")
     assert code == 0
     o_screen = out.split("Pass the terminal to O, then press Enter")[1]
-    assert "    1  .   X   ." in o_screen  # the map, X in the middle
+    assert "  middle  .      X      ." in o_screen  # the map (its rows and columns named), X in the middle
     assert "O (you)  ◀ to decide" in o_screen
     events = o_screen.split("Recent events")[1].split("Your decision")[0]
     assert "X: middle centre." in events

@@ -143,7 +143,7 @@ def test_save_with_s_and_resume_in_a_terminal(pane, tmp_path):
 
     r = pane("resume", "play", "tic-tac-toe", "--resume", "saved.json")
     screen = r.wait_for(at_prompt, "the resumed decision")
-    assert turn_of(screen) == 3 and "1  .   X   ." in screen  # the middle mark played before the save
+    assert turn_of(screen) == 3 and "middle  .      X      ." in screen  # the middle mark played before the save
     screen = play_to_the_end(r)
     assert "Game over." in screen and "[exit 0]" in screen
 

@@ -35,6 +35,11 @@ PARAMS = {
     "additionalProperties": TYPE,
     "propertyNames": NAME,
 }
+FOR_TESTS = {
+    "type": "boolean",
+    "description": "A helper for scenarios' run: steps: no 'never called' warning (W104), and W109 where a rule "
+    "calls it.",
+}
 VAR = {
     "description": "A variable: a literal initial value, an expression (a string), or {initial, type, visibility}.",
     "oneOf": [
@@ -161,8 +166,15 @@ schema = {
                     },
                     "items": {
                         "type": "array",
-                        "items": {"type": "object"},
-                        "description": "Explicit components, one mapping of fixed properties each.",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "copies": {"description": "How many components this item makes (a whole number, "
+                                           "0 or more; default: the type's copies): not a property."},
+                            },
+                        },
+                        "description": "Explicit components, one mapping of fixed properties each "
+                        "(its 'copies': how many of it).",
                     },
                     "count": dict(EXPR, description="Make this many plain components."),
                     "copies": dict(EXPR, description="Copies of each generated component."),
@@ -218,6 +230,23 @@ schema = {
                                 "description": "Graph boards: pairs of adjacent spaces, by key.",
                             },
                             "directed": {"type": "boolean", "description": "Graph boards: edges go one way only."},
+                            "axes": {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "description": "Hex and square grids: the names the map gives the columns and rows.",
+                                "properties": {
+                                    "col": {
+                                        "type": "array",
+                                        "items": {"type": ["string", "integer"]},
+                                        "description": "Column names, from the smallest col (the left) on.",
+                                    },
+                                    "row": {
+                                        "type": "array",
+                                        "items": {"type": ["string", "integer"]},
+                                        "description": "Row names, from the smallest row (the top) on.",
+                                    },
+                                },
+                            },
                             "show": {
                                 "type": "object",
                                 "additionalProperties": False,
@@ -326,7 +355,8 @@ schema = {
                 "type": "object",
                 "required": ["value"],
                 "additionalProperties": False,
-                "properties": {"params": PARAMS, "value": EXPR, "description": {"type": "string"}},
+                "properties": {"params": PARAMS, "value": EXPR, "description": {"type": "string"},
+                               "for_tests": FOR_TESTS},
             },
         },
         "procedures": {
@@ -337,7 +367,8 @@ schema = {
                 "type": "object",
                 "required": ["effect"],
                 "additionalProperties": False,
-                "properties": {"params": PARAMS, "returns": TYPE, "effect": BLOCK, "description": {"type": "string"}},
+                "properties": {"params": PARAMS, "returns": TYPE, "effect": BLOCK, "description": {"type": "string"},
+                               "for_tests": FOR_TESTS},
             },
         },
         "setup": dict(BLOCK, description="Effects run once before the first phase."),
@@ -711,6 +742,7 @@ FIELD_DOCS: dict[str, dict] = {
     "components.*.for_each": {"examples": [{"colour": "range(pawn_count)", "value": "range(1, top_value + 1)"}, {"suit": "suits", "step": "range(cards_per_suit)"}]},
     "components.*.for_each.*": {"description": "An expression giving the list of values this property takes (the last name varies fastest).", "examples": ["range(1, 11)", "suits", "people_values"]},
     "components.*.items": {"examples": [[{"target": "right arm"}, {"target": "left arm"}, {"target": "head"}], [{"colour": "red", "worth": 3}, {"colour": "blue", "worth": 5}]]},
+    "components.*.items.[].copies": {"examples": [3, 0]},
     "components.*.count": {"examples": ["player_count + 1", 2]},
     "components.*.copies": {"examples": [2, "back_counts[b][index_of(tile_kinds, kind)]"]},
     "components.*.props": {"examples": [{"value": "lowest[index_of(suits, suit)] + step"}, {"mark": "'p' + str(colour + 1)"}]},
@@ -732,6 +764,11 @@ FIELD_DOCS: dict[str, dict] = {
     "components.*.board.key": {"examples": ["name"]},
     "components.*.board.edges": {"examples": [[["a", "b"], ["b", "c"], ["a", "d"], ["d", "c"]]]},
     "components.*.board.directed": {"examples": [True]},
+    "components.*.board.axes": {"examples": [{"col": ["a", "b", "c"], "row": ["1", "2", "3"]}]},
+    "components.*.board.axes.col": {"examples": [["a", "b", "c"], ["left", "centre", "right"]]},
+    "components.*.board.axes.col.[]": {"description": "A column's name (1 to 8 characters).", "examples": ["a"]},
+    "components.*.board.axes.row": {"examples": [["1", "2", "3"], ["top", "middle", "bottom"]]},
+    "components.*.board.axes.row.[]": {"description": "A row's name (1 to 8 characters).", "examples": ["1"]},
     "components.*.board.show": {"examples": [{"terrain": "base", "glyphs": {"sea": ".", "island": ".", "safe": "#"}, "pieces": "on", "legend": {"#": "safe island"}}]},
     "components.*.board.show.terrain": {"examples": ["base"]},
     "components.*.board.show.glyphs": {"examples": [{"sea": ".", "island": ".", "safe": "#"}]},
@@ -761,8 +798,10 @@ FIELD_DOCS: dict[str, dict] = {
     "functions.*.params.*": {"description": "The parameter's type.", "examples": ["player", "card", "str"]},
     "functions.*.value": {"description": "The expression computed; the parameters are names in it.", "examples": ["sum(stack_tops(p), c => c.value)", "any(play, x => x.suit == s)"]},
     "functions.*.description": {"description": "What the function computes.", "examples": ["Whether a card of suit s is in the play area."]},
+    "functions.*.for_tests": {"examples": [True]},
     "procedures": {"examples": [{"throw_die": {"description": "Sets last_roll to a fresh roll.", "effect": "set last_roll = roll(6)"}}]},
     "procedures.*": {"description": "Named effects, called as a statement: pay(player, 2).", "examples": [{"params": {"p": "player", "n": "int"}, "effect": "set p.coins -= n\nset total += n"}]},
+    "procedures.*.for_tests": {"examples": [True]},
     "procedures.*.params": {"description": "Parameters: name -> type, in call order.", "examples": [{"c": "card"}, {"p": "player", "n": "int"}]},
     "procedures.*.params.*": {"description": "The parameter's type.", "examples": ["card", "player", "int"]},
     "procedures.*.returns": {"description": "The type of the value the procedure gives with 'return <value>'; it is then called in the values of statements: let n = bid_of(player).", "examples": ["int", "player", "bool"]},

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rulebook.validator.check_expr import CheckError, Cx
 from rulebook.validator.check_texts import template_parts
-from rulebook.validator.ir import ComponentRules, Template
+from rulebook.validator.ir import ROW_COPIES, ComponentRules, Template
 from rulebook.validator.types import ANY, COMP, INT, Type, compatible, literal_type
 
 
@@ -35,9 +35,10 @@ def check_components(ck):
             loops.append((var, scope.fresh(var, et), x))
         items = spec.get("items") or []
         item_keys = []
-        for row in items:
+        for i, row in enumerate(items):
+            check_row_copies(ck, name, row, base + ("items", i))
             for key in row if isinstance(row, dict) else {}:
-                if key not in [k for k, _ in item_keys]:
+                if key != ROW_COPIES and key not in [k for k, _ in item_keys]:
                     item_keys.append((key, scope.fresh(key, ct.static.get(key, ANY))))
         props = []
         for pname in spec.get("props") or {}:
@@ -70,6 +71,21 @@ def check_components(ck):
         if "status" in spec:
             rules.status = template(ck, base + ("status",), {"self": COMP(name)})
         ck.out.components[name] = rules
+
+
+def check_row_copies(ck, name: str, row, path: tuple) -> None:
+    """An item's own ``copies``: how many components this row makes, so
+    that a family whose kinds come in different numbers needs no filler
+    components. A literal, checked here at its value: a whole number, 0 or more."""
+    if not isinstance(row, dict) or ROW_COPIES not in row:
+        return
+    n = row[ROW_COPIES]
+    if isinstance(n, bool) or not isinstance(n, int):
+        ck.report("E014", f"'{name}': an item's copies must be a whole number, not {n!r}", path + (ROW_COPIES,),
+                  hint="write how many of this item there are, e.g. copies: 3")
+    elif n < 0:
+        ck.report("E014", f"'{name}': an item's copies {n} is negative", path + (ROW_COPIES,),
+                  hint="a number of components is 0 or more")
 
 
 def check_initial(ck, name, spec, ct, base) -> dict:

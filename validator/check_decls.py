@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from rulebook.validator.check_expr import BUILTIN_NAMES, CheckError, Cx
 from rulebook.validator.diagnostics import did_you_mean
-from rulebook.validator.ir import Expr, FunctionRule, X
+from rulebook.validator.ir import ROW_COPIES, Expr, FunctionRule, X
 from rulebook.validator.scope import Locals, Scope
 from rulebook.validator.types import (
     ANY,
@@ -163,6 +163,8 @@ def declare_components(ck):
         for row in spec.get("items") or []:
             if isinstance(row, dict):
                 for key, value in row.items():
+                    if key == ROW_COPIES:
+                        continue  # how many of this row: not a property
                     ct.static[key] = join(ct.static.get(key, NONE), literal_type(value))
         for key in spec.get("props") or {}:
             ct.static[key] = ANY
@@ -206,6 +208,7 @@ def declare_components(ck):
                         ("components", name, "board"),
                         hint="for_each: {col: range(w), row: range(h)}" if prop in ("col", "row") else None,
                     )
+            check_axes(ck, name, ct.board)
         for prop in ct.public:
             if prop not in ct.static and prop not in ct.dynamic:
                 ck.report(
@@ -317,18 +320,53 @@ def _params(ck, section, name, spec):
     return params
 
 
+AXIS_LABEL_MAX = 8  # characters of one axis label: a map column is as wide as its longest label
+
+
+def check_axes(ck, name: str, board: dict) -> None:
+    """A board's ``axes``: the names its map gives the columns and rows, in
+    order from the smallest ``col`` (``row``). Plain texts the validator
+    checks here, since they are drawn as they are written."""
+    axes = board.get("axes")
+    if not isinstance(axes, dict):
+        return
+    path = ("components", name, "board", "axes")
+    if board.get("grid") not in ("hex", "square"):
+        ck.report("E014", f"'{name}': a {board.get('grid')} board has no columns and rows to name", path, key=True,
+                  hint="axes name the columns and rows of a hex or square grid")
+        return
+    for axis, labels in axes.items():
+        if not isinstance(labels, list):
+            continue  # the schema says so
+        for i, label in enumerate(labels):
+            text = str(label) if isinstance(label, (str, int)) and not isinstance(label, bool) else ""
+            if not 1 <= len(text) <= AXIS_LABEL_MAX:
+                ck.report("E014", f"'{name}': axis label {label!r} is not a text of 1 to {AXIS_LABEL_MAX} "
+                          "characters", path + (axis, i), hint="e.g. axes: {col: [a, b, c], row: ['1', '2', '3']}")
+
+
+def note_for_tests(ck, section: str, name: str, spec) -> None:
+    """A helper marked ``for_tests: true`` is there for scenarios' ``run:``
+    steps, which the ruleset's checks do not see: no W104 for it, and a W109
+    where a rule calls it (see ``warn_unused``)."""
+    if isinstance(spec, dict) and spec.get("for_tests") is True:
+        ck.test_helpers[(section, name)] = []
+
+
 def declare_functions(ck):
     for name, spec in (ck.data.get("functions") or {}).items():
         builtin_clash(ck, "functions", name)
         params = _params(ck, "functions", name, spec)
         node, span = ck.parse(("functions", name, "value"), "expression")
         ck.functions[name] = (params, node, ("functions", name, "value"), span)
+        note_for_tests(ck, "functions", name, spec)
 
 
 def declare_procedures(ck):
     for name, spec in (ck.data.get("procedures") or {}).items():
         builtin_clash(ck, "procedures", name)
         ck.procedures[name] = (f"procedure {name}", _params(ck, "procedures", name, spec))
+        note_for_tests(ck, "procedures", name, spec)
         returns = spec.get("returns") if isinstance(spec, dict) else None
         if returns is not None:
             t = parse_type(returns, ck.comp_types)

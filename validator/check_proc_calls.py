@@ -25,6 +25,7 @@ def check_call_stmt(ck, s, cx):
             len(s.func),
         )
     ck.used_procs.add(s.func)
+    note_test_helper_call(cx, "procedures", s.func, s.pos)
     unit, params = proc
     ck.unit_calls.setdefault(cx.scope.unit.name, set()).add(unit)
     if len(s.args) != len(params):
@@ -36,6 +37,13 @@ def check_call_stmt(ck, s, cx):
         )
     args = tuple(expect(ck, a, cx, pt, f"argument '{pn}' of {s.func}()") for (pn, pt), a in zip(params, s.args))
     return S("call", cx.where(s.pos), unit, args)
+
+
+def note_test_helper_call(cx: Cx, section: str, name: str, pos) -> None:
+    """Where a helper for tests is called from, for W109 (``warn_unused``)."""
+    calls = getattr(cx.comp, "test_helpers", {}).get((section, name))
+    if calls is not None:
+        calls.append((cx.path, *cx.at(pos)))
 
 
 def call_value(ck, n, cx: Cx):

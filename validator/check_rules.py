@@ -333,8 +333,26 @@ def warn_unused(ck):
                         "W103", f"no rule emits event '{event}', so this trigger never runs", ("triggers", i, "on")
                     )
     for name in ck.procedures:
-        if name not in ck.used_procs:
-            ck.report("W104", f"procedure '{name}' is never called", ("procedures", name), key=True)
+        if name not in ck.used_procs and ("procedures", name) not in ck.test_helpers:
+            ck.report("W104", f"procedure '{name}' is never called", ("procedures", name), key=True,
+                      hint="a helper that only scenarios' run: steps call says 'for_tests: true'")
+    warn_test_helpers_in_rules(ck)
+
+
+def warn_test_helpers_in_rules(ck):
+    """W109: a rule calls a helper marked for tests. Calls from other helpers
+    for tests are what such helpers are for; each place is reported once
+    (a function's body is checked once per kind of place it is called from)."""
+    seen = set()
+    for (section, name), calls in ck.test_helpers.items():
+        for path, line, col in calls:
+            if tuple(path[:2]) in ck.test_helpers or (path, line, col) in seen:
+                continue
+            seen.add((path, line, col))
+            kind = "procedure" if section == "procedures" else "function"
+            ck.report("W109", f"{kind} '{name}' is marked for_tests, and a rule calls it", path, (line, col),
+                      hint=f"remove 'for_tests: true' from {section}.{name} if the rules need it",
+                      length=len(name))
 
 
 from rulebook.validator.types import ANY as ANY_T  # noqa: E402

@@ -108,6 +108,8 @@ class RulesetChecker:
         self.used_zones: set[str] = set()
         self.used_params: set[str] = set()
         self.used_procs: set[str] = set()
+        # helpers marked 'for_tests' ((section, name)) -> where they are called: (caller path, line, col)
+        self.test_helpers: dict[tuple[str, str], list] = {}
         self.read_props: set = set()  # (component type or None, property) that rule text reads
         self.emitted: set[str] = {"moved"}
         self.unit_ends: set[str] = set()  # units containing 'end game'

@@ -71,6 +71,7 @@ CODES: dict[str, tuple[str, str]] = {
     "W106": ("warning", "braces in a plain string"),
     "W107": ("warning", "variant patch entry changes nothing"),
     "W108": ("warning", "draw from an empty zone that declares no when_empty"),
+    "W109": ("warning", "rule calls a helper marked for_tests"),
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rulebook.dsl import ast as A
 from rulebook.validator.check_decls import function_variant
 from rulebook.validator.check_expr import Cx, expect, face_up_only
-from rulebook.validator.check_proc_calls import call_value
+from rulebook.validator.check_proc_calls import call_value, note_test_helper_call
 from rulebook.validator.check_texts import faces_first
 from rulebook.validator.diagnostics import did_you_mean
 from rulebook.validator.ir import X
@@ -59,6 +59,7 @@ def call_function(ck, n, cx: Cx):
     it is called from (said to everybody or not, in which trigger), and
     compiled once into a Python function of its own."""
     params = ck.functions[n.func][0]
+    note_test_helper_call(cx, "functions", n.func, n.pos)
     if len(n.args) != len(params):
         cx.error(
             "E040",

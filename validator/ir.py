@@ -148,6 +148,10 @@ class Checked:
     source_lines: list = field(default_factory=list)  # the ruleset's text, for comments in the compiled code
 
 
+# the key of an ``items`` row that says how many components the row makes (not a property)
+ROW_COPIES = "copies"
+
+
 @dataclass
 class ComponentRules:
     name: str

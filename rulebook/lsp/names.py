@@ -7,6 +7,7 @@ Hover, definitions, references and symbols all read this one list."""
 from __future__ import annotations
 
 from rulebook.lsp.positions import word_at
+from rulebook.validator.ir import ROW_COPIES
 from rulebook.validator.uses import NameUse
 
 # section -> what its keys declare
@@ -33,7 +34,9 @@ def declarations(doc) -> list[NameUse]:
 def _is_property_key(path: tuple) -> bool:
     if len(path) == 4 and path[2] in PROPERTY_SECTIONS:
         return isinstance(path[3], str)
-    return len(path) == 5 and path[2] == "items" and isinstance(path[3], int) and isinstance(path[4], str)
+    # an item's own 'copies' is how many of it there are, not a property
+    return (len(path) == 5 and path[2] == "items" and isinstance(path[3], int) and isinstance(path[4], str)
+            and path[4] != ROW_COPIES)
 
 
 def yaml_references(doc) -> list[NameUse]:

@@ -16,6 +16,8 @@ import zlib
 
 from rich.text import Text
 
+from rulebook.display.axes import axis_names
+
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # terrain styles: picked by a stable hash of the terrain value, so every
 # ruleset gets distinct, repeatable colours without naming any terrain here
@@ -62,17 +64,22 @@ def render_text(st, view: dict, seat_style=None, legend: bool = True, title: boo
         cols = sorted({c for c, _ in cells})
         rows = sorted({r for _, r in cells})
         layout = (ct.board or {}).get("layout", "odd-r")
+        # the board's own names for its columns and rows (board.axes), each column as wide as its longest name
+        col_names, row_names = axis_names(ct.board, "col", cols), axis_names(ct.board, "row", rows)
+        cell = max([CELL] + [len(n) + 1 for n in col_names.values()])
+        gutter = max([3] + [len(n) for n in row_names.values()])
         if title:
             out.append(Text(f"{tname} map", style="bold"))
-        out.append(Text(("     " + "".join(f"{c:<{CELL}}" for c in cols)).rstrip(), style="dim"))
+        out.append(Text((" " * (gutter + 2) + "".join(f"{col_names[c]:<{cell}}" for c in cols)).rstrip(),
+                        style="dim"))
         for r in rows:
             shifted = board.kind == "hex" and layout in ("odd-r", "even-r")
-            indent = "  " if shifted and (r % 2 == (1 if layout == "odd-r" else 0)) else ""
-            line = Text(f"{r:>3}  {indent}", style="dim")
+            indent = " " * (cell // 2) if shifted and (r % 2 == (1 if layout == "odd-r" else 0)) else ""
+            line = Text(f"{row_names[r]:>{gutter}}  {indent}", style="dim")
             for c in cols:
                 mark, style = cells.get((c, r), (" ", ""))
                 line.append(mark, style=style if seat_style is not None else "")
-                line.append(" " * max(0, CELL - len(mark)))
+                line.append(" " * max(0, cell - len(mark)))
             line.rstrip()
             out.append(line)
         legend_items = (show.get("legend") or {}) if legend else {}

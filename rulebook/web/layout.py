@@ -15,6 +15,7 @@ to a client holding the author's token.
 
 from __future__ import annotations
 
+from rulebook.display.axes import axis_names
 from rulebook.display.scores import breakdown, live_scores
 from rulebook.display.targets import option_targets
 from rulebook.interpreter.labels import comp_name, player_name
@@ -202,6 +203,10 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
         if pieces:
             shown.add(pieces)
         spaces = []
+        grid = board.kind in ("hex", "square")
+        # the board's names for its columns and rows (board.axes), as the terminal map shows them
+        col_names = axis_names(spec, "col", sorted({st.static[c].get("col") for c in board.ids})) if grid else {}
+        row_names = axis_names(spec, "row", sorted({st.static[c].get("row") for c in board.ids})) if grid else {}
         for c in board.ids:
             props = dict(st.static[c])
             if st.props[c]:
@@ -221,6 +226,7 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
                      "pieces": items}
             if board.kind in ("hex", "square"):
                 space["col"], space["row"] = props.get("col"), props.get("row")
+                space["at"] = f"{col_names[space['col']]},{row_names[space['row']]}"
             spaces.append(space)
         edges = []
         if board.kind == "graph":
@@ -228,6 +234,8 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
         out.append({"type": tname, "kind": board.kind, "layout": spec.get("layout", "odd-r"),
                     "spaces": spaces, "edges": [list(e) for e in edges],
                     "labels": look.get("labels", "edges"), "swatches": dict(look.get("colours") or {}),
+                    "col_names": {str(k): str(n) for k, n in col_names.items()},
+                    "row_names": {str(k): str(n) for k, n in row_names.items()},
                     "legend": {} if look.get("colours") else {str(k): str(val) for k, val in
                                                                (show.get("legend") or {}).items()}})
     return out, shown

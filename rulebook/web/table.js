@@ -230,8 +230,8 @@ function boardNode(board) {
       if (!cols.has(s.col) || y < cols.get(s.col)[1]) cols.set(s.col, [x, y]);
       if (!rows.has(s.row) || x < rows.get(s.row)[0]) rows.set(s.row, [x, y]);
     }
-    for (const [c, [x, y]] of cols) { const t = svg("text", { x, y: y - R * 1.05, "text-anchor": "middle", class: "coord" }); t.textContent = c; root.appendChild(t); }
-    for (const [r, [x, y]] of rows) { const t = svg("text", { x: x - R * 1.15, y: y + 3, "text-anchor": "middle", class: "coord" }); t.textContent = r; root.appendChild(t); }
+    for (const [c, [x, y]] of cols) { const t = svg("text", { x, y: y - R * 1.05, "text-anchor": "middle", class: "coord" }); t.textContent = (board.col_names || {})[c] ?? c; root.appendChild(t); }
+    for (const [r, [x, y]] of rows) { const t = svg("text", { x: x - R * 1.15, y: y + 3, "text-anchor": "middle", class: "coord" }); t.textContent = (board.row_names || {})[r] ?? r; root.appendChild(t); }
   }
   for (const s of board.spaces) {
     const [x, y] = pos.get(s.id);
@@ -262,8 +262,11 @@ function boardNode(board) {
     g.appendChild(shape);
     if (s.glyph) { const t = svg("text", { x, y: y + (drawn.length ? -R * 0.45 : 4), "text-anchor": "middle", class: "glyph" }); t.textContent = s.glyph; g.appendChild(t); }
     if (board.labels === "spaces" || board.kind === "graph") {
+      const text = board.kind === "graph" ? s.name : (s.at || `${s.col},${s.row}`);
       const label = svg("text", { x, y: y + R * 0.8, "text-anchor": "middle", "font-size": 7, fill: "#666" });
-      label.textContent = board.kind === "graph" ? s.name : `${s.col},${s.row}`;
+      // a long name (board.axes) gets a smaller font than the style sheet's, to stay inside its space
+      if (board.kind !== "graph" && text.length * 6 > 2 * R) label.style.fontSize = (2 * R / (text.length * 0.6)).toFixed(1) + "px";
+      label.textContent = text;
       g.appendChild(label);
     }
     g.addEventListener("click", ev => {
