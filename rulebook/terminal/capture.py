@@ -29,12 +29,42 @@ class Screen:
     lines: list[str]
     fresh: list[str]
     options: list[str]
+    pages: list[list[str]] = field(default_factory=list)  # the catch-up pages shown before it
+
+    def shows(self, text: str) -> bool:
+        """Whether ``text`` is readable on this screen or its pages, a line
+        wrapped over rows counting as one."""
+        rows = [row for page in self.pages + [self.lines] for row in page]
+        return " ".join(text.split()) in " ".join(" ".join(rows).split())
 
 
 @dataclass
 class Capture:
     screens: list[Screen] = field(default_factory=list)
     ending: list[str] = field(default_factory=list)  # what the terminal shows after the game ends
+
+
+class _Recorder(Console):
+    """A console that keeps what was on the terminal at each clear."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.cleared: list[str] = []
+
+    def clear(self, home: bool = True) -> None:
+        self.cleared.append(self.export_text(clear=True))
+
+
+class _Enter:
+    """Input that presses Enter whenever asked (the catch-up pages)."""
+
+    can_time_out = False
+
+    def read(self, timeout=None) -> str:
+        return ""
+
+    def isatty(self) -> bool:
+        return False
 
 
 def terminal_rows(text: str, width: int) -> list[str]:
@@ -62,8 +92,9 @@ def whole_game(game, players: int, seed: int, human: int = 0, width: int = 80, h
     agents = _bots(bots, players, seed)
     session = Session(game, st, game_arg=game.program.id, humans=(human + 1,), seed=seed, verbose=False, delay=0,
                       log=None, save_path="capture-save.json", bots=agents, stdin=io.StringIO(""))
-    session.console = Console(file=io.StringIO(), width=width, height=height, force_terminal=True, record=True,
-                              color_system=None, highlight=False, markup=False, emoji=False, soft_wrap=True)
+    session.console = _Recorder(file=io.StringIO(), width=width, height=height, force_terminal=True, record=True,
+                                color_system=None, highlight=False, markup=False, emoji=False, soft_wrap=True)
+    session.reader = _Enter()
     rnd = random.Random(seed)
     capture = Capture()
     from rulebook.agents.base import decide
@@ -78,10 +109,13 @@ def whole_game(game, players: int, seed: int, human: int = 0, width: int = 80, h
                 if session.fresh[p] else []
             answer = rnd.randrange(len(options))
             session.console.export_text(clear=True)  # what came before was cleared by the screen
+            session.console.cleared = []
             session.show(p, options, None)
-            session.console.print((SPACE_PROMPT if session.dense else PROMPT) + ": ", end="")
+            session.console.print((session.ask_head or "") + (SPACE_PROMPT if session.dense else PROMPT) + ": ",
+                                  end="")
+            pages = [terminal_rows(text, width) for text in session.console.cleared[1:]]
             capture.screens.append(Screen(terminal_rows(session.console.export_text(clear=True), width), fresh,
-                                          [o.label for o in options]))
+                                          [o.label for o in options], pages))
             session.fresh[p] = 0
         else:
             answer = 0 if p == human else decide(game, st, p, agents[p])

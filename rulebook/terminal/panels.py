@@ -11,7 +11,7 @@ from rich.text import Text
 
 from rulebook.interpreter.labels import player_name
 from rulebook.interpreter.narrate import Line
-from rulebook.terminal.text import WRAP_CONSOLE, name_players, styled_line
+from rulebook.terminal.text import WRAP_CONSOLE, name_players, styled_line, wrapped
 
 KEYS = (
     ("a number", "pick that option"),
@@ -25,58 +25,102 @@ KEYS = (
 )
 
 
+def line_rows(st, line: Line, width: int, dim: bool = False) -> list[Text]:
+    """One narrated line as screen rows: indented two, a longer one broken
+    at words and going on under its start (never cut: what happened must
+    be readable whole)."""
+    text = styled_line(st, line)
+    if dim:
+        text.stylize("dim")
+    if not width:
+        return [Text("  ") + text]
+    return wrapped(text, 4, width, first=2)
+
+
 def events_panel(st, lines: list[Line], fresh: int, limit: int = 14, exact: bool = False,
                  width: int = 0) -> Group | None:
     """The last narrated lines; ``fresh`` of them are new since this
     player's previous decision and stay bright, older ones are dimmed.
-    ``exact``: at most ``limit`` lines in all (a screen of fixed height: the
-    log scrolls, the table stays, a longer line is cut at ``width``); else
-    up to 30 fresh lines, a line longer than ``width`` (when given) wrapped
-    at words."""
+    ``exact``: at most ``limit`` screen rows in all, the rule included (a
+    screen of fixed height: the table stays, the oldest lines give way, and
+    the play session pages the fresh ones that do not fit before it draws
+    the screen); else every fresh line and at least ``limit`` lines.
+    A line longer than ``width`` (when given) is wrapped at words."""
     lines = [ln for ln in lines if ln.text]
     if not lines:
         return None
-    if exact:  # the panel's rule, then the lines (and "… N earlier" when there is room for it)
+    first_fresh = len(lines) - min(fresh, len(lines))
+    if exact:
         room = max(1, limit - 1)
-        shown = lines[-room:] if len(lines) <= room or room < 3 else lines[-(room - 1):]
+        shown: list[list[Text]] = []
+        used = 0
+        for i in range(len(lines) - 1, -1, -1):
+            rows = line_rows(st, lines[i], width, dim=i < first_fresh)
+            if used + len(rows) > room:
+                break
+            shown.insert(0, rows)
+            used += len(rows)
+        earlier = len(lines) - len(shown)
+        if earlier and used + 1 > room and len(shown) > 1 and len(lines) - len(shown) < first_fresh:
+            used -= len(shown.pop(0))  # room for "… N earlier": one old line fewer, never a fresh one
+            earlier += 1
     else:
-        shown = lines[-max(limit, min(fresh, 30)):]
-    old = len(shown) - min(fresh, len(shown))
+        start = min(first_fresh, max(0, len(lines) - limit))
+        shown = [line_rows(st, lines[i], width, dim=i < first_fresh) for i in range(start, len(lines))]
+        earlier = start
     parts: list[RenderableType] = [Rule(Text("Recent events", style="bold"), style="blue", align="left")]
-    if len(lines) > len(shown) and not (exact and len(shown) + 1 >= limit):
-        parts.append(Text(f"  … {len(lines) - len(shown)} earlier", style="dim"))
-    for i, line in enumerate(shown):
-        text = Text("  ") + styled_line(st, line)
-        if exact and width and len(text) > width:  # one screen line each: the panel's height is counted
-            text = text[: width - 1] + Text("…")
-        if i < old:
-            text.stylize("dim")
-        if not exact and width and len(text) > width:  # wrapped at words, under its start
-            pieces = text[2:].wrap(WRAP_CONSOLE, width - 4)
-            parts += [Text("  ") + pieces[0]] + [Text("    ") + piece for piece in pieces[1:]]
-            continue
-        parts.append(text)
+    if earlier and not (exact and sum(map(len, shown)) + 1 >= limit):
+        parts.append(Text(f"  … {earlier} earlier (l shows the log)", style="dim"))
+    for rows in shown:
+        parts += rows
     return Group(*parts)
 
 
+def fresh_rows(st, lines: list[Line], fresh: int, width: int) -> int:
+    """How many screen rows the panel needs to show every fresh line (its rule included)."""
+    lines = [ln for ln in lines if ln.text]
+    if not fresh or not lines:
+        return 0
+    return 1 + sum(len(line_rows(st, ln, width)) for ln in lines[-fresh:])
+
+
+def catch_up_pages(st, lines: list[Line], width: int, height: int) -> list[Group]:
+    """Lines that happened since a seat's last decision and do not fit its
+    screen, as pages of ``height`` rows (a rule with the page's number, the
+    lines, and a row left for the "Enter" prompt): scrolled through before
+    the screen is drawn, so nothing that happened is dropped."""
+    rows = [row for ln in lines if ln.text for row in line_rows(st, ln, width)]
+    per_page = max(1, height - 2)
+    chunks = [rows[i:i + per_page] for i in range(0, len(rows), per_page)]
+    return [Group(Rule(Text(f"Since your last decision ({k + 1}/{len(chunks)})", style="bold"), style="blue",
+                       align="left"), *chunk) for k, chunk in enumerate(chunks)]
+
+
 def decision_panel(st, p, prompt: str, options, seconds: float | None = None, screen_width: int = 80,
-                   rule: bool = True, spaces: dict[int, str] | None = None) -> Group:
+                   rule: bool = True, spaces: dict[int, str] | None = None, head: bool = True) -> Group:
     """The numbered options of the pending decision, with its prompt
     (``rule``: under a "Your decision" rule). ``spaces``: each option's
     space as the map writes it (``6,2``), when every option is one space
     the player can type: the options are then drawn as those coordinates,
     grouped by the rest of their labels (``space_lines``), to keep the map
-    on a small screen."""
+    on a small screen. ``head`` False: the prompt is left for the input
+    line (``decision_head``), the last resort of a small screen."""
     parts: list[RenderableType] = [Rule(Text("Your decision", style="bold"), style="blue", align="left")] if rule \
         else []
-    head = Text(f"{player_name(st, p)}: {prompt}", style="bold")
-    if spaces:
-        head.append(" · type its column,row", style="")
-    parts += list(name_players(st, head).wrap(WRAP_CONSOLE, screen_width))  # at words, not by the terminal
+    if head:
+        line = decision_head(st, p, prompt)
+        if spaces:
+            line.append(" · type its column,row", style="")
+        parts += list(name_players(st, line).wrap(WRAP_CONSOLE, screen_width))  # at words, not by the terminal
     if seconds is not None:
         parts.append(Text(f"You have {seconds:g} seconds to answer.", style="bold yellow"))
     parts += space_lines(options, spaces, screen_width) if spaces else option_lines(options, screen_width)
     return Group(*parts)
+
+
+def decision_head(st, p, prompt: str) -> Text:
+    """``Red: play: your move``: who decides and what the rules ask."""
+    return Text(f"{player_name(st, p)}: {prompt}", style="bold")
 
 
 def space_lines(options, spaces: dict[int, str], screen_width: int = 80) -> list[Text]:
@@ -98,6 +142,8 @@ def space_lines(options, spaces: dict[int, str], screen_width: int = 80) -> list
         line = Text("  ")
         line.append(f"{name:<{name_width}}  " if name_width else "", style="cyan")
         indent = len(line)
+        if len(keys) > 24:  # many: by row, the columns as ranges ("row 3: 0 2-3 5-11"), so they fit
+            keys = _by_row(keys)
         for k in keys:
             if len(line) + len(k) + 2 > screen_width - 1 and len(line) > indent:
                 out.append(line)
@@ -109,18 +155,88 @@ def space_lines(options, spaces: dict[int, str], screen_width: int = 80) -> list
     return out
 
 
-def option_lines(options, screen_width: int = 80) -> list[Text]:
-    """The numbered options, one a line; many short ones (spaces of a
-    board) in columns, numbered down each column, so that the map and the
-    options fit one screen."""
-    width = len(str(len(options)))
-    cells = []
+def _by_row(keys: list[str]) -> list[str]:
+    """``["2,0", "3,0", "5,0", "1,1"]`` as ``["row 0: 2-3 5", "row 1: 1"]``."""
+    rows: dict[int, list[int]] = {}
+    for k in keys:
+        col, row = map(int, k.split(","))
+        rows.setdefault(row, []).append(col)
+    out = []
+    for row in sorted(rows):
+        cols, spans = sorted(rows[row]), []
+        for c in cols:
+            if spans and c == spans[-1][1] + 1:
+                spans[-1][1] = c
+            else:
+                spans.append([c, c])
+        out.append(f"row {row}: " + " ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans) + " ")
+    return out
+
+
+def option_groups(options) -> list[tuple[object, int]]:
+    """The options with equal labels as one (its first option, how many):
+    options a player cannot tell apart are listed once, ``red person (1) ×3``,
+    and its number picks the first of them."""
+    groups: dict[str, list] = {}
     for o in options:
-        cell = Text(f"{o.index + 1:>{width + 1}}. ", style="cyan")
-        cell.append(o.label)
-        cells.append(cell)
+        groups.setdefault(o.label, [o, 0])[1] += 1
+    return [(o, n) for o, n in groups.values()]
+
+
+def option_runs(groups: list[tuple[object, int]]) -> list[tuple[str, list[tuple[object, int, str]]]]:
+    """Consecutive options whose labels begin with the same words (two or
+    more, three options or more) as one run under those words: ``move red
+    person on: 1. beach (6,9)  2. forest (7,8)``; the others alone, under
+    no words. Each option keeps the rest of its label."""
+    words = [o.label.split(" ") for o, _ in groups]
+    runs: list[tuple[str, list]] = []
+    i = 0
+    while i < len(groups):
+        j, prefix = i + 1, words[i][:-1]
+        while j < len(groups):
+            common = _common(prefix, words[j][:-1])
+            if len(common) < 2:
+                break
+            prefix, j = common, j + 1
+        if j - i >= 3:
+            runs.append((" ".join(prefix), [(o, n, " ".join(words[k][len(prefix):]))
+                                            for k, (o, n) in enumerate(groups[i:j], i)]))
+            i = j
+        else:
+            runs.append(("", [(groups[i][0], groups[i][1], groups[i][0].label)]))
+            i += 1
+    return runs
+
+
+def _common(a: list[str], b: list[str]) -> list[str]:
+    k = 0
+    while k < min(len(a), len(b)) and a[k] == b[k]:
+        k += 1
+    return a[:k]
+
+
+def _cell(o, n: int, label: str, width: int) -> Text:
+    cell = Text(f"{o.index + 1:>{width}}. ", style="cyan")
+    cell.append(label)
+    if n > 1:
+        cell.append(f" ×{n}", style="dim")
+    return cell
+
+
+def option_lines(options, screen_width: int = 80) -> list[Text]:
+    """The numbered options, equal ones once (``option_groups``). Options
+    that begin alike are written once under their common words, in a flow
+    (``option_runs``); else more than a few short ones go in columns,
+    numbered down each column: so that the header, the map and the options
+    fit one screen."""
+    groups = option_groups(options)
+    width = len(str(len(options)))
+    runs = option_runs(groups)
+    if any(words for words, _ in runs):
+        return _run_lines(runs, width, screen_width)
+    cells = [_cell(o, n, o.label, width + 1) for o, n in groups]
     longest = max((len(c) for c in cells), default=0)
-    columns = max(1, (screen_width - 2) // (longest + 3)) if len(cells) > 8 else 1
+    columns = max(1, (screen_width - 2) // (longest + 3)) if len(cells) > 4 else 1
     rows = -(-len(cells) // columns)
     out = []
     for r in range(rows):
@@ -132,6 +248,31 @@ def option_lines(options, screen_width: int = 80) -> list[Text]:
                 if c < columns - 1 and k + rows < len(cells):
                     piece.pad_right(longest + 3 - len(piece))
                 line.append_text(piece)
+        out.append(line)
+    return out
+
+
+def _run_lines(runs: list, width: int, screen_width: int) -> list[Text]:
+    """Each run as its words and then its options in a flow, the options
+    alone between runs in a flow of their own; a cell is never broken."""
+    out: list[Text] = []
+    line: Text | None = None
+    words_before = None
+    for words, members in runs:
+        if line is not None and (words or words_before):  # a run starts its own line, and ends it
+            out.append(line)
+            line = None
+        words_before = words
+        if line is None:
+            line = Text("  ") + (Text(words + ":", style="bold") if words else Text())
+        for o, n, rest in members:
+            cell = _cell(o, n, rest, 1)
+            gap = " " if line.plain.endswith(":") else ("" if not line.plain.strip() else "   ")
+            if len(line) + len(gap) + len(cell) > screen_width and line.plain.strip():
+                out.append(line)
+                line, gap = Text("    "), ""
+            line.append_text(Text(gap) + cell)
+    if line is not None:
         out.append(line)
     return out
 

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from rulebook.terminal.panels import (  # noqa: F401
     KEYS,
+    catch_up_pages,
+    decision_head,
     decision_panel,
     events_panel,
+    fresh_rows,
     help_panel,
     option_lines,
     space_lines,

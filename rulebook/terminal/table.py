@@ -19,7 +19,7 @@ from rich.text import Text
 from rulebook.interpreter.labels import player_name
 from rulebook.interpreter.view import component_view, view
 from rulebook.terminal import boardmap
-from rulebook.terminal.text import WRAP_CONSOLE, items_text, name_players, seat_style, value_text
+from rulebook.terminal.text import WRAP_CONSOLE, items_text, name_players, pack_items, seat_style, value_text, wrapped
 
 
 def _zone_groups(st, v: dict, skip_families: set, seen: set | None = None) -> tuple[list, dict]:
@@ -73,10 +73,10 @@ def _zone_lines(entries: list, name_width: int, width: int, one_line: bool = Fal
         if not body.plain:
             out.append(head.rstrip() or head)
             continue
-        wrapped = list(body.wrap(WRAP_CONSOLE, max(20, width - indent), overflow="fold"))
-        if one_line and len(wrapped) > 1:
-            wrapped = [wrapped[0][: max(19, width - indent - 1)] + Text("…")]
-        for i, piece in enumerate(wrapped):
+        rows = pack_items(body, max(20, width - indent))
+        if one_line and len(rows) > 1:
+            rows = [rows[0][: max(19, width - indent - 1)] + Text("…")]
+        for i, piece in enumerate(rows):
             out.append((head if i == 0 else Text(" " * indent)) + piece)
     return out
 
@@ -98,110 +98,166 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
     empty, are left off). ``compact`` (for small screens): 1 leaves the
     empty zones out and writes the other players' zones in a flow after
     their names; 2 also gives each shared zone and each other player one
-    line. The viewer's own zones are always drawn whole."""
+    line; 3 keeps only the header, the map, the public variables and the
+    viewer's own zones (``r`` draws the rest); 4 gives the viewer's own
+    zones one line too and writes the status in the header's rule, the
+    last resort of a small screen with a map but 5, which leaves the
+    viewer's own zones to the ``r`` key.
+    Up to 3 the viewer's own zones are drawn whole."""
     v = view(st, p)
     prog = st.prog
     parts: list[RenderableType] = []
+    status = _status_line(st, v)
+    score_line = scores_text(st, p)
+    parts.append(Rule(Text(_title(prog, v), style="bold"), style="blue"))
+    if compact >= 2 and score_line is not None and len(status) + 3 + len(score_line) <= width:
+        status = status + Text(" · ") + score_line if status.plain else score_line
+        score_line = None
+    public_vars = _public_vars(prog, v)
+    if compact >= 3 and public_vars and status.plain:  # "Red's turn · moves left 3": one line for both
+        vars_line = _vars_text(st, public_vars, prog.var_types, p)
+        if len(status) + 3 + len(vars_line) <= width:
+            status.append(" · " + vars_line)
+            public_vars = {}
+    if compact >= 4 and status.plain and len(status) + 12 <= width:  # the header's rule holds the status
+        turn = f" · turn {v['turn']}" if v["turn"] else ""
+        parts[0] = Rule(name_players(st, status + Text(turn)), style="blue")
+    elif status.plain:
+        parts += wrapped(name_players(st, status), 2, width, first=0)
+    if score_line is not None:
+        parts += wrapped(name_players(st, score_line), 8, width, first=0)
+    board_lines = boardmap.render_text(st, v, seat_style, legend=compact < 3, title=compact < 2)
+    board_zones = {(ct.board or {}).get("show", {}).get("pieces") for ct in prog.comp_types.values() if ct.board}
+    parts += [Text("  ") + line for line in board_lines]
+    shared, per_player = _zone_groups(st, v, board_zones if board_lines else set(), seen)
+    if compact >= 3:
+        return Group(*parts, *_small_screen(st, p, per_player, public_vars, width, one_line=compact >= 4,
+                                          hide_own=compact >= 5))
+    labels = [e[0] for e in shared] + [e[0] for es in per_player.values() for e in es]
+    name_width = min(max((len(x) for x in labels), default=8), 28)
+    if shared or public_vars:
+        parts += _shared_section(st, p, shared, public_vars, name_width, width, compact)
+    order = list(range(st.n)) if p is None else [(p + i) % st.n for i in range(st.n)]
+    for q in order:
+        parts += _player_section(st, v, p, q, per_player[q], name_width, width, compact)
+    return Group(*parts)
+
+
+def _title(prog, v: dict) -> str:
+    """``Survive · phase play · turn 3``: the ruleset, its variants, where the game is."""
     title = prog.title + (f" ({', '.join(prog.variants)})" if prog.variants else "")
-    head = f"{title} · phase {v['phase'] or '-'}" + (f" · turn {v['turn']}" if v["turn"] else "")
-    parts.append(Rule(Text(head, style="bold"), style="blue"))
+    return f"{title} · phase {v['phase'] or '-'}" + (f" · turn {v['turn']}" if v["turn"] else "")
+
+
+def _status_line(st, v: dict) -> Text:
+    """Whose turn it is and who is to decide, or how the game ended."""
     status = Text()
     if v["over"]:
         winners = ", ".join(player_name(st, q) for q in v["winners"]) or "nobody"
         status.append(f"Game over. Winners: {winners}." if len(v["winners"]) != 1 else f"Game over. Winner: {winners}.")
-    else:
-        if v["current"] is not None:
-            status.append(f"{player_name(st, v['current'])}'s turn")
-        if v["to_move"] and v["to_move"] != [v["current"]]:
-            status.append(("  ·  " if status.plain else "") + "to decide: ")
-            status.append(", ".join(player_name(st, q) for q in v["to_move"]))
-    score_line = scores_text(st, p)
-    if compact >= 2 and score_line is not None and len(status) + 3 + len(score_line) <= width:
-        status = status + Text(" · ") + score_line if status.plain else score_line
-        score_line = None
-    if status.plain:
-        parts.append(name_players(st, status))
-    if score_line is not None:
-        parts.append(name_players(st, score_line))
-    board_lines = boardmap.render_text(st, v, seat_style, legend=not compact, title=compact < 2)
-    board_zones = {(ct.board or {}).get("show", {}).get("pieces") for ct in prog.comp_types.values() if ct.board}
-    parts += [Text("  ") + line for line in board_lines]
-    shared, per_player = _zone_groups(st, v, board_zones if board_lines else set(), seen)
-    labels = [e[0] for e in shared] + [e[0] for es in per_player.values() for e in es]
-    name_width = min(max((len(x) for x in labels), default=8), 28)
-    public_vars = {k: val for k, val in v["vars"].items()
-                   if k != "direction" and shown_var(prog, k, val, prog.var_types.get(k))}
+        return status
+    if v["current"] is not None:
+        status.append(f"{player_name(st, v['current'])}'s turn")
+    if v["to_move"] and v["to_move"] != [v["current"]]:
+        status.append(("  ·  " if status.plain else "") + "to decide: ")
+        status.append(", ".join(player_name(st, q) for q in v["to_move"]))
+    return status
+
+
+def _public_vars(prog, v: dict) -> dict:
+    """The shared variables the table draws (``shown_var``), the play
+    direction only when it is reversed."""
+    public = {k: val for k, val in v["vars"].items()
+              if k != "direction" and shown_var(prog, k, val, prog.var_types.get(k))}
     if v["vars"].get("direction", 1) == -1:
-        public_vars["direction"] = "reversed"
-    if compact >= 3:  # a small screen with a board: the map, the viewer's own zones, the decision
-        if public_vars:
-            vars_line = _vars_text(st, public_vars, prog.var_types, p)
-            if status.plain and len(status) + 3 + len(vars_line) <= width:
-                status.append(" · " + vars_line)  # the status line drawn above: one line for both
-            else:
-                parts += _wrapped(Text(vars_line), 0, width)
-        if p is not None:
-            own = Text.assemble((player_name(st, p), f"bold {seat_style(p)}"), (" (you)  ", "bold"))
-            for i, (label, zone, of) in enumerate(e for e in per_player[p] if e[1]["count"]):
-                own.append((" · " if i else "") + f"{_short_label(label, st, p)} {zone['count']}: ")
-                own.append_text(items_text(zone["items"], of))
-            parts += list(own.wrap(WRAP_CONSOLE, width, overflow="fold"))
-        return Group(*parts)
-    if shared or public_vars:
-        head_line = Text("Table", style="bold")
-        if public_vars:
-            vars_line = _vars_text(st, public_vars, prog.var_types, p)
-            if len(vars_line) + 7 <= width:  # "Table  day 1 · seagulls 0": one line where it fits
-                parts.append(head_line + Text("  " + vars_line))
-            else:
-                parts.append(head_line)
-                parts += _wrapped(Text(vars_line), 2, width)
+        public["direction"] = "reversed"
+    return public
+
+
+def _small_screen(st, p, per_player: dict, public_vars: dict, width: int, one_line: bool = False,
+                  hide_own: bool = False) -> list[Text]:
+    """The least a small screen shows under the map: the public variables
+    and the viewer's own zones in a flow (``one_line``: cut to one line,
+    the ``r`` key draws them whole; ``hide_own``: left off)."""
+    parts: list[Text] = []
+    if public_vars:
+        parts += wrapped(Text(_vars_text(st, public_vars, st.prog.var_types, p)), 2, width, first=0)
+    full = [e for e in per_player.get(p, []) if e[1]["count"]] if p is not None and not hide_own else []
+    if full:  # nothing of the viewer's own to show: no line for it
+        own = Text.assemble((player_name(st, p), f"bold {seat_style(p)}"), (" (you)  ", "bold"))
+        for i, (label, zone, of) in enumerate(full):
+            own.append((" · " if i else "") + f"{_short_label(label, st, p)} {zone['count']}: ")
+            own.append_text(items_text(zone["items"], of))
+        rows = wrapped(own, 4, width, first=0)
+        if one_line and len(rows) > 1:
+            rows = [rows[0][: width - 14] + Text(" … (r: all)", style="dim")]
+        parts += rows
+    return parts
+
+
+def _shared_section(st, p, shared: list, public_vars: dict, name_width: int, width: int, compact: int) -> list:
+    """``Table`` with the public variables, then the shared zones."""
+    parts: list[Text] = []
+    head_line = Text("Table", style="bold")
+    if public_vars:
+        vars_line = _vars_text(st, public_vars, st.prog.var_types, p)
+        if len(vars_line) + 7 <= width:  # "Table  day 1 · seagulls 0": one line where it fits
+            parts.append(head_line + Text("  " + vars_line))
         else:
             parts.append(head_line)
-        parts += _zone_lines([e for e in shared if e[1]["count"]], name_width, width, one_line=compact >= 2)
-        empty = [e[0] for e in shared if not e[1]["count"]]
-        if empty and not compact:
-            parts.append(Text("  empty: " + ", ".join(empty), style="dim"))
-    order = list(range(st.n)) if p is None else [(p + i) % st.n for i in range(st.n)]
-    for q in order:
-        pinfo = v["players"][q]
-        heading = Text(player_name(st, q), style=f"bold {seat_style(q)}")
-        if q == p:
-            heading.append(" (you)", style="bold")
-        if q in v["to_move"]:
-            heading.append("  ◀ to decide", style="bold")
-        if pinfo["eliminated"]:
-            heading.append("  out of the game", style="red")
-        if v["over"] and q in v["winners"]:
-            heading.append("  winner", style="bold green")
-        pv = {k: val for k, val in pinfo["vars"].items() if shown_var(prog, k, val, prog.pvar_types.get(k))
-              and value_text(st, val, prog.pvar_types.get(k), p) != player_name(st, q)}  # "character Kid" for Kid
-        vars_text = _vars_text(st, pv, prog.pvar_types, p) if pv else ""
-        if pv and len(heading) + 3 + len(vars_text) <= width:
-            heading.append("   " + vars_text)
-            pv = {}
-        full = [e for e in per_player[q] if e[1]["count"]]
-        empty = [e[0] for e in per_player[q] if not e[1]["count"]]
-        if compact and q != p:  # the others' zones in a flow after their name
-            flow = Text()
-            for label, zone, of in full:
-                flow.append(("" if not flow.plain else " · ") + f"{_short_label(label, st, q)} {zone['count']}: ")
-                flow.append_text(items_text(zone["items"], of))
-            if pv:
-                flow = Text(vars_text + (" · " if flow.plain else "")) + flow
-            line = Text.assemble(heading, "   ", flow) if flow.plain else heading  # each part keeps its style
-            lines = line.wrap(WRAP_CONSOLE, width, overflow="fold")
-            if compact >= 2 and len(lines) > 1:
-                lines = [lines[0][: width - 1] + Text("…")]
-            parts += list(lines)
-            continue
-        parts.append(heading)
+            parts += _wrapped(Text(vars_line), 2, width)
+    else:
+        parts.append(head_line)
+    parts += _zone_lines([e for e in shared if e[1]["count"]], name_width, width, one_line=compact >= 2)
+    empty = [e[0] for e in shared if not e[1]["count"]]
+    if empty and not compact:
+        parts.append(Text("  empty: " + ", ".join(empty), style="dim"))
+    return parts
+
+
+def _player_section(st, v: dict, p, q: int, entries: list, name_width: int, width: int, compact: int) -> list:
+    """Player ``q``'s heading (you, to decide, out, winner, their
+    variables) and zones; on a small screen another player's zones in a
+    flow after the name."""
+    prog = st.prog
+    pinfo = v["players"][q]
+    heading = Text(player_name(st, q), style=f"bold {seat_style(q)}")
+    if q == p:
+        heading.append(" (you)", style="bold")
+    if q in v["to_move"]:
+        heading.append("  ◀ to decide", style="bold")
+    if pinfo["eliminated"]:
+        heading.append("  out of the game", style="red")
+    if v["over"] and q in v["winners"]:
+        heading.append("  winner", style="bold green")
+    pv = {k: val for k, val in pinfo["vars"].items() if shown_var(prog, k, val, prog.pvar_types.get(k))
+          and value_text(st, val, prog.pvar_types.get(k), p) != player_name(st, q)}  # "character Kid" for Kid
+    vars_text = _vars_text(st, pv, prog.pvar_types, p) if pv else ""
+    if pv and len(heading) + 3 + len(vars_text) <= width:
+        heading.append("   " + vars_text)
+        pv = {}
+    full = [e for e in entries if e[1]["count"]]
+    empty = [e[0] for e in entries if not e[1]["count"]]
+    parts: list[Text] = []
+    if compact and q != p:  # the others' zones in a flow after their name
+        flow = Text()
+        for label, zone, of in full:
+            flow.append(("" if not flow.plain else " · ") + f"{_short_label(label, st, q)} {zone['count']}: ")
+            flow.append_text(items_text(zone["items"], of))
         if pv:
-            parts += _wrapped(Text(vars_text), 2, width)
-        parts += _zone_lines(full, name_width, width)
-        if empty and not compact:
-            parts.append(Text("  empty: " + ", ".join(empty), style="dim"))
-    return Group(*parts)
+            flow = Text(vars_text + (" · " if flow.plain else "")) + flow
+        line = Text.assemble(heading, "   ", flow) if flow.plain else heading  # each part keeps its style
+        lines = wrapped(line, 4, width, first=0)
+        if compact >= 2 and len(lines) > 1:
+            lines = [lines[0][: width - 1] + Text("…")]
+        return lines
+    parts.append(heading)
+    if pv:
+        parts += _wrapped(Text(vars_text), 2, width)
+    parts += _zone_lines(full, name_width, width)
+    if empty and not compact:
+        parts.append(Text("  empty: " + ", ".join(empty), style="dim"))
+    return parts
 
 
 def _short_label(label: str, st, q) -> str:

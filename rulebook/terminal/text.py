@@ -146,3 +146,27 @@ def wrapped(text: Text, indent: int, width: int, first: int | None = None) -> li
         rest = rest[len(rest.plain) - len(rest.plain.lstrip()):]
         rows = [head] + (list(rest.wrap(WRAP_CONSOLE, max(20, width - indent), overflow="fold")) if rest.plain else [])
     return [Text(" " * (first if i == 0 else indent)) + row for i, row in enumerate(rows)]
+
+
+def pack_items(body: Text, width: int) -> list[Text]:
+    """A zone's items (``items_text``) as rows of ``width``, broken between
+    items, never inside one ("map 4" stays whole); an item longer than a
+    row is wrapped at its words."""
+    rows: list[Text] = []
+    line = Text()
+    pieces = list(body.split(", ")) if body.plain else []
+    for k, piece in enumerate(pieces):
+        piece = piece + Text(",") if k < len(pieces) - 1 else piece
+        if line.plain and len(line) + 1 + len(piece) > width:
+            rows.append(line)
+            line = Text()
+        if len(piece) > width:
+            parts = piece.wrap(WRAP_CONSOLE, max(20, width), overflow="fold")
+            rows += [line + parts[0]] if not line.plain else [line, parts[0]]
+            rows += list(parts[1:-1])
+            line = parts[-1] if len(parts) > 1 else Text()
+            continue
+        line = line + Text(" ") + piece if line.plain else piece
+    if line.plain:
+        rows.append(line)
+    return rows
