@@ -241,6 +241,7 @@ class Program:
     score: Callable | None = None  # (st, player) -> int
     tie_breaks: list[Callable] = field(default_factory=list)
     score_parts: list = field(default_factory=list)  # (name, (st, player) -> int): the score's summands
+    score_shown: list = field(default_factory=list)  # (label, (st, player) -> int): scoring.show
     lowest_wins: bool = False
     heuristic: Callable | None = None  # bots.heuristic: (st, player) -> int
     search: dict = field(default_factory=dict)  # bots.search: the MCTS agent's options for this game

@@ -481,6 +481,9 @@ schema = {
             "properties": {
                 "score": dict(EXPR, description="A player's score; 'player' is the player scored."),
                 "tie_breaks": {"type": "array", "items": EXPR, "description": "Compared in order when scores tie."},
+                "show": {"type": "object", "additionalProperties": EXPR,
+                         "description": "The scoreboard's columns: a label and a number per player ('player'), "
+                                        "shown instead of the score (what decides the winner)."},
                 "lowest_wins": {"type": "boolean"},
             },
         },
@@ -750,6 +753,7 @@ FIELD_DOCS: dict[str, dict] = {
     "scoring": {"examples": [{"score": "player.score"}, {"score": "sum(hand[player], c => c.penalty)", "lowest_wins": True}]},
     "scoring.score": {"examples": ["player.score", "score_of(player)"]},
     "scoring.tie_breaks": {"examples": [["0 - count(hand[player]) if not big_game else 0"], ["-count(shown[player])"]]},
+    "scoring.show": {"examples": [{"cards in hand": "count(hand[player])", "trophies": "count(trophies[player])"}]},
     "scoring.lowest_wins": {"description": "true: the lowest score wins (and the lowest tie breaks).", "examples": [True]},
     "bots": {"examples": [{"heuristic": "player.score - count(hand[player])"}]},
     "bots.heuristic": {"examples": ["player.score - count(hand[player])", "10 * count(won[player]) + player.coins"]},

@@ -253,6 +253,10 @@ class RuleChecker:
             if score is not None:
                 self.out.score_parts = self.score_parts()
             self.out.tie_breaks = [Expr(x, scope.unit.nlocals, slot_names=scope.unit.names) for x in tie_breaks]
+            for label in scoring.get("show") or {}:  # the scoreboard's columns, each a number per player
+                x, _ = self.check_expr_at(("scoring", "show", label), scope, INT, "a scoreboard column")
+                if x is not None:
+                    self.out.score_shown.append((str(label), Expr(x, scope.unit.nlocals, slot_names=scope.unit.names)))
             self.lowest_wins = bool(scoring.get("lowest_wins", False))
         bots = self.data.get("bots") or {}
         if "heuristic" in bots:

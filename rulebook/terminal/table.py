@@ -125,7 +125,8 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
     elif status.plain:
         parts += wrapped(name_players(st, status), 2, width, first=0)
     if score_line is not None:
-        parts += wrapped(name_players(st, score_line), 8, width, first=0)
+        for row in score_line.split("\n"):  # a line per column of the scoreboard
+            parts += wrapped(name_players(st, row), 8, width, first=0)
     board_lines = boardmap.render_text(st, v, seat_style, legend=compact < 3, title=compact < 2)
     board_zones = {(ct.board or {}).get("show", {}).get("pieces") for ct in prog.comp_types.values() if ct.board}
     parts += [Text("  ") + line for line in board_lines]
@@ -268,16 +269,24 @@ def _short_label(label: str, st, q) -> str:
 
 def scores_text(st, p) -> Text | None:
     """``Scores  P1 12 · P2 9 · P3 ?``: each player's score as ``p`` may
-    know it now (``rulebook.scores.live_scores``); None without a scoring
-    section."""
-    from rulebook.display.scores import live_scores
+    know it now; with the scoring section's ``show``, its columns instead,
+    ``cards in hand  P1 5 · P2 7 · trophies  P1 0 · P2 1``
+    (``rulebook.display.scores.live_board``); None without either."""
+    from rulebook.display.scores import live_board
     from rulebook.interpreter.game import Game
 
-    if st.prog.score is None:
+    board = live_board(Game(st.prog), st, p)
+    if board is None:
         return None
-    scores = live_scores(Game(st.prog), st, p)
     line = Text("Scores  ", style="bold")
-    line.append(" · ".join(f"{player_name(st, q)} {'?' if s is None else s}" for q, s in enumerate(scores)))
+    named = len(board) > 1 or board[0][0] != "score"
+    label_width = max(len(label) for label, _ in board)
+    for i, (label, values) in enumerate(board):  # one line a column, under each other
+        if i:
+            line.append("\n" + " " * 8)
+        if named:
+            line.append(f"{label:<{label_width}}  ", style="bold")
+        line.append(" · ".join(f"{player_name(st, q)} {'?' if v is None else v}" for q, v in enumerate(values)))
     return line
 
 
