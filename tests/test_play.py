@@ -37,14 +37,14 @@ def test_help_shows_the_prompt_each_option_and_the_keys():
     assert code == 0
     help_text = out.split("Help")[1]
     assert "X, the rules ask you: play: your move" in help_text
-    assert "each is the action place (ruleset.yaml:" in help_text  # where the options come from
+    assert "ruleset.yaml" not in help_text and "the action place" not in help_text  # no file, no identifier
     assert "1. top left" in help_text and "9. bottom right" in help_text
     for key in ("a number", "?", "r", "s", "q"):
         assert f"\n  {key} " in help_text
     assert "rulebook play tic-tac-toe --resume tic-tac-toe-save.json" in help_text
 
 
-def test_help_names_each_action_with_its_description_when_the_options_differ(tmp_path):
+def test_help_gives_each_action_its_description_when_the_options_differ(tmp_path):
     (tmp_path / "ruleset.yaml").write_text(
         "rulebook: 1\nid: two-actions\nplayers: {min: 2, max: 2}\n"
         "actions:\n  stay:\n    description: Do nothing this turn.\n  win:\n    effect: end game winners [player]\n"
@@ -52,8 +52,8 @@ def test_help_names_each_action_with_its_description_when_the_options_differ(tmp
     )
     code, out = play("play", str(tmp_path), "--seed", "1", "--human", "1", input="?\n2\n")
     assert code == 0
-    assert "1. stay  (the action stay: Do nothing this turn. (ruleset.yaml:5))" in out
-    assert "2. win  (the action win (ruleset.yaml:7))" in out
+    assert "1. stay  (Do nothing this turn.)" in out
+    assert "2. win\n" in out  # no description: nothing after its label (never the action's name)
     assert "Game over. Winner: P1." in out
 
 
@@ -375,7 +375,8 @@ def test_a_lone_human_is_not_asked_a_forced_question(tmp_path):
     path.write_text(FORCED)
     code, out = play("play", str(path), "--human", "1", "--seed", "1", input="")
     assert code == 0 and "End of input" not in out and "choice (number" not in out
-    assert out.count("P1: wait.") == 2 and out.count("P1 chose to pass.") == 2
+    # narrated as what they are: no choice was made (issue 41 item 11)
+    assert out.count("P1: wait (the only option).") == 2 and out.count("P1 chose to pass (the only option).") == 2
 
 
 def test_hot_seat_still_asks_a_forced_question():

@@ -119,8 +119,9 @@ def whole_game(game, players: int, seed: int, human: int = 0, width: int = 80, h
             session.fresh[p] = 0
         else:
             answer = 0 if p == human else decide(game, st, p, agents[p])
+        first = len(st.events)
         game.apply(st, p, answer)
-        session.flush()
+        session.flush(frozenset({first}) if len(options) == 1 else frozenset())  # as Session.play does
     session.finish()
     capture.ending = terminal_rows(session.console.export_text(clear=True), width)
     return capture

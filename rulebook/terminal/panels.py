@@ -3,8 +3,6 @@ with its options, and the ``?`` help."""
 
 from __future__ import annotations
 
-import os
-
 from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
@@ -286,22 +284,21 @@ def help_panel(game, st, p, options, save_path: str, game_arg: str) -> Group:
     prompt = game.prompt(st, p)
     parts.append(Text(f"{player_name(st, p)}, the rules ask you: {prompt}", style="bold"))
     kind = (st.pending or {}).get("kind")
-    origin = _origin(st)
     about = {
         "action": "Your turn: pick one of the actions the rules allow you now.",
         "choose": "A choice the rules ask you to make.",
         "simul": "A secret choice: the others choose at the same time and cannot see yours.",
     }.get(kind, "")
-    if about or origin:
-        parts.append(Text(about + (f" (rules: {origin})" if origin else "")))
+    if about:  # where it is in the ruleset file is for its author (rulebook debug), not for a player
+        parts.append(Text(about))
     notes = [_action_note(prog, v) for v in game.legal_values(st, p)] if kind == "action" else []
     common = notes[0] if notes and len(set(notes)) == 1 else ""
-    parts.append(Text("Options:" + (f" each is {common}" if common else ""), style="bold"))
+    parts.append(Text("Options:" + (f" ({common})" if common else ""), style="bold"))
     width = len(str(len(options)))
     for o in options:
         line = Text(f"  {o.index + 1:>{width + 1}}. ", style="cyan")
         line.append(o.label)
-        if notes and not common:
+        if notes and not common and notes[o.index]:
             line.append(f"  ({notes[o.index]})", style="dim")
         elif o.value is None:
             line.append("  (choose nothing)", style="dim")
@@ -320,34 +317,16 @@ def help_panel(game, st, p, options, save_path: str, game_arg: str) -> Group:
     return Group(*parts)
 
 
-def _origin(st) -> str:
-    """Where the suspended rule is in the ruleset file: ``ruleset.yaml:95``."""
-    from rulebook.interpreter.game import Game
-
-    return _short(Game(st.prog).asked_at(st))
-
-
-def _short(where: str) -> str:
-    """``/long/path/ruleset.yaml:95:16`` -> ``ruleset.yaml:95``."""
-    parts = where.rsplit(":", 2)
-    if len(parts) == 3 and parts[1].isdigit():
-        return f"{os.path.basename(parts[0])}:{parts[1]}"
-    return os.path.basename(where)
-
-
 def _action_note(prog, value) -> str:
-    """The action an option comes from, its description and its place."""
+    """What an option's action does, in the ruleset's words for players
+    (its description); empty without one. Never the action's name, which
+    is an identifier."""
     try:
         act = prog.actions[value[0]]
     except (TypeError, IndexError, KeyError):
         return ""
-    note = f"the action {act.name}"
     data = prog.data
     spec = (data.get("actions") or {}).get(act.name) if isinstance(data, dict) else None
     if isinstance(spec, dict) and isinstance(spec.get("description"), str):
-        note += f": {' '.join(spec['description'].split())}"
-    doc = prog.doc
-    if doc is not None and prog.source_file:
-        line, _ = doc.where(("actions", act.name), key=True)
-        note += f" ({os.path.basename(prog.source_file)}:{line})"
-    return note
+        return " ".join(spec["description"].split())
+    return ""

@@ -273,8 +273,9 @@ class Session:
     def say(self, text, style: str = "") -> None:
         self.console.print(text if isinstance(text, Text) else Text(str(text), style=style))
 
-    def flush(self) -> None:
-        """Narrate the new events: live, to each human's recent events and to the log."""
+    def flush(self, forced: frozenset = frozenset()) -> None:
+        """Narrate the new events: live, to each human's recent events and to
+        the log. ``forced``: the indexes of decisions that had one option."""
         st = self.st
         if not st.events:
             return
@@ -285,10 +286,10 @@ class Session:
             self.log.events(narrate(st, st.events, None, self.verbose))
         self.seen |= {zone_family(st, ev.dest) for ev in st.events if ev[0] == "move" and ev.dest >= 0}
         for p in self.seats:
-            lines = [ln for ln in tidy(st, narrate_lines(st, st.events, p, self.verbose)) if ln.text]
+            lines = [ln for ln in tidy(st, narrate_lines(st, st.events, p, self.verbose, forced)) if ln.text]
             self.history[p] = (self.history[p] + lines)[-HISTORY:]
             self.fresh[p] += len(lines)
-        live = [ln for ln in tidy(st, narrate_lines(st, st.events, self.viewer, self.verbose)) if ln.text
+        live = [ln for ln in tidy(st, narrate_lines(st, st.events, self.viewer, self.verbose, forced)) if ln.text
                 and not (ln.kind == "end" and self.seats)]  # with humans, the final table says who won
         st.events.clear()
         for line in live:
@@ -343,13 +344,14 @@ class Session:
                 self.stage_start = game.clone(st)
             # the plain value: an option hidden from its chooser is still replayable
             self.stage_log.append((p, value, options[answer].label))
+            first = len(st.events)  # the decision's own event comes first
             game.apply(st, p, answer)
             if not partial:
                 if self.log:
                     for entry in self.stage_log:
                         self.log.decision(*entry)
                 self.stage_start, self.stage_log = None, []
-            self.flush()
+            self.flush(frozenset({first}) if len(options) == 1 else frozenset())
         self.finish()
 
     def finish(self) -> None:
