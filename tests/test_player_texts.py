@@ -67,3 +67,33 @@ def test_a_count_of_one_reads_singular_in_a_say_line():
     assert said == ["(1 wound left)", "(2 wounds left)"]
     source = open(__import__("rulebook.files.locate", fromlist=["locate"]).locate("lifeboat"), encoding="utf-8")
     assert "{'wound' if patient.wounds == 1 else 'wounds'} left" in source.read()
+
+
+def test_a_variable_is_drawn_in_the_words_of_its_shown_as():
+    """Issue 41 item 10: Young Svintus's table rule is drawn as players are
+    told it, not as the id the rules keep ("grunt_on_draw")."""
+    from rulebook.compiler.build import compile_text
+    from rulebook.interpreter.game import Game
+
+    from rulebook.terminal.table import render_view
+
+    text = (re.search(r"```yaml example name=shown-as\n(.*?)```",
+                      open("docs/format.md", encoding="utf-8").read(), re.S).group(1))
+    text = text.replace("    on_begin: end game\n",
+                        "    turn: {actions: [stop]}\nactions:\n  stop: {effect: end game}\n")
+    game = Game(compile_text(text).program)
+    st = game.new(players=2, seed=1)
+    view = render_view(st, 0)
+    assert "mode everybody passes a card left" in view and "pass_left" not in view
+    assert st.vars["mode"] == "pass_left"  # the rules keep the value
+
+
+def test_young_svintus_draws_its_table_rule_in_words():
+    from rulebook.cli.main import _load
+    from rulebook.terminal.table import render_view
+
+    game, _ = _load("young-svintus")
+    st = game.new(players=2, seed=1)
+    st.vars["table_rule"] = "grunt_on_draw"
+    view = render_view(st, 0)
+    assert "table rule grunt oink! when you draw" in view and "grunt_on_draw" not in view

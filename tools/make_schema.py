@@ -60,6 +60,20 @@ VAR = {
         },
     ],
 }
+
+
+def _shown_as(var: dict) -> dict:
+    """VAR with ``shown_as``, for the variables the tables draw (vars and player_vars, not component state)."""
+    import copy
+
+    out = copy.deepcopy(var)
+    out["oneOf"][2]["properties"]["shown_as"] = dict(
+        EXPR, description="The words the tables show for the variable's value (a text; in a player variable "
+        "'player' is its player), e.g. a function of it.")
+    return out
+
+
+TABLE_VAR = _shown_as(VAR)
 HOOKS = {
     "on_begin": dict(BLOCK, description="Effects run when this begins."),
     "on_end": dict(BLOCK, description="Effects run when this ends."),
@@ -133,13 +147,13 @@ schema = {
         "vars": {
             "type": "object",
             "propertyNames": NAME,
-            "additionalProperties": VAR,
+            "additionalProperties": TABLE_VAR,
             "description": "Global game variables.",
         },
         "player_vars": {
             "type": "object",
             "propertyNames": NAME,
-            "additionalProperties": VAR,
+            "additionalProperties": TABLE_VAR,
             "description": "Variables every player has; read as p.name.",
         },
         "components": {

@@ -262,6 +262,12 @@ class RuleChecker:
         if "heuristic" in bots:
             self.out.heuristic = self.standalone(("bots", "heuristic"), "heuristic", INT, "the heuristic")
         self.out.search = dict(bots.get("search") or {})  # its names and values checked by the schema
+        for section, out in (("vars", self.out.var_shown), ("player_vars", self.out.pvar_shown)):
+            for name, spec in (self.data.get(section) or {}).items():  # shown_as: the words for a value
+                if isinstance(spec, dict) and "shown_as" in spec:
+                    x = self.standalone((section, name, "shown_as"), "shown as", STR, "how the table shows it")
+                    if x is not None:
+                        out[str(name)] = x
 
     def score_parts(self) -> list:
         """The parts of the score, for a final breakdown: its top-level

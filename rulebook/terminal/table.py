@@ -86,8 +86,24 @@ def _wrapped(text: Text, indent: int, width: int) -> list[Text]:
     return [pad + piece for piece in text.wrap(WRAP_CONSOLE, max(20, width - indent), overflow="fold")]
 
 
-def _vars_text(st, values: dict, types: dict, viewer) -> str:
-    return " · ".join(f"{k.replace('_', ' ')} {value_text(st, val, types.get(k), viewer)}" for k, val in values.items())
+def _vars_text(st, values: dict, types: dict, viewer, shown: dict | None = None, owner: int | None = None) -> str:
+    """``day 1 · seagulls 0``: each variable and its value, in the words of
+    its ``shown_as`` when the ruleset gives them (``shown``; ``owner``: the
+    player of player variables)."""
+    return " · ".join(f"{k.replace('_', ' ')} {_shown_value(st, k, val, types.get(k), viewer, shown, owner)}"
+                      for k, val in values.items())
+
+
+def _shown_value(st, name: str, value, typ, viewer, shown: dict | None, owner: int | None) -> str:
+    from rulebook.interpreter.errors import RulebookError
+
+    fn = (shown or {}).get(name)
+    if fn is not None:
+        try:
+            return str(fn(st, owner if owner is not None else (viewer if viewer is not None else 0)))
+        except (RulebookError, TypeError, ValueError, KeyError, IndexError):
+            pass  # words that cannot be made now: the value itself
+    return value_text(st, value, typ, viewer)
 
 
 def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0) -> Group:
@@ -115,7 +131,7 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
         score_line = None
     public_vars = _public_vars(prog, v)
     if compact >= 3 and public_vars and status.plain:  # "Red's turn · moves left 3": one line for both
-        vars_line = _vars_text(st, public_vars, prog.var_types, p)
+        vars_line = _vars_text(st, public_vars, prog.var_types, p, prog.var_shown)
         if len(status) + 3 + len(vars_line) <= width:
             status.append(" · " + vars_line)
             public_vars = {}
@@ -182,7 +198,7 @@ def _small_screen(st, p, per_player: dict, public_vars: dict, width: int, one_li
     the ``r`` key draws them whole; ``hide_own``: left off)."""
     parts: list[Text] = []
     if public_vars:
-        parts += wrapped(Text(_vars_text(st, public_vars, st.prog.var_types, p)), 2, width, first=0)
+        parts += wrapped(Text(_vars_text(st, public_vars, st.prog.var_types, p, st.prog.var_shown)), 2, width, first=0)
     full = [e for e in per_player.get(p, []) if e[1]["count"]] if p is not None and not hide_own else []
     if full:  # nothing of the viewer's own to show: no line for it
         own = Text.assemble((player_name(st, p), f"bold {seat_style(p)}"), (" (you)  ", "bold"))
@@ -201,7 +217,7 @@ def _shared_section(st, p, shared: list, public_vars: dict, name_width: int, wid
     parts: list[Text] = []
     head_line = Text("Table", style="bold")
     if public_vars:
-        vars_line = _vars_text(st, public_vars, st.prog.var_types, p)
+        vars_line = _vars_text(st, public_vars, st.prog.var_types, p, st.prog.var_shown)
         if len(vars_line) + 7 <= width:  # "Table  day 1 · seagulls 0": one line where it fits
             parts.append(head_line + Text("  " + vars_line))
         else:
@@ -233,7 +249,7 @@ def _player_section(st, v: dict, p, q: int, entries: list, name_width: int, widt
         heading.append("  winner", style="bold green")
     pv = {k: val for k, val in pinfo["vars"].items() if shown_var(prog, k, val, prog.pvar_types.get(k))
           and value_text(st, val, prog.pvar_types.get(k), p) != player_name(st, q)}  # "character Kid" for Kid
-    vars_text = _vars_text(st, pv, prog.pvar_types, p) if pv else ""
+    vars_text = _vars_text(st, pv, prog.pvar_types, p, prog.pvar_shown, q) if pv else ""
     if pv and len(heading) + 3 + len(vars_text) <= width:
         heading.append("   " + vars_text)
         pv = {}
