@@ -154,6 +154,9 @@ def write_end(m) -> None:
     m.score_fn = m.expr_function(ch.score, "score") if ch.score is not None else "None"
     m.tie_fns = [m.expr_function(tb, "tie_break") for tb in ch.tie_breaks]
     m.part_fns = [(name, m.expr_function(e, "score_part")) for name, e in ch.score_parts]
+    m.shown_fns = [(label, m.expr_function(e, "score_shown")) for label, e in ch.score_shown]
+    m.var_shown_fns = {n: m.expr_function(e, "shown_as") for n, e in ch.var_shown.items()}
+    m.pvar_shown_fns = {n: m.expr_function(e, "shown_as") for n, e in ch.pvar_shown.items()}
     m.heuristic_fn = m.expr_function(ch.heuristic, "heuristic") if ch.heuristic is not None else "None"
     m.player_label_fn = m.template_function(ch.player_label, "player_name", "players name")
 
@@ -229,6 +232,9 @@ def write_tables(m) -> None:
     t.append(f"SCORE = {m.score_fn}")
     t.append(f"TIE_BREAKS = [{', '.join(m.tie_fns)}]")
     t.append("SCORE_PARTS = [" + ", ".join(f"({name!r}, {fn})" for name, fn in m.part_fns) + "]")
+    t.append("SCORE_SHOWN = [" + ", ".join(f"({label!r}, {fn})" for label, fn in m.shown_fns) + "]")
+    t.append("VAR_SHOWN = {" + ", ".join(f"{n!r}: {fn}" for n, fn in m.var_shown_fns.items()) + "}")
+    t.append("PVAR_SHOWN = {" + ", ".join(f"{n!r}: {fn}" for n, fn in m.pvar_shown_fns.items()) + "}")
     t.append(f"HEURISTIC = {m.heuristic_fn}")
     t.append(f"SEARCH = {dict(sorted(m.checked.search.items()))!r}")
     t.append(f"PLAYER_NAME = {m.player_label_fn}")

@@ -93,6 +93,9 @@ def program_from(ns: dict) -> Program:
     prog.score = ns["SCORE"]
     prog.tie_breaks = list(ns["TIE_BREAKS"])
     prog.score_parts = list(ns["SCORE_PARTS"])
+    prog.score_shown = list(ns.get("SCORE_SHOWN", ()))
+    prog.var_shown = dict(ns.get("VAR_SHOWN", {}))
+    prog.pvar_shown = dict(ns.get("PVAR_SHOWN", {}))
     prog.lowest_wins = meta["lowest_wins"]
     prog.heuristic = ns["HEURISTIC"]
     prog.search = dict(ns.get("SEARCH", {}))

@@ -34,11 +34,13 @@ def narrate(st, events, viewer=None, verbose: bool = False) -> list[str]:
     return [line.text for line in narrate_lines(st, events, viewer, verbose)]
 
 
-def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
+def narrate_lines(st, events, viewer=None, verbose: bool = False, forced: frozenset = frozenset()) -> list[Line]:
     """The sentences ``viewer`` may read of ``events``, which happened since
     the last decision narrated; ``st`` is the state after them. What a
     component showed is taken from the event (named when it happened), since
-    a component shown and hidden again may since show something else."""
+    a component shown and hidden again may since show something else.
+    ``forced``: the indexes of decision events that had one option, told as
+    "(the only option)" so that nobody reads them as a choice."""
     out: list[Line] = []
     told = -1  # the last event already told (with a reveal before it, in one sentence)
     for i, ev in enumerate(events):
@@ -55,6 +57,8 @@ def narrate_lines(st, events, viewer=None, verbose: bool = False) -> list[Line]:
             pass  # the decision event below says it
         elif kind == "decision":
             line = _decision(st, ev, viewer, _shown(st, events, i + 1, viewer))
+            if line is not None and i in forced and line.kind == "decision":
+                line = line._replace(text=line.text[:-1] + " (the only option).")
             if line is not None:
                 out.append(line)
         elif kind == "reveal":

@@ -241,6 +241,9 @@ class Program:
     score: Callable | None = None  # (st, player) -> int
     tie_breaks: list[Callable] = field(default_factory=list)
     score_parts: list = field(default_factory=list)  # (name, (st, player) -> int): the score's summands
+    score_shown: list = field(default_factory=list)  # (label, (st, player) -> int): scoring.show
+    var_shown: dict = field(default_factory=dict)  # name -> (st, player) -> str: a variable's shown_as
+    pvar_shown: dict = field(default_factory=dict)  # name -> (st, player) -> str, player: the variable's player
     lowest_wins: bool = False
     heuristic: Callable | None = None  # bots.heuristic: (st, player) -> int
     search: dict = field(default_factory=dict)  # bots.search: the MCTS agent's options for this game

@@ -147,7 +147,7 @@ def test_new_scaffold_validates_tests_and_plays(tmp_path, capsys, monkeypatch):
 
 
 def test_explain_summarises_phases_actions_and_variants(capsys):
-    code, out, _ = run_main(capsys, "explain", "get-bit")
+    code, out, _ = run_main(capsys, "explain", "get-bit", "--definitions")
     assert code == 0
     for text in (
         "# Get Bit!",
@@ -159,7 +159,7 @@ def test_explain_summarises_phases_actions_and_variants(capsys):
         "## Bots\n- the greedy agent judges a position by: sum(filter(line, r => owner(r) == player)",
     ):
         assert text in out, text
-    code, out, _ = run_main(capsys, "explain", "get-bit", "-v", "play-the-shark")
+    code, out, _ = run_main(capsys, "explain", "get-bit", "-v", "play-the-shark", "--definitions")
     assert code == 0 and "# Get Bit! (play-the-shark)" in out and "× shark_card" in out
 
 

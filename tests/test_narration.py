@@ -126,3 +126,35 @@ def test_one_statement_reveals_in_one_sentence():
     assert "You see die showing 1 and die showing 1." in lines
     assert sum(line.startswith("Revealed") for line in lines) == 1
     assert not any(line.startswith("You see") for line in first_turn(body, viewer=0))
+
+
+def test_a_decision_with_one_option_is_told_as_no_choice():
+    """Issue 41 item 11: a forced step (the only legal option, answered by
+    the table or a bot) is not narrated like a choice."""
+    from rulebook.interpreter.narrate import narrate_lines
+
+    from rulebook.cli.main import _load
+
+    game, _ = _load("dead-mans-draw")
+    st = game.new(players=2, seed=1, record=True)
+    st.events.clear()
+    first = len(st.events)
+    game.apply(st, st.current, 0)  # the first option of the first turn: draw
+    plain = [ln.text for ln in narrate_lines(st, st.events, None)]
+    forced = [ln.text for ln in narrate_lines(st, st.events, None, forced=frozenset({first}))]
+    assert plain[0] == "P1: draw." and forced[0] == "P1: draw (the only option)."
+    assert plain[1:] == forced[1:]
+
+
+def test_dead_mans_draw_tells_the_kraken_and_names_a_key_and_chest_bank():
+    """Ruleset texts of issue 41 item 11: the Kraken's obligation is said
+    when it starts, and the cards a Key and Chest bank takes from the
+    discard pile are named once they are in the public bank."""
+    from rulebook.cli.main import _load
+    from rulebook.terminal.capture import whole_game
+
+    game, _ = _load("dead-mans-draw")
+    said = [t for seed in (1, 2) for s in whole_game(game, 2, seed).screens for t in s.fresh]
+    assert any(t.startswith("Kraken: P") and "must draw 2 more cards before banking" in t for t in said)
+    banks = [t for t in said if t.startswith("Key and chest:")]
+    assert banks and all("face-down" not in t for t in banks)

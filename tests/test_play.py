@@ -37,14 +37,14 @@ def test_help_shows_the_prompt_each_option_and_the_keys():
     assert code == 0
     help_text = out.split("Help")[1]
     assert "X, the rules ask you: play: your move" in help_text
-    assert "each is the action place (ruleset.yaml:" in help_text  # where the options come from
+    assert "ruleset.yaml" not in help_text and "the action place" not in help_text  # no file, no identifier
     assert "1. top left" in help_text and "9. bottom right" in help_text
     for key in ("a number", "?", "r", "s", "q"):
         assert f"\n  {key} " in help_text
     assert "rulebook play tic-tac-toe --resume tic-tac-toe-save.json" in help_text
 
 
-def test_help_names_each_action_with_its_description_when_the_options_differ(tmp_path):
+def test_help_gives_each_action_its_description_when_the_options_differ(tmp_path):
     (tmp_path / "ruleset.yaml").write_text(
         "rulebook: 1\nid: two-actions\nplayers: {min: 2, max: 2}\n"
         "actions:\n  stay:\n    description: Do nothing this turn.\n  win:\n    effect: end game winners [player]\n"
@@ -52,8 +52,8 @@ def test_help_names_each_action_with_its_description_when_the_options_differ(tmp
     )
     code, out = play("play", str(tmp_path), "--seed", "1", "--human", "1", input="?\n2\n")
     assert code == 0
-    assert "1. stay  (the action stay: Do nothing this turn. (ruleset.yaml:5))" in out
-    assert "2. win  (the action win (ruleset.yaml:7))" in out
+    assert "1. stay  (Do nothing this turn.)" in out
+    assert "2. win\n" in out  # no description: nothing after its label (never the action's name)
     assert "Game over. Winner: P1." in out
 
 
@@ -136,7 +136,8 @@ def test_a_face_down_option_is_logged_by_its_value_and_replays(tmp_path):
     )
     log = tmp_path / "blind.jsonl"
     code, out = play("play", str(tmp_path), "--seed", "4", "--human", "1", "--log", str(log), input="2\n")
-    assert code == 0 and "   2. a face-down card" in out and "  deck    5  [hidden] card ×5" in out
+    # five cards its chooser cannot tell apart: listed once; any of their numbers picks one
+    assert code == 0 and "   1. a face-down card ×5" in out and "  deck    5  [hidden] card ×5" in out
     code, out = play("replay", str(log))
     assert code == 0 and "replay reproduces the log" in out
 
@@ -172,28 +173,29 @@ def test_a_question_of_forty_spaces_keeps_the_map_on_an_80x24_screen():
     the header, the map and the question fit 24 lines, the options drawn as
     the map's coordinates grouped by terrain, and a typed coordinate
     answers it."""
-    from rich.console import Console
     from rulebook.agents.base import decide
 
     from rulebook.files.loading import load_game
+    from rulebook.terminal.capture import _Recorder
     from rulebook.terminal.play import SPACE_PROMPT, Session, _bots
 
     game, _ = load_game("survive")
     st = game.new(players=2, seed=4)
     bots = _bots("greedy", 2, 4)
     session = Session(game, st, game_arg="survive", humans=(1,), seed=4, verbose=False, delay=0, log=None,
-                      save_path="survive-save.json", bots=bots, stdin=io.StringIO("6,2\n"))
-    session.console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, record=True,
-                              color_system=None, highlight=False, markup=False, emoji=False)
+                      save_path="survive-save.json", bots=bots, stdin=io.StringIO("\n6,2\n"))
+    session.console = _Recorder(file=io.StringIO(), width=80, height=24, force_terminal=True, record=True,
+                                color_system=None, highlight=False, markup=False, emoji=False)
     while not (game.to_move(st)[0] == 0 and game.prompt(st, 0).startswith("Place it")):
         p = game.to_move(st)[0]
         game.apply(st, p, decide(game, st, p, bots[p]) if p else 0)
+        session.fresh[0] = 0 if p == 0 else session.fresh[0]  # as after a decision of the seat's own
         session.flush()
     options = game.legal(st, 0)
     assert len(options) >= 38
     session.console.export_text(clear=True)
-    answer = session.human(0, options)
-    lines = session.console.export_text().splitlines()
+    answer = session.human(0, options)  # what happened before that does not fit is paged first (Enter)
+    lines = session.console.export_text().splitlines()  # the screen: what was written since the last clear
     assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
     assert lines[0].startswith("─") and "Survive" in lines[0]  # the header is on screen
     assert sum(line.startswith(f"{r:>5}  ") for line in lines for r in range(13)) == 13  # every map row
@@ -373,7 +375,8 @@ def test_a_lone_human_is_not_asked_a_forced_question(tmp_path):
     path.write_text(FORCED)
     code, out = play("play", str(path), "--human", "1", "--seed", "1", input="")
     assert code == 0 and "End of input" not in out and "choice (number" not in out
-    assert out.count("P1: wait.") == 2 and out.count("P1 chose to pass.") == 2
+    # narrated as what they are: no choice was made (issue 41 item 11)
+    assert out.count("P1: wait (the only option).") == 2 and out.count("P1 chose to pass (the only option).") == 2
 
 
 def test_hot_seat_still_asks_a_forced_question():

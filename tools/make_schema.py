@@ -65,6 +65,20 @@ VAR = {
         },
     ],
 }
+
+
+def _shown_as(var: dict) -> dict:
+    """VAR with ``shown_as``, for the variables the tables draw (vars and player_vars, not component state)."""
+    import copy
+
+    out = copy.deepcopy(var)
+    out["oneOf"][2]["properties"]["shown_as"] = dict(
+        EXPR, description="The words the tables show for the variable's value (a text; in a player variable "
+        "'player' is its player), e.g. a function of it.")
+    return out
+
+
+TABLE_VAR = _shown_as(VAR)
 HOOKS = {
     "on_begin": dict(BLOCK, description="Effects run when this begins."),
     "on_end": dict(BLOCK, description="Effects run when this ends."),
@@ -138,13 +152,13 @@ schema = {
         "vars": {
             "type": "object",
             "propertyNames": NAME,
-            "additionalProperties": VAR,
+            "additionalProperties": TABLE_VAR,
             "description": "Global game variables.",
         },
         "player_vars": {
             "type": "object",
             "propertyNames": NAME,
-            "additionalProperties": VAR,
+            "additionalProperties": TABLE_VAR,
             "description": "Variables every player has; read as p.name.",
         },
         "components": {
@@ -512,6 +526,9 @@ schema = {
             "properties": {
                 "score": dict(EXPR, description="A player's score; 'player' is the player scored."),
                 "tie_breaks": {"type": "array", "items": EXPR, "description": "Compared in order when scores tie."},
+                "show": {"type": "object", "additionalProperties": EXPR,
+                         "description": "The scoreboard's columns: a label and a number per player ('player'), "
+                                        "shown instead of the score (what decides the winner)."},
                 "lowest_wins": {"type": "boolean"},
             },
         },
@@ -850,6 +867,7 @@ FIELD_DOCS: dict[str, dict] = {
     "scoring": {"examples": [{"score": "player.score"}, {"score": "sum(hand[player], c => c.penalty)", "lowest_wins": True}]},
     "scoring.score": {"examples": ["player.score", "score_of(player)"]},
     "scoring.tie_breaks": {"examples": [["0 - count(hand[player]) if not big_game else 0"], ["-count(shown[player])"]]},
+    "scoring.show": {"examples": [{"cards in hand": "count(hand[player])", "trophies": "count(trophies[player])"}]},
     "scoring.lowest_wins": {"description": "true: the lowest score wins (and the lowest tie breaks).", "examples": [True]},
     "bots": {"examples": [{"heuristic": "player.score - count(hand[player])"}]},
     "bots.heuristic": {"examples": ["player.score - count(hand[player])", "10 * count(won[player]) + player.coins"]},

@@ -10,7 +10,9 @@ every option list of the random games, the winners and the ``say`` lines.
     python tools/same_games.py RULESET [GAMES] [--native]
 
 With ``--native`` the rulesets run as native code (compiler/native.py):
-the hashes must be the same as without.
+the hashes must be the same as without. With ``--no-say`` the ``say``
+lines are left out of the hash: an edit of a ruleset's texts alone keeps
+those hashes (compare both files run with it).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from variant_matrix import combinations  # noqa: E402
 
 from rulebook.simulate.run import game_seed, lineup, play_state  # noqa: E402
 
+SAY = True  # --no-say: the say lines are not hashed
+
 
 def hash_cell(h, game: Game, players: int, games: int) -> None:
     """Add one cell's games to the hash ``h``."""
@@ -38,7 +42,7 @@ def hash_cell(h, game: Game, players: int, games: int) -> None:
         seed = game_seed(0, i)
         st = game.new(players=players, seed=seed, record=True)
         play_state(game, st, seed, lineup(players, ["greedy"]), time_outs=0.1)
-        said = [e for e in st.events if e[0] == "say"]
+        said = [e for e in st.events if e[0] == "say"] if SAY else []
         h.update(json.dumps([st.winners, st.history, said], default=str).encode())
         st = game.new(players=players, seed=seed, record=True)
         rnd, offered = random.Random(seed), []
@@ -51,8 +55,10 @@ def hash_cell(h, game: Game, players: int, games: int) -> None:
 
 
 def main(argv: list[str]) -> int:
+    global SAY
     native = "--native" in argv
-    argv = [a for a in argv if a != "--native"]
+    SAY = "--no-say" not in argv
+    argv = [a for a in argv if a not in ("--native", "--no-say")]
     ruleset, games = argv[0], int(argv[1]) if len(argv) > 1 else 3
     total = hashlib.sha256()
     for combo in combinations(Path(ruleset)):

@@ -16,10 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rich.console import Console  # noqa: E402
 from rulebook.agents.base import decide  # noqa: E402
 
 from rulebook.files.loading import load_game  # noqa: E402
+from rulebook.terminal.capture import _Enter, _Recorder  # noqa: E402
 from rulebook.terminal.play import Session, _bots  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "img"
@@ -33,7 +33,7 @@ def screen(game_id: str, players: int, seed: int, before: int) -> str:
     bots = _bots("greedy", players, seed)
     session = Session(game, st, game_arg=game_id, humans=(1,), seed=seed, verbose=False, delay=0, log=None,
                       save_path=f"{game_id}-save.json", bots=bots, stdin=io.StringIO(""))
-    session.console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, record=True,
+    session.console = _Recorder(file=io.StringIO(), width=80, height=24, force_terminal=True, record=True,
                               color_system="truecolor", highlight=False, markup=False, emoji=False)  # lines wrap
     made = 0
     while not st.over:
@@ -47,14 +47,39 @@ def screen(game_id: str, players: int, seed: int, before: int) -> str:
         else:
             answer = decide(game, st, p, bots[p]) if p != 0 else 0
         game.apply(st, p, answer)
+        if p == 0:
+            session.fresh[0] = 0  # as after a decision of the seat's own
         session.flush()
     session.console.export_text(clear=True)  # the narration printed so far is not on the screen
+    session.reader = _Enter()  # the pages of what happened before the screen go by (and are not drawn)
     session.show(0, game.legal(st, 0), None)
     session.console.print("choice (number, ? for help, s to save, q to quit): ", end="")
     return session.console.export_svg(title=f"rulebook play {game_id} --human 1")
 
 
-if __name__ == "__main__":
+def png(svg: str, path: Path, width: int = 1000, height: int = 640) -> None:
+    """``svg`` (a screen exported by rich) as a PNG, drawn by headless
+    chromium (a screenshot for docs/images)."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        page = Path(tmp) / "screen.html"
+        page.write_text(f"<html><body style='margin:0;background:#fff'>{svg}</body></html>", encoding="utf-8")
+        subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", f"--screenshot={path}",
+                        f"--window-size={width},{height}", page.as_uri()], check=True, capture_output=True,
+                       timeout=120)
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--scoreboard"]:
+    # docs/images/young-svintus-scoreboard-NAME.png: the same screen of Young Svintus (4 players, seed 3,
+    # seat 1's fourth decision), before or after its scoring section's show (run once with each ruleset)
+    name = sys.argv[2]
+    target = Path(__file__).resolve().parent.parent / "docs" / "images" / f"young-svintus-scoreboard-{name}.png"
+    target.parent.mkdir(exist_ok=True)
+    png(screen("young-svintus", 4, 3, 4), target, height=700)
+    print(f"wrote {target}")
+elif __name__ == "__main__":
     for game_id, players, seed, before in SCREENS:
         path = OUT / f"terminal-{game_id}.svg"
         path.write_text(screen(game_id, players, seed, before), encoding="utf-8")

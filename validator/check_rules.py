@@ -258,11 +258,21 @@ def check_end(ck):
         if score is not None:
             ck.out.score_parts = score_parts(ck)
         ck.out.tie_breaks = [Expr(x, scope.unit.nlocals, slot_names=scope.unit.names) for x in tie_breaks]
+        for label in scoring.get("show") or {}:  # the scoreboard's columns, each a number per player
+            x, _ = ck.check_expr_at(("scoring", "show", label), scope, INT, "a scoreboard column")
+            if x is not None:
+                ck.out.score_shown.append((str(label), Expr(x, scope.unit.nlocals, slot_names=scope.unit.names)))
         ck.lowest_wins = bool(scoring.get("lowest_wins", False))
     bots = ck.data.get("bots") or {}
     if "heuristic" in bots:
         ck.out.heuristic = ck.standalone(("bots", "heuristic"), "heuristic", INT, "the heuristic")
     ck.out.search = dict(bots.get("search") or {})  # its names and values checked by the schema
+    for section, out in (("vars", ck.out.var_shown), ("player_vars", ck.out.pvar_shown)):
+        for name, spec in (ck.data.get(section) or {}).items():  # shown_as: the words for a value
+            if isinstance(spec, dict) and "shown_as" in spec:
+                x = ck.standalone((section, name, "shown_as"), "shown as", STR, "how the table shows it")
+                if x is not None:
+                    out[str(name)] = x
 
 
 def score_parts(ck) -> list:

@@ -138,6 +138,9 @@ class Checked:
     score: Expr | None = None
     tie_breaks: list = field(default_factory=list)
     score_parts: list = field(default_factory=list)  # (name, Expr): the score's summands, for a breakdown
+    score_shown: list = field(default_factory=list)  # (label, Expr): scoring.show, the scoreboard's columns
+    var_shown: dict = field(default_factory=dict)  # name -> Expr: a variable's shown_as, the table's words for it
+    pvar_shown: dict = field(default_factory=dict)  # the same for player variables (player: its player)
     heuristic: Expr | None = None
     search: dict = field(default_factory=dict)  # bots.search: the MCTS agent's options for this game
     player_label: Template | None = None

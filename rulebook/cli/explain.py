@@ -1,5 +1,7 @@
-"""``rulebook explain``: a readable summary of a ruleset, generated from its
-data, so that a reader can check it against the printed rulebook."""
+"""``rulebook explain --definitions``: the rules as data, a readable
+summary of every section of a ruleset, so that a reader can check it
+against the printed rulebook (the player's guide, ``explain`` without the
+flag, is ``rulebook.cli.explain_guide``)."""
 
 from __future__ import annotations
 
@@ -12,9 +14,9 @@ def _block(text, indent="    ") -> list[str]:
     return [indent + line for line in str(text).rstrip().splitlines()]
 
 
-def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
-    prog = game.program
-    out = [f"# {prog.title}" + (f" ({', '.join(selected)})" if selected else "")]
+def _header(game, prog, data: dict, variants_data: dict) -> list[str]:
+    """The description, source, player counts, parameters, definitions and variables."""
+    out: list[str] = []
     if data.get("description"):
         out += ["", str(data["description"]).strip()]
     if data.get("source"):
@@ -33,6 +35,12 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
         if data.get(section):
             out += ["", f"## {heading}"]
             out += [_variable(name, spec) for name, spec in data[section].items()]
+    return out
+
+
+def _components(game, prog, data: dict, variants_data: dict) -> list[str]:
+    """Each component type with its properties, and its kinds when few."""
+    out: list[str] = []
     st_cat = game.catalog_only(
         prog.default_players if prog.min_players <= prog.default_players <= prog.max_players else prog.min_players
     )
@@ -49,6 +57,12 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
             kinds = Counter(" ".join(f"{k}={v}" for k, v in st_cat.static[c].items() if k != "type") for c in ids)
             sample = ", ".join(f"{k}" + (f" ×{n}" if n > 1 else "") for k, n in list(kinds.items())[:12])
             out.append(f"  {sample}{' ...' if len(kinds) > 12 else ''}")
+    return out
+
+
+def _zones(game, prog, data: dict, variants_data: dict) -> list[str]:
+    """Each zone family: shared or kept per player or component, and what is seen of it."""
+    out: list[str] = []
     out += ["", "## Zones"]
     for name, fam in prog.families.items():
         per = "one shared" if fam.per is None else f"one per {fam.per}"
@@ -59,6 +73,12 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
             + ("" if fam.ordered else "; unordered")
             + (f"; holds {fam.of}" if fam.of else "")
         )
+    return out
+
+
+def _functions(game, prog, data: dict, variants_data: dict) -> list[str]:
+    """The functions, procedures and setup: the rules the others use."""
+    out: list[str] = []
     if data.get("functions"):
         out += ["", "## Functions (values the rules compute)"]
         for name, spec in data["functions"].items():
@@ -74,6 +94,12 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
                     *_block(spec.get("effect", ""), "      ")]
     if data.get("setup"):
         out += ["", "## Setup", *_block(data["setup"])]
+    return out
+
+
+def _phases(game, prog, data: dict, variants_data: dict) -> list[str]:
+    """Each phase: its description, hooks, turns and what follows it."""
+    out: list[str] = []
     out += ["", "## Phases", f"The game starts in '{prog.start_phase}'."]
     for name, spec in (data.get("phases") or {}).items():
         spec = spec or {}
@@ -98,6 +124,12 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
             for e in nxt:
                 e = {"to": e} if isinstance(e, str) else e
                 out.append(f"- then: {e['to']}" + (f" if {e['if']}" if "if" in e else ""))
+    return out
+
+
+def _actions(game, prog, data: dict, variants_data: dict) -> list[str]:
+    """The actions and triggers, with their effects."""
+    out: list[str] = []
     if data.get("actions"):
         out += ["", "## Actions"]
         for name, spec in data["actions"].items():
@@ -121,6 +153,12 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
                        + _description(spec) + (":" if spec.get("effect") else ""))
             if spec.get("effect"):
                 out += _block(spec["effect"], "      ")
+    return out
+
+
+def _end(game, prog, data: dict, variants_data: dict) -> list[str]:
+    """How the game ends and is scored, and the bots' judgement."""
+    out: list[str] = []
     out += ["", "## End and scoring"]
     for name, spec in (data.get("end") or {}).items():
         out.append(
@@ -141,6 +179,12 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
     bots = data.get("bots") or {}
     if bots.get("heuristic") is not None:
         out += ["", "## Bots", f"- the greedy agent judges a position by: {bots['heuristic']}"]
+    return out
+
+
+def _variants(game, prog, data: dict, variants_data: dict) -> list[str]:
+    """The variants and the notes."""
+    out: list[str] = []
     if variants_data:
         out += ["", "## Variants"]
         for name, spec in variants_data.items():
@@ -164,7 +208,21 @@ def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
     notes = data.get("notes") or []
     if notes:
         out += ["", "## Notes"] + [f"- {n}" for n in notes]
+    return out
+
+
+SECTIONS = (_header, _components, _zones, _functions, _phases, _actions, _end, _variants)
+
+
+def explain(game, data: dict, variants_data: dict, selected: tuple = ()) -> str:
+    """The rules as data, section by section (``explain --definitions``)."""
+    prog = game.program
+    out = [f"# {prog.title}" + (f" ({', '.join(selected)})" if selected else "")]
+    for section in SECTIONS:
+        out += section(game, prog, data, variants_data)
     return "\n".join(out) + "\n"
+
+
 
 
 def _description(spec) -> str:

@@ -69,6 +69,7 @@ def compile_cmd(game, variants, out):
 @cli.command("list")
 def list_cmd():
     """List the rulesets Rulebook can find."""
+    from rulebook.display.words import players_range
     from rulebook.files.locate import all_rulesets
     from rulebook.validator.files import escape
     from rulebook.validator.loader import load_file
@@ -80,7 +81,7 @@ def list_cmd():
         variants = ", ".join((data.get("variants") or {}).keys())
         click.echo(escape(  # a ruleset's own texts: no control character reaches the terminal
             f"{data.get('id', path.parent.name):<22} {data.get('title', ''):<34} "
-            f"{players.get('min', '?')}-{players.get('max', '?')} players"
+            f"{players_range(players.get('min', '?'), players.get('max', '?'))}"
             + (f"   variants: {variants}" if variants else "")
         ))
 
@@ -140,16 +141,20 @@ def lsp():
 @cli.command()
 @click.argument("game")
 @click.option("--variant", "-v", "variants", multiple=True, help="Explain with these variants applied.")
-def explain(game, variants):
-    """A readable summary of a ruleset, generated from its data."""
+@click.option("--definitions", is_flag=True, help="The rules as data (definitions, zones, phases, effects) "
+              "instead of the player's guide.")
+def explain(game, variants, definitions):
+    """A player's guide to a game (what you do, how you win), from the ruleset's texts."""
     from rulebook.cli.explain import explain as make
+    from rulebook.cli.explain_guide import guide
     from rulebook.validator.loader import load_file
     from rulebook.validator.variants import apply
 
     loaded, path = load_game(game, variants)
     doc, _ = load_file(path)
     merged = apply(doc, tuple(variants))
-    click.echo(make(loaded, merged.data, doc.data.get("variants") or {}, tuple(variants)), nl=False)
+    write = make if definitions else guide
+    click.echo(write(loaded, merged.data, doc.data.get("variants") or {}, tuple(variants)), nl=False)
 
 
 @cli.command()

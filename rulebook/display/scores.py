@@ -37,24 +37,47 @@ def live_scores(game, st, viewer) -> list | None:
     """The scores ``viewer`` (a seat, or None for a spectator) may know now:
     a number, or None for a score that depends on what they cannot see.
     None (the whole list) when the ruleset has no scoring section."""
+    if game.program.score is None:
+        return None
+    return _live(game, st, viewer, lambda s: game.scores(s))
+
+
+def live_board(game, st, viewer) -> list[tuple[str, list]] | None:
+    """The scoreboard ``viewer`` may know now: each column of the scoring
+    section's ``show`` (a label, and a value per player, None where it
+    depends on what the viewer cannot see), else the score alone under
+    the label "score"; None without a scoring section. A ruleset whose
+    score is not what decides the winner (the first to empty a hand) shows
+    what does."""
+    prog = game.program
+    if prog.score is None and not prog.score_shown:
+        return None
+    if not prog.score_shown:
+        return [("score", live_scores(game, st, viewer))]
+    return [(label, _live(game, st, viewer, lambda s, fn=fn: [fn(s, q) for q in range(s.n)]))
+            for label, fn in prog.score_shown]
+
+
+def _live(game, st, viewer, values) -> list:
+    """``values(state)`` (one per player) as ``viewer`` may know them: on
+    the state itself once the game is over, else each player's value when
+    it is the same on every determinization of the viewer's view."""
     from rulebook.agents.determinize import determinize
     from rulebook.interpreter.errors import RulebookError
 
     prog = game.program
-    if prog.score is None:
-        return None
     try:
         if st.over:
-            return game.scores(st)
+            return values(st)
         rng = random.Random(f"{len(st.history)}:{st.turn}:{viewer}")  # chance drawn from public facts only
-        samples = [game.scores(determinize(st, viewer, rng)) for _ in range(SAMPLES)]
+        samples = [values(determinize(st, viewer, rng)) for _ in range(SAMPLES)]
     except (RulebookError, TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError):
-        return [None] * st.n  # a score that cannot be computed mid-game is shown as unknown
+        return [None] * st.n  # a value that cannot be computed mid-game is shown as unknown
     out = []
     for q in range(st.n):
-        values = {repr(s[q]) for s in samples}
+        seen = {repr(s[q]) for s in samples}
         secret = bool(prog.secret_pvars) and q != viewer
-        out.append(samples[0][q] if len(values) == 1 and not secret else None)
+        out.append(samples[0][q] if len(seen) == 1 and not secret else None)
     return out
 
 

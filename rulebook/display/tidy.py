@@ -36,7 +36,7 @@ def _decision_label(st, line: Line) -> str | None:
     """The option a decision line tells: ``P1: play blue 5.`` or
     ``P1 chose blue 5.`` -> ``play blue 5`` / ``blue 5``."""
     who = player_name(st, line.player) if isinstance(line.player, int) else ""
-    text = line.text.rstrip(".")
+    text = line.text.rstrip(".").removesuffix(" (the only option)")
     for head in (f"{who}: ", f"{who} chose "):
         if text.startswith(head):
             return text[len(head):]

@@ -22,14 +22,18 @@ import time
 from pathlib import Path
 
 import click
+from rich.console import Group
 from rich.text import Text
 
 from rulebook.interpreter.narrate import Line, narrate, narrate_lines
 from rulebook.terminal.screen import (
     TIMEOUT,
     LineReader,
+    catch_up_pages,
+    decision_head,
     decision_panel,
     events_panel,
+    fresh_rows,
     help_panel,
     make_console,
     name_players,
@@ -258,6 +262,7 @@ class Session:
         self.stage_start = None
         self.stage_log: list = []
         self.dense = False  # the options on screen are drawn as the spaces of the map (type column,row)
+        self.ask_head: Text | None = None  # the question, on the input line when the screen has no row for it
 
     # ------------------------------------------------------------ output
     @property
@@ -268,8 +273,9 @@ class Session:
     def say(self, text, style: str = "") -> None:
         self.console.print(text if isinstance(text, Text) else Text(str(text), style=style))
 
-    def flush(self) -> None:
-        """Narrate the new events: live, to each human's recent events and to the log."""
+    def flush(self, forced: frozenset = frozenset()) -> None:
+        """Narrate the new events: live, to each human's recent events and to
+        the log. ``forced``: the indexes of decisions that had one option."""
         st = self.st
         if not st.events:
             return
@@ -280,10 +286,11 @@ class Session:
             self.log.events(narrate(st, st.events, None, self.verbose))
         self.seen |= {zone_family(st, ev.dest) for ev in st.events if ev[0] == "move" and ev.dest >= 0}
         for p in self.seats:
-            lines = [ln for ln in tidy(st, narrate_lines(st, st.events, p, self.verbose)) if ln.text]
+            lines = [ln for ln in tidy(st, narrate_lines(st, st.events, p, self.verbose, forced)) if ln.text]
             self.history[p] = (self.history[p] + lines)[-HISTORY:]
             self.fresh[p] += len(lines)
-        live = [ln for ln in tidy(st, narrate_lines(st, st.events, self.viewer, self.verbose)) if ln.text]
+        live = [ln for ln in tidy(st, narrate_lines(st, st.events, self.viewer, self.verbose, forced)) if ln.text
+                and not (ln.kind == "end" and self.seats)]  # with humans, the final table says who won
         st.events.clear()
         for line in live:
             self.console.print(styled_line(st, line))
@@ -337,13 +344,14 @@ class Session:
                 self.stage_start = game.clone(st)
             # the plain value: an option hidden from its chooser is still replayable
             self.stage_log.append((p, value, options[answer].label))
+            first = len(st.events)  # the decision's own event comes first
             game.apply(st, p, answer)
             if not partial:
                 if self.log:
                     for entry in self.stage_log:
                         self.log.decision(*entry)
                 self.stage_start, self.stage_log = None, []
-            self.flush()
+            self.flush(frozenset({first}) if len(options) == 1 else frozenset())
         self.finish()
 
     def finish(self) -> None:
@@ -352,7 +360,15 @@ class Session:
             self.log.end(st)
         if self.seats:  # the humans see the final table (in hot seat: what everybody may see)
             self.say("")
+            if self.screen:  # the screen is redrawn: how the game ended goes under the final table
+                self.console.clear()
             self.console.print(table_view(st, self.viewer, self.console.width, self.seen))
+            seat = self.viewer if self.viewer is not None else self.seats[0]
+            ending = [ln for ln in self.history[seat][len(self.history[seat]) - self.fresh[seat]:]
+                      if ln.kind != "end"]  # the table's status says who won
+            if self.screen and ending:
+                panel = events_panel(st, ending, len(ending), limit=len(ending), width=self.console.width)
+                self.console.print(Group(Text("How the game ended", style="bold"), *panel.renderables[1:]))
         for line in final_scores(game, st):
             self.say(name_players(st, line))
 
@@ -400,7 +416,7 @@ class Session:
         for o in options:
             labels.setdefault(o.label.strip().lower(), []).append(o.index)
         while True:
-            answer = self.ask(SPACE_PROMPT if self.dense else PROMPT, deadline)
+            answer = self.ask(SPACE_PROMPT if self.dense else PROMPT, deadline, self.ask_head)
             if answer is TIMEOUT:
                 return TIMED_OUT
             if answer is None:
@@ -449,43 +465,89 @@ class Session:
                 style="yellow",
             )
 
-    def show(self, p: int, options, limit: float | None, whole: bool = False) -> None:
-        """The play screen of seat ``p``: table, recent events, decision. On
-        a terminal it fits the screen's height: the table is drawn more
-        compactly as needed (the viewer's own zones always whole) and the
-        recent events get the lines left, so the log scrolls, not the hand.
-        ``whole``: the whole table, however long (the ``r`` key)."""
+    def layout(self, p: int, options, limit: float | None, whole: bool = False):
+        """The table and the decision for seat ``p``'s screen, and the rows
+        they use (None off a terminal or for ``whole``). On a terminal they
+        fit the screen's height: the table is drawn more compactly as
+        needed (the viewer's own zones always whole), the least compact
+        that leaves room for everything narrated since the seat's last
+        decision, else the most compact; the recent events get the rows
+        left. ``whole``: the whole table, however long (the ``r`` key)."""
         st, console = self.st, self.console
-        if self.screen:
-            console.clear()
         width = console.width
         height = console.height if self.screen and not whole else None
-        tries = [(compact, False) for compact in ((0, 1, 2, 3) if st.cat.boards else (0, 1, 2))]
         spaces = space_keys(st, options) if height is not None else None
+        tries = [(compact, False) for compact in (0, 1, 2, 3)]
         if spaces:  # many spaces of the map to choose from: their coordinates, grouped, as a last resort
             tries += [(compact, True) for compact in (0, 1, 2, 3)]
+        tries.append((4, bool(spaces)))
+        head = decision_head(st, p, self.game.prompt(st, p))
+        self.ask_head = None
+        if len(head) + 3 + len(SPACE_PROMPT if spaces else PROMPT) + 2 <= width:
+            tries += [(5, bool(spaces)), (6, bool(spaces))]  # the question on the input line; no own zones
+        needed = fresh_rows(st, self.history.get(p, []), self.fresh.get(p, 0), width) if height else 0
+        drawn = []
         for compact, dense in tries:
             decision = decision_panel(st, p, self.game.prompt(st, p), options, limit, width, rule=compact < 3,
-                                      spaces=spaces if dense else None)
-            table = table_view(st, p, width, self.seen, compact)
+                                      spaces=spaces if dense else None, head=compact < 5)
+            table = table_view(st, p, width, self.seen, 5 if compact >= 6 else min(compact, 4))
+            self.ask_head = name_players(st, head + Text(" · ")) if compact >= 5 else None
             if height is None:
-                break
+                return table, decision, None, False
             used = self.lines_of(table) + self.lines_of(decision) + 1  # and the prompt's line
-            if used + 3 <= height:
+            drawn.append((table, decision, used, dense, self.ask_head))
+            if used + max(needed, 0 if not needed else 3) <= height:
                 break
-        self.dense = height is not None and dense
+        # everything since the last decision under the table; else some of it; else the table alone
+        choice = next((d for d in drawn if d[2] + max(needed, 0 if not needed else 3) <= height), None) \
+            or next((d for d in drawn if d[2] + 3 <= height), None) \
+            or next((d for d in drawn if d[2] <= height), drawn[-1])
+        table, decision, used, dense, self.ask_head = choice
+        return table, decision, used, dense
+
+    def show(self, p: int, options, limit: float | None, whole: bool = False) -> None:
+        """The play screen of seat ``p``: table, recent events, decision
+        (see ``layout``). What happened since the seat's last decision and
+        does not fit under the table is shown first, a screenful at a time
+        (Enter goes on), so it is never dropped."""
+        st, console = self.st, self.console
+        table, decision, used, self.dense = self.layout(p, options, limit, whole)
+        height, width = console.height, console.width
+        if used is not None and p in self.fresh:
+            self.catch_up(p, height - used)
+        if self.screen:
+            console.clear()
         console.print(table)
         # the recent events panel repeats the narration only where it is not on screen
         # already: after a clear, or in hot seat (the live lines were the spectator's)
         if self.screen or len(self.seats) > 1:
-            if height is not None:
+            if used is not None:
                 panel = events_panel(st, self.history[p], self.fresh[p], limit=height - used, exact=True, width=width) \
                     if height - used >= 2 else None
             else:
-                panel = events_panel(st, self.history[p], self.fresh[p])
+                panel = events_panel(st, self.history[p], self.fresh[p], width=width if self.screen else 0)
             if panel is not None:
                 console.print(panel)
         console.print(decision)
+
+    def catch_up(self, p: int, room: int) -> None:
+        """Page the lines narrated to ``p`` since its last decision that do
+        not fit the ``room`` rows under its table; the screen then shows
+        the rest."""
+        st, console = self.st, self.console
+        history, fresh = self.history[p], self.fresh[p]
+        if fresh_rows(st, history, fresh, console.width) <= room:
+            return
+        lines = [ln for ln in history[len(history) - fresh:] if ln.text]
+        tail = 0  # how many of the last lines the screen's panel shows
+        while tail < len(lines) and fresh_rows(st, lines, tail + 1, console.width) + 1 <= room:
+            tail += 1
+        for page in catch_up_pages(st, lines[: len(lines) - tail], console.width, console.height):
+            console.clear()
+            console.print(page)
+            console.print(Text("Enter: go on"), end="")
+            if self.reader.read() is None:
+                break
 
     def lines_of(self, renderable) -> int:
         """How many lines ``renderable`` takes on this console."""
@@ -516,15 +578,16 @@ class Session:
                 and data.get("players") == st.n and data.get("seed") == self.seed
                 and isinstance(history, list) and history == json.loads(json.dumps(st.history))[: len(history)])
 
-    def ask(self, prompt: str, deadline: float | None) -> str | None | object:
-        """One line of input after ``prompt``, with the seconds left shown;
+    def ask(self, prompt: str, deadline: float | None, head: Text | None = None) -> str | None | object:
+        """One line of input after ``prompt`` (and ``head``, the question,
+        when the screen had no row for it), with the seconds left shown;
         warns once shortly before a deadline."""
         warned = deadline is None or deadline - time.monotonic() <= 2 * WARN_AT
         while True:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 return TIMEOUT
-            shown = Text(prompt)
+            shown = (head or Text()) + Text(prompt)
             if left is not None:
                 shown.append(f" [{math.ceil(left)} s left]", style="bold yellow")
             self.console.print(shown + Text(": "), end="")

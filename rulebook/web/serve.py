@@ -631,8 +631,11 @@ def run(game_arg, variants, players, seed, humans, params, author, bots, host_na
     base = f"http://{shown}:{real_port}"
     prog = loaded.program
     title = prog.title + (f" ({', '.join(prog.variants)})" if prog.variants else "")
-    click.echo(f"{title}: {n} players, seed {seed}; bots ({bots or 'greedy'}) play seats "
-               f"{', '.join(str(p + 1) for p in range(n) if p not in host.humans) or 'none'}.")
+    from rulebook.display.words import seats_text
+
+    bot_seats = [p + 1 for p in range(n) if p not in host.humans]
+    click.echo(f"{title}: {n} players, seed {seed}; " + (f"bots ({bots or 'greedy'}) play {seats_text(bot_seats)}."
+                                                         if bot_seats else "no bots: every seat is a person."))
     if save_dir is not None:
         click.echo(f"The table is saved in {save_dir} after every change: serve it again with --save {save_dir} "
                    "to go on with the same links.")
