@@ -133,9 +133,9 @@ def test_a_decision_with_one_option_is_told_as_no_choice():
     the table or a bot) is not narrated like a choice."""
     from rulebook.interpreter.narrate import narrate_lines
 
-    from rulebook.cli.main import _load
+    from rulebook.files.loading import load_game
 
-    game, _ = _load("dead-mans-draw")
+    game, _ = load_game("dead-mans-draw")
     st = game.new(players=2, seed=1, record=True)
     st.events.clear()
     first = len(st.events)
@@ -150,10 +150,10 @@ def test_dead_mans_draw_tells_the_kraken_and_names_a_key_and_chest_bank():
     """Ruleset texts of issue 41 item 11: the Kraken's obligation is said
     when it starts, and the cards a Key and Chest bank takes from the
     discard pile are named once they are in the public bank."""
-    from rulebook.cli.main import _load
+    from rulebook.files.loading import load_game
     from rulebook.terminal.capture import whole_game
 
-    game, _ = _load("dead-mans-draw")
+    game, _ = load_game("dead-mans-draw")
     said = [t for seed in (1, 2) for s in whole_game(game, 2, seed).screens for t in s.fresh]
     assert any(t.startswith("Kraken: P") and "must draw 2 more cards before banking" in t for t in said)
     banks = [t for t in said if t.startswith("Key and chest:")]

@@ -89,10 +89,10 @@ def test_a_variable_is_drawn_in_the_words_of_its_shown_as():
 
 
 def test_young_svintus_draws_its_table_rule_in_words():
-    from rulebook.cli.main import _load
+    from rulebook.files.loading import load_game
     from rulebook.terminal.table import render_view
 
-    game, _ = _load("young-svintus")
+    game, _ = load_game("young-svintus")
     st = game.new(players=2, seed=1)
     st.vars["table_rule"] = "grunt_on_draw"
     view = render_view(st, 0)

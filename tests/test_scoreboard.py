@@ -60,9 +60,9 @@ def test_without_show_the_scoreboard_is_the_score():
 
 
 def test_young_svintus_shows_the_cards_in_hand():
-    from rulebook.cli.main import _load
+    from rulebook.files.loading import load_game
 
-    game, _ = _load("young-svintus")
+    game, _ = load_game("young-svintus")
     st = game.new(players=4, seed=3)
     rows = scores_text(st, 0).plain.split("\n")
     assert rows[0].startswith("Scores  cards in hand  P1 ") and rows[1].lstrip().startswith("points")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulebook.cli.main import _load
+from rulebook.files.loading import load_game
 from rulebook.terminal.capture import whole_game
 
 SEED_GAMES = ("dead-mans-draw", "get-bit", "lifeboat", "survive", "young-svintus", "blackjack", "crazy-eights",
@@ -26,7 +26,7 @@ def players_of(game) -> int:
 
 @pytest.mark.parametrize("game_id", SEED_GAMES)
 def test_every_screen_of_a_whole_game_fits_80x24_and_shows_what_happened(game_id):
-    game, _ = _load(game_id)
+    game, _ = load_game(game_id)
     capture = whole_game(game, players_of(game), seed=1, width=WIDTH, height=HEIGHT)
     assert capture.screens, "the human seat was never asked"
     for i, screen in enumerate(capture.screens):
