@@ -27,7 +27,7 @@ from rulebook.interpreter.options import Option, Options, hidden_options, is_fro
 from rulebook.interpreter.program import TIMED_OUT, Catalog, Program
 from rulebook.interpreter.run import run, scores
 from rulebook.interpreter.saving import SAVE_FORMAT, Saving  # noqa: F401 - the save format is Game's too
-from rulebook.interpreter.starting import OWNED_BY_KEY, build_catalog, catalog_only, start_state  # noqa: F401
+from rulebook.interpreter.starting import catalog_only, start_state
 from rulebook.interpreter.state import State
 
 

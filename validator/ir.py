@@ -77,6 +77,18 @@ def walk(node):
             stack.extend(n)
 
 
+def statements(node):
+    """Every statement under ``node`` (a statement, a block or any argument), nested ones too."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, S):
+            yield n
+            stack.extend(n.a)
+        elif isinstance(n, (tuple, list)):
+            stack.extend(n)
+
+
 @dataclass
 class Template:
     """A text with pieces filled in: literal strings, and (X, Type) pairs

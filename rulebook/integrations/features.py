@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rulebook.validator.ir import S
+from rulebook.validator.ir import statements
 
 
 @dataclass(frozen=True)
@@ -25,18 +25,6 @@ class Features:
     simultaneous: bool = False  # a ``simultaneous for``: several players answer one question at once
     hides: bool = False  # a ``hide``: a component turned face down in play
     created: frozenset = frozenset()  # the component types ``create`` makes
-
-
-def statements(node):
-    """Every statement under ``node`` (a statement, a block or any argument), nested ones too."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, S):
-            yield n
-            stack.extend(n.a)
-        elif isinstance(n, (tuple, list)):
-            stack.extend(n)
 
 
 def of_checked(checked) -> Features:

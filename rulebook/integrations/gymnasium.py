@@ -58,7 +58,7 @@ class RulebookEnv(_Base):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, game="nim", players: int | None = None, seat: int = 0, opponents="random", variants=(),
+    def __init__(self, game, players: int | None = None, seat: int = 0, opponents="random", variants=(),
                  params: dict | None = None, render_mode: str | None = None, reward: str = "win_loss",
                  max_decisions: int = 10_000, illegal: str = "lose", illegal_reward: float = -1.0,
                  explore_games: int = 10, spare_actions: int = 64):

@@ -32,7 +32,7 @@ class parallel_env(ParallelEnv):
 
     metadata = {"render_modes": ["ansi"], "name": "rulebook_parallel_v0", "is_parallelizable": True}
 
-    def __init__(self, game="get-bit", players: int | None = None, variants=(), seed: int | None = None,
+    def __init__(self, game, players: int | None = None, variants=(), seed: int | None = None,
                  params: dict | None = None, render_mode: str | None = None, **options):
         _require()
         self.aec = raw_env(game, players, variants, seed, params, render_mode, **options)

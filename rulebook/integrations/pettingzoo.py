@@ -33,8 +33,8 @@ import random
 import re
 from dataclasses import dataclass
 
+from rulebook.integrations.actions import explore_sampled
 from rulebook.integrations.features import of_game
-from rulebook.interpreter.errors import RulebookError
 from rulebook.interpreter.game import Game, _tag_type
 from rulebook.interpreter.ops import can_see, zone_family, zone_key
 from rulebook.interpreter.program import ANY, Type
@@ -136,20 +136,7 @@ def explore_options(game: Game, players: int, params: dict | None, games: int = 
     key = (prog.id, prog.digest, prog.variants, players, json.dumps(params or {}, sort_keys=True, default=str), games)
     if key in _BOUND_CACHE:
         return _BOUND_CACHE[key]
-    most = 1
-    for seed in range(games):
-        rng = random.Random(seed)
-        try:
-            st = game.new(players=players, seed=seed, params=params, record=False)
-            decisions = 0
-            while not st.over and decisions < max_decisions:
-                for p in game.to_move(st):
-                    n = len(game.legal_values(st, p))
-                    most = max(most, n)
-                    game.apply(st, p, rng.randrange(n))
-                    decisions += 1
-        except RulebookError:  # a ruleset that breaks at run time breaks in the env too; explore the others
-            continue
+    most = max(1, explore_sampled(game, players, params, games, max_decisions).most_options)
     _BOUND_CACHE[key] = most
     return most
 
@@ -464,7 +451,7 @@ class raw_env(AECEnv):
 
     metadata = {"render_modes": ["human", "ansi"], "name": "rulebook_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str | Game = "get-bit", players: int | None = None, variants=(), seed: int | None = None,
+    def __init__(self, game: str | Game, players: int | None = None, variants=(), seed: int | None = None,
                  params: dict | None = None, render_mode: str | None = None, max_actions: int | None = None,
                  max_decisions: int = 100_000, reward: str = "win_loss", max_created: int | None = None,
                  list_cap: int = 8, option_values: int = 4, explore_games: int = 20):
@@ -630,7 +617,7 @@ def _as_index(action) -> int | None:
     return None
 
 
-def env(game: str | Game = "get-bit", players: int | None = None, variants=(), seed: int | None = None,
+def env(game: str | Game, players: int | None = None, variants=(), seed: int | None = None,
         params: dict | None = None, render_mode: str | None = None, **options) -> AECEnv:
     """A ruleset as a PettingZoo AEC environment, wrapped as PettingZoo
     recommends (bounds-checked actions, calls in the right order). Other
