@@ -91,7 +91,7 @@ def rulebook_public_game(ruleset: str, players: int):
         draw = random_seats(seed).random
         while not st.over:
             for p in game.to_move(st):
-                options = game.legal(st, p)
+                options = game.options(st, p)
                 game.apply(st, p, options[int(draw() * len(options))])
 
     return one

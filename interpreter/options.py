@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from rulebook.interpreter import ops
@@ -27,20 +26,34 @@ from rulebook.interpreter.state import State
 from rulebook.interpreter.zones import zone_shows
 
 
-@dataclass(frozen=True)
 class Option:
     """One legal option: its index in its ``Options``, its value as the
     chooser may see it (a face-down component it cannot see is
     ``{"hidden": True, "index": k}``) and its label. ``whole`` marks an
     option of ``Options.flat`` (a whole staged action). ``_source`` ties the
     option to the decision that listed it, so that ``Game.apply`` can refuse
-    one taken from another decision; it is not part of the option's value."""
+    one taken from another decision; it is not part of the option's value.
 
-    index: int
-    value: Any
-    label: str
-    whole: bool = field(default=False, repr=False)
-    _source: Any = field(default=None, repr=False, compare=False)
+    A plain class with slots, not a frozen dataclass: every decision makes
+    one per option, and a frozen dataclass's ``__init__`` sets each field
+    through ``object.__setattr__``. Treat it as read-only."""
+
+    __slots__ = ("index", "value", "label", "whole", "_source")
+
+    def __init__(self, index: int, value: Any, label: str, whole: bool = False, _source: Any = None):
+        self.index, self.value, self.label, self.whole, self._source = index, value, label, whole, _source
+
+    def _key(self) -> tuple:
+        return (self.index, self.value, self.label, self.whole)
+
+    def __eq__(self, other) -> bool:
+        return type(other) is Option and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.index, self.label, self.whole))
+
+    def __repr__(self) -> str:
+        return f"Option(index={self.index!r}, value={self.value!r}, label={self.label!r})"
 
 
 class Options(Sequence):
