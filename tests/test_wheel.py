@@ -2,15 +2,20 @@
 fresh virtual environment it plays every seed game and example from any
 working folder, and imports nothing by the stages' top-level names.
 
-The environment sees the system's site-packages for Rulebook's dependencies
-(lark, PyYAML, ...), so that the test needs no network; the wheel itself is
-installed without them and comes first on the path."""
+The environment sees the site-packages of the Python running the tests for
+Rulebook's dependencies (lark, PyYAML, ...), so that the test needs no
+network, whether that Python is the system's (CI) or a virtual
+environment's (a new user's); the wheel itself is installed without them
+and comes first on the path. Those folders are plain entries of the path
+(a ``.pth`` line), not site folders, so an editable install of Rulebook
+there is not seen."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import sysconfig
 import venv
 import zipfile
 from pathlib import Path
@@ -34,8 +39,12 @@ def wheel(tmp_path_factory) -> Path:
 def installed(wheel, tmp_path_factory) -> Path:
     """The python of a new environment holding the wheel."""
     env_dir = tmp_path_factory.mktemp("venv")
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
+    own = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    outer = dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
+    (Path(own) / "outer-dependencies.pth").write_text("".join(f"{p}\n" for p in outer))
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q", str(wheel)],
                    check=True, capture_output=True, text=True)
     return python
