@@ -20,6 +20,7 @@ from rulebook.validator.ir import X
 from rulebook.validator.types import Type
 
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")  # used with fullmatch: "$" also matches before a final "\n"
+_PLACE = re.compile(r":[0-9]+:[0-9]+")  # after the file's name in a rule place
 _NAME = re.compile(r"[A-Za-z_]\w*")  # a Python name: also a value kept where first computed (cse.py)
 
 
@@ -47,6 +48,7 @@ class Module:
         self._constants: dict | None = None
         self.nonempty_names: dict = {}  # function key -> its companion that tests its list for items
         self.nonempty_todo: list = []  # companions asked for and not written yet
+        self.places: dict[str, int] = {}  # rule place file:line:col -> its number in the table PLACE
 
     def name(self, base: str) -> str:
         """A fresh Python name made from ``base`` (rule names stay readable)."""
@@ -71,17 +73,32 @@ class Module:
         return f"line {n}: {comment_text(text)}" if text else ""
 
     def const(self, v) -> str:
-        """Source for the value ``v``: a literal, or a module constant."""
+        """Source for the value ``v``: a literal, or a module constant. A
+        rule place is read from the table ``PLACE`` by its number (``place``)."""
         if v is None or isinstance(v, bool) or (isinstance(v, int) and abs(v) < 10**15):
             return repr(v)
+        if isinstance(v, str) and self.is_place(v):
+            return self.place(v)
         if isinstance(v, str) and len(v) <= 60 and "\n" not in v:
             return repr(v)
-        src = _source(v)
+        src = _source(v, self)
         key = (type(v).__name__, src)
         hit = self.consts.get(key)
         if hit is None:
             hit = self.consts[key] = (f"K{len(self.consts)}", src)
         return hit[0]
+
+    def is_place(self, v: str) -> bool:
+        """Whether ``v`` is a place ``file:line:col`` of the ruleset's file."""
+        return v.startswith(self.checked.file) and _PLACE.fullmatch(v, len(self.checked.file)) is not None
+
+    def place(self, where: str) -> str:
+        """Source of the rule place ``where``: its number in the table
+        ``PLACE``, which the loader gives the module from its line map (as
+        Jinja's ``debug_info``), so that no path is written in the code and
+        a module does not depend on the folder it was made in."""
+        k = self.places.setdefault(where, len(self.places))
+        return f"PLACE[{k}]"
 
     def constant_defines(self) -> dict:
         """The definitions whose value the rule text fixes (literals, lists of
@@ -134,7 +151,9 @@ class Module:
         return code
 
     def source(self) -> tuple[str, list]:
-        """The module text and its line map: (line number, rule place) pairs."""
+        """The module text and its line map: (line number, rule place) pairs,
+        then (-1 - k, place) for the place numbered k in ``PLACE``
+        (compiler/load.places)."""
         out = []
         lines: list = []
         out.append(HEADLINE)  # the file and variants are in META, written with repr: no outside text here
@@ -158,6 +177,7 @@ class Module:
                         out.append(f"    s_{name} = st.{name}")
         out.append("")
         out.extend(self.tail)
+        lines.extend((-1 - k, where) for where, k in self.places.items())
         return "\n".join(out) + "\n", lines
 
 
@@ -209,6 +229,7 @@ HEADER = [
     "from rulebook.interpreter.errors import RuleError",
     "from rulebook.validator.types import Type",
     "",
+    "# PLACE[k]: the rule place (file:line:col) numbered k, given by the loader from the line map",
     "SUSPEND, STOP = 1, 2",
     "NONE1 = [None]",
 ]
@@ -224,22 +245,26 @@ def _reserved() -> set:
     names |= {"flow", "check_end", "st", "fr", "L", "pc", "player", "itertools", "finish", "phases_loop", "no_action",
               "no_transition", "Action", "Trigger", "Type", "RuleError", "fire", "move", "shuffle", "zone_owner",
               "seat_order", "describe", "describe_fields", "literal", "comp_name", "HIDDEN", "HiddenInText",
-              "SUSPEND", "STOP", "NONE1", "UNITS", "ACTIONS", "TRIGGERS", "META", "_top", "_r", "auto_pick", "auto_all"}
+              "SUSPEND", "STOP", "NONE1", "PLACE", "UNITS", "ACTIONS", "TRIGGERS", "META", "_top", "_r", "auto_pick",
+              "auto_all"}
     return names
 
 
 RESERVED = _reserved()
 
 
-def _source(v) -> str:
+def _source(v, m: Module | None = None) -> str:
+    """Source of a constant value; with ``m``, rule places in it read from ``PLACE``."""
     if isinstance(v, Type):
         return f"Type({v.kind!r}, {_source(v.arg) if isinstance(v.arg, Type) else repr(v.arg)})"
     if isinstance(v, dict):
-        return "{" + ", ".join(f"{_source(k)}: {_source(x)}" for k, x in v.items()) + "}"
+        return "{" + ", ".join(f"{_source(k, m)}: {_source(x, m)}" for k, x in v.items()) + "}"
     if isinstance(v, list):
-        return "[" + ", ".join(_source(x) for x in v) + "]"
+        return "[" + ", ".join(_source(x, m) for x in v) + "]"
     if isinstance(v, tuple):
-        return "(" + "".join(_source(x) + ", " for x in v) + ")"
+        return "(" + "".join(_source(x, m) + ", " for x in v) + ")"
+    if m is not None and isinstance(v, str) and m.is_place(v):
+        return m.place(v)
     return repr(v)
 
 
