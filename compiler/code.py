@@ -12,14 +12,15 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 
-from rulebook.compiler.emit_expr import LAMBDA_SLOT, ExprEmitter, inlined
-from rulebook.compiler.emit_stmt import StmtEmitter
+from rulebook.compiler import emit_expr, emit_query, emit_stmt, emptiness
+from rulebook.compiler.emit_query import LAMBDA_SLOT, inlined, once_per_query
 from rulebook.compiler.emit_unit import in_nested_scope
 from rulebook.compiler.plan import NOT_LITERAL, fixed_key, index_plan, literal_value
 from rulebook.validator.ir import X
 from rulebook.validator.types import Type
 
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")  # used with fullmatch: "$" also matches before a final "\n"
+_PLACE = re.compile(r":[0-9]+:[0-9]+")  # after the file's name in a rule place
 _NAME = re.compile(r"[A-Za-z_]\w*")  # a Python name: also a value kept where first computed (cse.py)
 
 
@@ -42,11 +43,12 @@ class Module:
         self.kept = 0  # values kept in and/or chains so far (compiler/cse.py)
         self._pure: set | None = None
         self._indexes: set | None = None
-        self.looped: dict = {}  # function key -> whether it is written as a search loop (emit_expr.looped)
+        self.looped: dict = {}  # function key -> whether it is written as a search loop (emit_query.looped)
         self.indexed_props: set = set()
         self._constants: dict | None = None
         self.nonempty_names: dict = {}  # function key -> its companion that tests its list for items
         self.nonempty_todo: list = []  # companions asked for and not written yet
+        self.places: dict[str, int] = {}  # rule place file:line:col -> its number in the table PLACE
 
     def name(self, base: str) -> str:
         """A fresh Python name made from ``base`` (rule names stay readable)."""
@@ -71,17 +73,32 @@ class Module:
         return f"line {n}: {comment_text(text)}" if text else ""
 
     def const(self, v) -> str:
-        """Source for the value ``v``: a literal, or a module constant."""
+        """Source for the value ``v``: a literal, or a module constant. A
+        rule place is read from the table ``PLACE`` by its number (``place``)."""
         if v is None or isinstance(v, bool) or (isinstance(v, int) and abs(v) < 10**15):
             return repr(v)
+        if isinstance(v, str) and self.is_place(v):
+            return self.place(v)
         if isinstance(v, str) and len(v) <= 60 and "\n" not in v:
             return repr(v)
-        src = _source(v)
+        src = _source(v, self)
         key = (type(v).__name__, src)
         hit = self.consts.get(key)
         if hit is None:
             hit = self.consts[key] = (f"K{len(self.consts)}", src)
         return hit[0]
+
+    def is_place(self, v: str) -> bool:
+        """Whether ``v`` is a place ``file:line:col`` of the ruleset's file."""
+        return v.startswith(self.checked.file) and _PLACE.fullmatch(v, len(self.checked.file)) is not None
+
+    def place(self, where: str) -> str:
+        """Source of the rule place ``where``: its number in the table
+        ``PLACE``, which the loader gives the module from its line map (as
+        Jinja's ``debug_info``), so that no path is written in the code and
+        a module does not depend on the folder it was made in."""
+        k = self.places.setdefault(where, len(self.places))
+        return f"PLACE[{k}]"
 
     def constant_defines(self) -> dict:
         """The definitions whose value the rule text fixes (literals, lists of
@@ -134,7 +151,9 @@ class Module:
         return code
 
     def source(self) -> tuple[str, list]:
-        """The module text and its line map: (line number, rule place) pairs."""
+        """The module text and its line map: (line number, rule place) pairs,
+        then (-1 - k, place) for the place numbered k in ``PLACE``
+        (compiler/load.places)."""
         out = []
         lines: list = []
         out.append(HEADLINE)  # the file and variants are in META, written with repr: no outside text here
@@ -158,6 +177,7 @@ class Module:
                         out.append(f"    s_{name} = st.{name}")
         out.append("")
         out.extend(self.tail)
+        lines.extend((-1 - k, where) for where, k in self.places.items())
         return "\n".join(out) + "\n", lines
 
 
@@ -209,6 +229,7 @@ HEADER = [
     "from rulebook.interpreter.errors import RuleError",
     "from rulebook.validator.types import Type",
     "",
+    "# PLACE[k]: the rule place (file:line:col) numbered k, given by the loader from the line map",
     "SUSPEND, STOP = 1, 2",
     "NONE1 = [None]",
 ]
@@ -224,29 +245,46 @@ def _reserved() -> set:
     names |= {"flow", "check_end", "st", "fr", "L", "pc", "player", "itertools", "finish", "phases_loop", "no_action",
               "no_transition", "Action", "Trigger", "Type", "RuleError", "fire", "move", "shuffle", "zone_owner",
               "seat_order", "describe", "describe_fields", "literal", "comp_name", "HIDDEN", "HiddenInText",
-              "SUSPEND", "STOP", "NONE1", "UNITS", "ACTIONS", "TRIGGERS", "META", "_top", "_r", "auto_pick", "auto_all"}
+              "SUSPEND", "STOP", "NONE1", "PLACE", "UNITS", "ACTIONS", "TRIGGERS", "META", "_top", "_r", "auto_pick",
+              "auto_all"}
     return names
 
 
 RESERVED = _reserved()
 
 
-def _source(v) -> str:
+def _source(v, m: Module | None = None) -> str:
+    """Source of a constant value; with ``m``, rule places in it read from ``PLACE``."""
     if isinstance(v, Type):
         return f"Type({v.kind!r}, {_source(v.arg) if isinstance(v.arg, Type) else repr(v.arg)})"
     if isinstance(v, dict):
-        return "{" + ", ".join(f"{_source(k)}: {_source(x)}" for k, x in v.items()) + "}"
+        return "{" + ", ".join(f"{_source(k, m)}: {_source(x, m)}" for k, x in v.items()) + "}"
     if isinstance(v, list):
-        return "[" + ", ".join(_source(x) for x in v) + "]"
+        return "[" + ", ".join(_source(x, m) for x in v) + "]"
     if isinstance(v, tuple):
-        return "(" + "".join(_source(x) + ", " for x in v) + ")"
+        return "(" + "".join(_source(x, m) + ", " for x in v) + ")"
+    if m is not None and isinstance(v, str) and m.is_place(v):
+        return m.place(v)
     return repr(v)
 
 
-class Code(ExprEmitter, StmtEmitter):
-    """One generated function. ``unit``: its rule locals live in the frame's
+class Code:
+    """One generated function being written: its lines, the names of its
+    rule locals, and what the writers of expressions and statements keep
+    while they write it. ``framed``: its rule locals live in the frame's
     list ``L`` (code that can stop at a decision); otherwise they are Python
-    locals named after the rule's names."""
+    locals named after the rule's names.
+
+    The writers are free functions given the ``Code`` they write into
+    (``compiler/emit_expr.py``'s table ``EMIT``, ``emit_stmt.STMT``,
+    ``emit_query``, ``cse``, ``emptiness``), as jsonschema's keyword
+    functions are given their validator; the methods under "entry points"
+    are what the flow writers (emit_flow, emit_unit, module, emit_parts)
+    call."""
+
+    level = 0  # nesting of the expression being written
+    invariant_names: dict | None = None  # id(node) -> name: parts of a query's body computed once before it
+    inline_names: dict | None = None  # id(a call's arguments) -> the same, for the function written at the call
 
     def __init__(self, module: Module, name: str, unit_name: str, slot_names: dict | None = None,
                  framed: bool = False):
@@ -262,9 +300,52 @@ class Code(ExprEmitter, StmtEmitter):
         self.temps = 0
         self.suffix = ""  # added to local names written inside an inlined function body
         self.hoists: dict[str, str] = {}  # name -> source, read at the function's start
-        self.cse_plan: dict = {}
-        self.cse_bound: dict = {}
-        self.in_iterable = 0
+        self.cse_plan: dict = {}  # id(node) -> (name, key): values kept where first computed (compiler/cse.py)
+        self.cse_bound: dict = {}  # key -> name: values kept so far, read again instead of computed
+        self.in_iterable = 0  # writing a comprehension's iterable, where ':=' is not allowed
+
+    # ------------------------------------------------------------ entry points
+    def ex(self, x: X) -> str:
+        """Python source of the expression ``x``."""
+        return emit_expr.ex(self, x)
+
+    def snapshot(self, x: X) -> str:
+        return emit_expr.snapshot(self, x)
+
+    def nonempty(self, xs: X) -> str:
+        """Source of a bool: whether the list ``xs`` has an item (compiler/emptiness.py)."""
+        return emptiness.has_items(self, xs)
+
+    def search_loop(self, op: str, xs: X, slot: int, pred: X) -> None:
+        emit_query.search_loop(self, op, xs, slot, pred)
+
+    def stmts(self, body) -> None:
+        emit_stmt.stmts(self, body)
+
+    def render(self, template) -> str:
+        return emit_stmt.render(self, template)
+
+    def loop_charge(self, body, n: str = "1") -> None:
+        emit_stmt.loop_charge(self, body, n)
+
+    # statements emit_unit.py writes around a resume point
+    def s_move(self, *a) -> None:
+        emit_stmt.s_move(self, *a)
+
+    def s_draw(self, *a) -> None:
+        emit_stmt.s_draw(self, *a)
+
+    def s_deal(self, *a) -> None:
+        emit_stmt.s_deal(self, *a)
+
+    def s_remove(self, *a) -> None:
+        emit_stmt.s_remove(self, *a)
+
+    def s_create(self, *a) -> None:
+        emit_stmt.s_create(self, *a)
+
+    def s_emit(self, *a) -> None:
+        emit_stmt.s_emit(self, *a)
 
     # ------------------------------------------------------------ lines
     def line(self, text: str, where: str | None = None) -> None:
@@ -421,7 +502,7 @@ class Code(ExprEmitter, StmtEmitter):
         body a query computes once before it are read by ``invariant_names``."""
         sub = self.inline_writer(rule, player, args)
         sub.invariant_names = invariant_names
-        src = f"({sub.nonempty(rule.body) if nonempty else sub.ex(rule.body)})"
+        src = f"({emptiness.has_items(sub, rule.body) if nonempty else sub.ex(rule.body)})"
         self.lines_from(sub)
         return src
 
@@ -459,7 +540,7 @@ class Code(ExprEmitter, StmtEmitter):
                 return f"{helper}(charged(st, {self.ex(xs)}), key=lambda {name}: {body})"
             return f"{helper}(charged(st, {self.ex(xs)}), lambda {name}: {body}{extra})"
 
-        return self.once_per_query(slot, key, write)
+        return once_per_query(self, slot, key, write)
 
     def best_each(self, less: bool, xs: X, slot: int, group: X, value: X) -> str:
         """``min_by_group``/``max_by_group``: one pass, each item's group and
@@ -475,7 +556,7 @@ class Code(ExprEmitter, StmtEmitter):
             pair = f"({self.key_source(group)}, {self.ex(value)})"
             return f"best_each(charged(st, {self.ex(xs)}), lambda {name}: {pair}, {less})"
 
-        return self.once_per_query(slot, X("list", [group, value]), write)
+        return once_per_query(self, slot, X("list", [group, value]), write)
 
     def key_source(self, key: X) -> str:
         """A key only compared and hashed: written as a list, it is a tuple."""

@@ -37,60 +37,60 @@ def key_of(x) -> object:
     return x
 
 
-class ChainMemo:
-    """Mixed into the expression writer: ``chain(op, x)`` writes an and/or chain."""
+def chain(e, op: str, x: X) -> str:
+    operands = []
+    _flatten(x, op, operands, e.invariant_names or {})
+    if e.in_iterable or len(operands) < 3 and not repeats(e, operands):
+        return "(" + f" {op} ".join(e.ex(o) for o in operands) + ")"
+    plan = plan_kept(e, operands)
+    saved = dict(e.cse_plan)
+    e.cse_plan.update(plan)
+    added = []
+    try:
+        parts = []
+        for o in operands:
+            parts.append(e.ex(o))
+            added.extend(k for k in e.cse_bound if k not in saved and k not in added)
+        return "(" + f" {op} ".join(parts) + ")"
+    finally:
+        e.cse_plan = saved
+        for k in added:
+            e.cse_bound.pop(k, None)
 
-    def chain(self, op: str, x: X) -> str:
-        operands = []
-        _flatten(x, op, operands, self.invariant_names or {})
-        if self.in_iterable or len(operands) < 3 and not self._repeats(operands):
-            return "(" + f" {op} ".join(self.ex(o) for o in operands) + ")"
-        plan = self._plan(operands)
-        saved = dict(self.cse_plan)
-        self.cse_plan.update(plan)
-        added = []
-        try:
-            parts = []
-            for o in operands:
-                parts.append(self.ex(o))
-                added.extend(k for k in self.cse_bound if k not in saved and k not in added)
-            return "(" + f" {op} ".join(parts) + ")"
-        finally:
-            self.cse_plan = saved
-            for k in added:
-                self.cse_bound.pop(k, None)
 
-    def _repeats(self, operands) -> bool:
-        return len(operands) >= 2
+def repeats(e, operands) -> bool:
+    return len(operands) >= 2
 
-    def _plan(self, operands) -> dict:
-        """id(node) -> the name it is kept under, for the nodes worth keeping
-        that an operand always computes and a later operand computes again."""
-        later = [set() for _ in operands]
-        for j, o in enumerate(operands):
-            later[j] = {key_of(n) for n in walk(o) if n.op in KEEP}
-        plan, planned = {}, set()
-        for k, o in enumerate(operands[:-1]):
-            after = set().union(*later[k + 1:])
-            for node in _always(o):
-                if node.op not in KEEP or not self.pure(node):
-                    continue
-                key = key_of(node)
-                if key in planned or key not in after:
-                    continue
-                planned.add(key)
-                self.m.kept += 1
-                plan[id(node)] = (f"_kept{self.m.kept}", key)
-        return plan
 
-    def pure(self, node: X) -> bool:
-        """No draw at random in ``node``, nor in the functions it calls."""
-        for n in walk(node):
-            if n.op in ("random", "roll"):
-                return False
-            if n.op == "fn" and n.a[0] not in self.m.pure_functions():
-                return False
-        return True
+def plan_kept(e, operands) -> dict:
+    """id(node) -> the name it is kept under, for the nodes worth keeping
+    that an operand always computes and a later operand computes again."""
+    later = [set() for _ in operands]
+    for j, o in enumerate(operands):
+        later[j] = {key_of(n) for n in walk(o) if n.op in KEEP}
+    plan, planned = {}, set()
+    for k, o in enumerate(operands[:-1]):
+        after = set().union(*later[k + 1:])
+        for node in _always(o):
+            if node.op not in KEEP or not pure(e, node):
+                continue
+            key = key_of(node)
+            if key in planned or key not in after:
+                continue
+            planned.add(key)
+            e.m.kept += 1
+            plan[id(node)] = (f"_kept{e.m.kept}", key)
+    return plan
+
+
+def pure(e, node: X) -> bool:
+    """No draw at random in ``node``, nor in the functions it calls."""
+    for n in walk(node):
+        if n.op in ("random", "roll"):
+            return False
+        if n.op == "fn" and n.a[0] not in e.m.pure_functions():
+            return False
+    return True
 
 
 def _flatten(x: X, op: str, out: list, whole: dict) -> None:

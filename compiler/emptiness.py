@@ -27,6 +27,8 @@ says so under ``count``.
 
 from __future__ import annotations
 
+from rulebook.compiler.cse import pure
+from rulebook.compiler.emit_query import search
 from rulebook.validator.ir import X
 
 # count(xs) <op> k: (True when it means "xs is not empty", False when "xs is empty")
@@ -35,37 +37,35 @@ _MEANS = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("==", 0): False, ("
 _MIRROR = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
 
 
-class EmptinessTests:
-    """Mixed into the expression writer: ``compare`` writes ``cmp`` nodes."""
+def compare(e, op: str, a: X, b: X) -> str:
+    test = _emptiness_test(op, a, b)
+    if test is None or not pure(e, test[0]):  # a draw at random the test would skip changes the game
+        return f"({e.ex(a)} {op} {e.ex(b)})"
+    xs, nonempty = test
+    src = has_items(e, xs)
+    return src if nonempty else f"(not {src})"
 
-    def compare(self, op: str, a: X, b: X) -> str:
-        test = _emptiness_test(op, a, b)
-        if test is None or not self.pure(test[0]):  # a draw at random the test would skip changes the game
-            return f"({self.ex(a)} {op} {self.ex(b)})"
-        xs, nonempty = test
-        src = self.nonempty(xs)
-        return src if nonempty else f"(not {src})"
 
-    def nonempty(self, xs: X) -> str:
-        """Source of a bool: whether the list ``xs`` has an item."""
-        op = xs.op
-        if op == "list_plus":
-            return f"({self.nonempty(xs.a[0])} or {self.nonempty(xs.a[1])})"
-        if op == "list_plus_one":
-            return "True"
-        if op == "ifexpr":
-            c, a, b = xs.a
-            return f"({self.nonempty(a)} if {self.ex(c)} else {self.nonempty(b)})"
-        if op == "filter":
-            items, slot, pred = xs.a
-            return self.search("any_by", items, slot, pred, "any({body} for {t} in {items})")
-        if op == "map":
-            return self.nonempty(xs.a[0])
-        if op == "list":
-            return "True" if xs.a[0] else "False"
-        if op == "fn":
-            return self.call_function(*xs.a, nonempty=True)
-        return f"(len({self.ex(xs)}) > 0)"
+def has_items(e, xs: X) -> str:
+    """Source of a bool: whether the list ``xs`` has an item."""
+    op = xs.op
+    if op == "list_plus":
+        return f"({has_items(e, xs.a[0])} or {has_items(e, xs.a[1])})"
+    if op == "list_plus_one":
+        return "True"
+    if op == "ifexpr":
+        c, a, b = xs.a
+        return f"({has_items(e, a)} if {e.ex(c)} else {has_items(e, b)})"
+    if op == "filter":
+        items, slot, pred = xs.a
+        return search(e, "any_by", items, slot, pred, "any({body} for {t} in {items})")
+    if op == "map":
+        return has_items(e, xs.a[0])
+    if op == "list":
+        return "True" if xs.a[0] else "False"
+    if op == "fn":
+        return e.call_function(*xs.a, nonempty=True)
+    return f"(len({e.ex(xs)}) > 0)"
 
 
 def _emptiness_test(op: str, a: X, b: X) -> tuple[X, bool] | None:

@@ -11,9 +11,17 @@ from __future__ import annotations
 from rulebook.interpreter.program import ActionDef, ComponentType, Program, ZoneFamily
 
 
+def places(line_map) -> tuple:
+    """The table ``PLACE`` of a compiled module: the rule places its code
+    names by number, kept in its line map under the keys -1, -2, ...
+    (``compiler.code.Module.source``), since a module holds no path."""
+    found = {-1 - k: where for k, where in (line_map.items() if isinstance(line_map, dict) else line_map) if k < 0}
+    return tuple(found[k] for k in range(len(found)))
+
+
 def load_module(source: str, line_map: list, name: str, code=None) -> dict:
     """Run a compiled module (``code``: its code object, when already made)."""
-    namespace: dict = {"__name__": f"rulebook_compiled_{abs(hash(name))}"}
+    namespace: dict = {"__name__": f"rulebook_compiled_{abs(hash(name))}", "PLACE": places(line_map)}
     if code is None:
         code = compile(source, name, "exec")
     namespace["__code__"] = code

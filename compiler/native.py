@@ -57,7 +57,7 @@ import textwrap
 from pathlib import Path
 
 from rulebook.compiler import cache
-from rulebook.compiler.load import program_from
+from rulebook.compiler.load import places, program_from
 from rulebook.interpreter.state import FIELD_KINDS
 
 ENV = "RULEBOOK_NATIVE"
@@ -105,7 +105,8 @@ def native_program(program):
     name = f"rb_native_{key}"
     ns = _LOADED.get(key)
     if ns is None:
-        ns = _LOADED[key] = _load_or_build(name, source, program.title)
+        ns = _LOADED[key] = _load_or_build(name, source, program.title, places(program.line_map))
+    ns["PLACE"] = places(program.line_map)  # the rule places of this program (compiler/load.places)
     ns["__line_map__"] = dict(program.line_map)
     ns["__file_name__"] = f"{name}.py"
     native = program_from(ns)
@@ -326,13 +327,13 @@ class _Local(ast.NodeTransformer):
         return self.generic_visit(node)
 
 
-def _load_or_build(name: str, source: str, title: str) -> dict:
+def _load_or_build(name: str, source: str, title: str, place: tuple = ()) -> dict:
     where = cache.folder()
     digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
     if where is not None:
         lib, sig = where / f"{name}{_ext()}", where / f"{name}.sha256"
         if _matches(lib, sig, digest):
-            return _import(name, lib)
+            return _import(name, lib, place)
     if on_build is not None:
         on_build(title)
     if where is not None:
@@ -345,9 +346,9 @@ def _load_or_build(name: str, source: str, title: str) -> dict:
             pass  # a cache that cannot be written: built for this run only, below
         else:
             if _matches(lib, sig, digest):
-                return _import(name, lib)
+                return _import(name, lib, place)
     with tempfile.TemporaryDirectory(prefix="rulebook-native-") as tmp:  # no cache: built for this run only
-        return _import(name, _build(name, source, Path(tmp)))
+        return _import(name, _build(name, source, Path(tmp)), place)
 
 
 def _matches(lib: Path, sig: Path, digest: str) -> bool:
@@ -399,11 +400,14 @@ def _ext() -> str:
     return sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 
 
-def _import(name: str, path: Path) -> dict:
+def _import(name: str, path: Path, place: tuple = ()) -> dict:
+    """The extension module's namespace; ``place``: its table ``PLACE``,
+    which its constants read as it starts."""
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise NativeError(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
+    module.PLACE = place
     try:
         spec.loader.exec_module(module)
     except ImportError as err:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from rulebook.compiler.analysis import created_types
 from rulebook.compiler.code import Code
 from rulebook.compiler.emit_unit import UnitWriter
+from rulebook.compiler.load import places
 from rulebook.compiler.module import ModuleWriter
 from rulebook.validator.diagnostics import Diagnostic
 from rulebook.validator.ir import Expr
@@ -64,6 +65,7 @@ class Snippets:
         name = f"<rulebook scenario {self.count} {self.prog.id}>"
         self.sources[name] = source
         ns = dict(self.prog.module)
+        ns["PLACE"] = places(lines)  # the snippet's own places (its functions' globals are ns)
         exec(compile(source, name, "exec"), ns)  # noqa: S102 - the compiler's own output
         self.prog.line_maps[name] = dict(lines)
         return ns

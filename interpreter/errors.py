@@ -28,14 +28,43 @@ class IllegalOptionError(RulebookError):
 
 class RuleError(RulebookError):
     """A ruleset did something impossible while running: it is the
-    ruleset's fault, so the message names the rule and its source line."""
+    ruleset's fault, so the error names the rule's place. The place is
+    data (``file``, ``line``, ``column``; ``path``: the keys of the ruleset
+    value it is about, when known; ``decision``: how many decisions the
+    game had made when the rules failed, set by the run loop), as lark's ``UnexpectedInput`` keeps it, and
+    becomes text only in ``__str__``, so that no caller parses a message."""
 
-    def __init__(self, code: str, message: str, where: str = "", hint: str | None = None):
-        super().__init__(f"{where}: error[{code}]: {message}" if where else f"error[{code}]: {message}")
+    def __init__(self, code: str, message: str, where: str | tuple = "", hint: str | None = None,
+                 path: tuple = (), decision: int | None = None):
+        super().__init__(message)
         self.code = code
         self.message = message
-        self.where = where
         self.hint = hint
+        self.path = tuple(path)
+        self.decision = decision
+        self.file, self.line, self.column = "", 0, 0
+        self.where = where
+
+    @property
+    def where(self) -> str:
+        """The place as ``file:line:col`` (empty: not known), as diagnostics write it."""
+        if not self.file and not self.line:
+            return ""
+        return f"{self.file}:{self.line}:{self.column}" if self.line else self.file
+
+    @where.setter
+    def where(self, place: str | tuple) -> None:
+        """A place given as ``file:line:col`` text (the line map's) or as a
+        ``(file, line, column)`` tuple."""
+        if isinstance(place, tuple):
+            self.file, self.line, self.column = place
+            return
+        head, _, col = place.rpartition(":")
+        file, _, line = head.rpartition(":")
+        if file and line.isdigit() and col.isdigit():
+            self.file, self.line, self.column = file, int(line), int(col)
+        else:
+            self.file, self.line, self.column = place, 0, 0
 
     def __str__(self) -> str:
         """Rendered as the compiler renders a diagnostic, hint included."""
@@ -43,6 +72,15 @@ class RuleError(RulebookError):
         if self.where:
             head = f"{self.where}: {head}"
         return head + (f"\n  = hint: {self.hint}" if self.hint else "")
+
+    def __reduce__(self):
+        """Pickled (a worker process of many games sends it back) with its fields."""
+        return (_rule_error, (self.code, self.message, (self.file, self.line, self.column), self.hint, self.path,
+                              self.decision))
+
+
+def _rule_error(*fields) -> RuleError:
+    return RuleError(*fields)
 
 
 class SaveFileError(RulebookError):

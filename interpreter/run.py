@@ -42,14 +42,18 @@ def run(st) -> None:
     except RuleError as err:
         if not err.where:  # raised by a helper that does not know its place: give it the rule's
             err.where = place_of(prog, sys.exc_info()[2])
-            err.args = (f"{err.where}: error[{err.code}]: {err.message}",)
+        if err.decision is None:
+            err.decision = len(st.history)
         raise
     except RulebookError:
         raise
     except RecursionError:
-        raise RuleError(BAD_VALUE, "rule evaluation nested too deeply", place_of(prog, sys.exc_info()[2])) from None
+        raise RuleError(BAD_VALUE, "rule evaluation nested too deeply", place_of(prog, sys.exc_info()[2]),
+                        decision=len(st.history)) from None
     except PYTHON_ERRORS as err:
-        raise rule_error(prog, err, sys.exc_info()[2]) from None
+        failure = rule_error(prog, err, sys.exc_info()[2])
+        failure.decision = len(st.history)
+        raise failure from None
 
 
 def rule_error(prog, err: Exception, tb) -> RuleError:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from rulebook.compiler import native
 from rulebook.compiler.build import compile_text
+from rulebook.compiler.load import places
 from rulebook.compiler.module import compile_module, compile_start
 from rulebook.validator.loader import load_text
 from rulebook.validator.pipeline import check_document
@@ -213,5 +214,5 @@ def test_native_code_keeps_hostile_texts_as_texts(tmp_path):
     broken = "*[inserted by cython to avoid comment closer]/ /[inserted by cython to avoid comment start]*"
     copies = [line for line in c.split("\n") if line.startswith(" * ")]  # Cython's copies of source lines
     assert broken in c and not any("*/ /* " in line for line in copies)  # each copy had its "*/" and "/*" broken
-    ns = native._import("rb_native_hostile", library)
+    ns = native._import("rb_native_hostile", library, places(program.line_map))
     assert ns["META"]["title"] == text and ns["META"]["source_file"] == file

@@ -336,6 +336,8 @@ def test_a_loop_that_never_ends_is_R100_naming_the_rule_file_and_line():
     assert e.code == "R100"
     line = line_of(text, "set x += 1")
     assert e.where == f"unit.yaml:{line}:{text.splitlines()[line - 1].index('set') + 1}"
+    assert (e.file, e.line, e.column) == ("unit.yaml", line, text.splitlines()[line - 1].index("set") + 1)
+    assert e.decision == 0  # failed while the game was made, before its first decision
     assert str(e).startswith(f"unit.yaml:{line}:") and "spin" in str(e)
     assert str(DEFAULT_LIMITS["max_steps"]) in e.message
 
