@@ -15,6 +15,8 @@ import re
 from rulebook.compiler.unit_locals import ENTRY, python_locals
 
 _REF = re.compile("\x00(\\d+)\x00(\x01?)")
+_COMPOUND = re.compile(r"(if|elif|else|for|while|with|try|except|finally|def)\b")
+_ENDS = re.compile(r"(?:^|; )(?:continue|break|return\b[^;]*)$|^(?:return|raise)\b")
 GROUP = 8  # a unit of more than twice as many blocks tests pc by groups of this many first
 
 
@@ -95,7 +97,7 @@ class StateMachine:
                 lines.append((3, "pass", where))
             for depth, text, w in lines:
                 out.append((depth + shift, self._resolve(text, k), w))
-        return python_locals(out)
+        return python_locals(drop_dead_lines(out), self.c.slot_names)
 
     def _drop_empty_blocks(self) -> None:
         alias: dict[int, Label] = {}  # label index -> the label it jumps to
@@ -133,3 +135,22 @@ class StateMachine:
 
         return _REF.sub(sub, text)
 
+
+def ends_block(text: str) -> bool:
+    """Whether a generated line leaves its block (``continue``, ``return``,
+    ``raise``, as its last statement): what follows it at its depth is dead."""
+    return _COMPOUND.match(text) is None and _ENDS.search(text) is not None
+
+
+def drop_dead_lines(out: list) -> list:
+    """``out`` without the lines after one that leaves its block, until the
+    block ends (a jump written after a ``continue``, the function's ``return``
+    after a ``raise``): what a reader would take for code that runs."""
+    kept, dead = [], None
+    for line in out:
+        depth, text = line[0], line[1]
+        if dead is not None and depth >= dead:
+            continue
+        dead = depth if ends_block(text) else None
+        kept.append(line)
+    return kept

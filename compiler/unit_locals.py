@@ -22,11 +22,25 @@ def in_nested_scope(text: str) -> bool:
     local of the function read is a cell (every read of it dearer)."""
     return "lambda" in text or _COMPREHENSION.search(text) is not None
 
+
+_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")  # with fullmatch, as compiler/code.checked_name
 _LAMBDA = re.compile(r"(?<=[(=,] )lambda\b([^:]*):|(?<=[(=])lambda\b([^:]*):")
 
 
-def python_locals(out: list) -> list:
-    """A unit's locals as Python locals (``l_3``), not items of its frame's
+def local_name(slot: int, names: dict) -> str:
+    """The Python local of a frame slot: ``l_1_tops`` after the rule's name
+    when it is a plain identifier (only checked names enter code), else
+    ``l_1``. A name ending in a digit gets the short form: the names Code
+    gives bound slots end in their slot number (``tops_1``), so the two
+    never meet."""
+    name = names.get(slot, "")
+    if _IDENT.fullmatch(name) and not name[-1].isdigit():
+        return f"l_{slot}_{name}"
+    return f"l_{slot}"
+
+
+def python_locals(out: list, slot_names: dict) -> list:
+    """A unit's locals as Python locals (``l_3_hand``, ``local_name``), not items of its frame's
     list (``L[3]``): read from the frame when the function starts (or
     resumes), written back to it where the function returns with its frame
     still on the stack (a question, a frame it pushed that stopped, the end
@@ -43,13 +57,15 @@ def python_locals(out: list) -> list:
     slots = sorted({int(k) for t in texts for k in _SLOT.findall(t)} - kept)
     if not slots:
         return out
-    names = ", ".join(f"l_{k}" for k in slots)
+    py = {k: local_name(k, slot_names) for k in slots}
+    names = ", ".join(py[k] for k in slots)
     items = ", ".join(f"L[{k}]" for k in slots)
     save = f"{items} = {names}"
     local = set(slots)
 
     def to_local(m):
-        return f"l_{m.group(1)}" if int(m.group(1)) in local else m.group(0)
+        k = int(m.group(1))
+        return py[k] if k in local else m.group(0)
 
     new, prev = [], ""
     for depth, text, w in out:
@@ -59,7 +75,7 @@ def python_locals(out: list) -> list:
             read = sorted({int(k) for k in _SLOT.findall(text)} & local)
             text = _SLOT.sub(to_local, text)
             if read and "lambda" in text:  # (a lambda the pattern misses reads them as cells: slower, not wrong)
-                defaults = ", ".join(f"l_{k}=l_{k}" for k in read)
+                defaults = ", ".join(f"{py[k]}={py[k]}" for k in read)
                 text = _LAMBDA.sub(lambda m: _with_defaults(m.group(1) or m.group(2) or "", defaults), text)
             m = _EXIT.match(text)
             if m and not (m.group(1) is None and prev == "st.stack.pop()"):  # a popped frame is not read again
