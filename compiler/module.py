@@ -17,7 +17,14 @@ from rulebook.compiler.code import Code, Module, checked_name
 from rulebook.compiler.emit_actions import write_actions
 from rulebook.compiler.emit_expr import charge_call, looped
 from rulebook.compiler.emit_flow import write_flow
-from rulebook.compiler.emit_parts import write_component, write_end, write_start_tables, write_tables, write_values
+from rulebook.compiler.emit_parts import (
+    drop_unread_player,
+    write_component,
+    write_end,
+    write_start_tables,
+    write_tables,
+    write_values,
+)
 from rulebook.compiler.emit_unit import UnitWriter
 from rulebook.validator.ir import Checked, Expr, Template
 
@@ -35,7 +42,7 @@ class ModuleWriter(Module):
     def slot_names(self, unit_name: str) -> dict:
         return self.checked.slot_names.get(unit_name, {})
 
-    def expr_function(self, expr: Expr, name: str = "expr", player_none: bool = False) -> str:
+    def expr_function(self, expr: Expr, name: str = "expr") -> str:
         """The function ``f(st, player)`` computing an expression on its own."""
         hit = self.expr_names.get(id(expr))
         if hit is not None:
@@ -186,6 +193,7 @@ class ModuleWriter(Module):
         with code.block():
             code.line("player = None")
             code.line(f"return {code.render(template)}")
+        drop_unread_player(code, 1)
         return fname
 
 
