@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rulebook.compiler.code import Code
+from rulebook.compiler.code import Code, without_texts
 from rulebook.validator.ir import ROW_COPIES, ComponentRules, Template, walk
 from rulebook.validator.types import Type as _Type
 
@@ -111,15 +111,13 @@ def _type_copies(code, m, r: ComponentRules) -> None:
         code.line("k = 1")
 
 
-# a text literal of the generated code (repr writes them; an f-string is kept whole: it may read names)
-_TEXT = re.compile(r"(?<![A-Za-z])'(?:[^'\\]|\\.)*'" + r'|(?<![A-Za-z])"(?:[^"\\]|\\.)*"')
 _PLAYER = re.compile(r"\bplayer\b")
 
 
 def reads_player(lines: list, skip: int) -> bool:
     """Whether a function's ``lines`` other than line ``skip`` (the one that
     sets it) read the name ``player``, outside comments and text literals."""
-    return any(_PLAYER.search(_TEXT.sub("", text)) for k, (_d, text, _w) in enumerate(lines)
+    return any(_PLAYER.search(without_texts(text)) for k, (_d, text, _w) in enumerate(lines)
                if k != skip and not text.lstrip().startswith("#"))
 
 
