@@ -4,7 +4,9 @@ scoring, and the tables that tell the engine where everything is."""
 
 from __future__ import annotations
 
-from rulebook.compiler.code import Code
+import re
+
+from rulebook.compiler.code import Code, without_texts
 from rulebook.validator.ir import ROW_COPIES, ComponentRules, Template, walk
 from rulebook.validator.types import Type as _Type
 
@@ -20,6 +22,7 @@ def write_component(m, r: ComponentRules) -> None:
     with code.block():
         locals_ = [code.local(s) for s in range(1, r.nlocals) if s in r.slot_names]
         code.line(f"player = {' = '.join(locals_ + ['None'])}")
+        chain = len(code.lines) - 1
         code.line("rows = []")
         if r.items:
             code.line(f"base_rows = [dict(row) for row in {m.const(list(r.items))}]")
@@ -63,6 +66,12 @@ def write_component(m, r: ComponentRules) -> None:
                           f"{{len(base_rows)}} components is over the limit of {limit}\", {m.const(r.where)})")
             code.line("rows.extend(dict(row) for _ in range(k))")
         code.line("return rows")
+    if not reads_player(code.lines, chain):  # the chain of locals set to None: without player
+        depth, _text, where = code.lines[chain]
+        if locals_:
+            code.lines[chain] = (depth, f"{' = '.join(locals_ + ['None'])}", where)
+        else:
+            del code.lines[chain]
     # changing properties: initial values, which may read the fixed ones by name
     r.init_fns = {}
     init = r.initial
@@ -79,6 +88,7 @@ def write_component(m, r: ComponentRules) -> None:
             for k, s in init["slots"].items():
                 icode.line(f"{icode.local(s)} = props.get({k!r})")
             icode.line(f"return {icode.ex(spec[1])}")
+            drop_unread_player(icode, 1)
     r.fixed_names = fixed_template(r.label) and (r.back_label is None or fixed_template(r.back_label))
     r.label_fn = m.template_function(r.label, f"label_{r.name}", f"components {r.name} label")
     r.back_fn = m.template_function(r.back_label, f"back_{r.name}", f"components {r.name} back_label")
@@ -99,6 +109,23 @@ def _type_copies(code, m, r: ComponentRules) -> None:
                   f"{m.const(r.copies_where or r.where)}, 'a number of components is 0 or more')")
     else:
         code.line("k = 1")
+
+
+_PLAYER = re.compile(r"\bplayer\b")
+
+
+def reads_player(lines: list, skip: int) -> bool:
+    """Whether a function's ``lines`` other than line ``skip`` (the one that
+    sets it) read the name ``player``, outside comments and text literals."""
+    return any(_PLAYER.search(without_texts(text)) for k, (_d, text, _w) in enumerate(lines)
+               if k != skip and not text.lstrip().startswith("#"))
+
+
+def drop_unread_player(code, at: int) -> None:
+    """Leave out line ``at`` (``player = ...``: a function of the game's start
+    or of a text has no player of its own) when nothing reads it."""
+    if not reads_player(code.lines, at):
+        del code.lines[at]
 
 
 def fixed_template(t: Template | None) -> bool:
@@ -133,6 +160,7 @@ def _standalone(m, expr, name: str, player: str) -> str:
     with code.block():
         code.line(f"player = {player}")
         code.line(f"return {code.ex(expr.x)}")
+    drop_unread_player(code, 1)
     return fname
 
 

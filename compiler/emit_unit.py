@@ -16,65 +16,22 @@ ended, None when the frame stack changed (a call, a return).
 
 from __future__ import annotations
 
-import re
-
+from rulebook.compiler.emit_blocks import Label, StateMachine
 from rulebook.compiler.emit_stmt import charge_run
+from rulebook.compiler.unit_locals import in_nested_scope
 from rulebook.validator.ir import S, Template, walk
 
-_REF = re.compile("\x00(\\d+)\x00(\x01?)")
 DIRECT_DEPTH = 64  # frames on the stack below which a unit runs the frame it pushes itself
-GROUP = 8  # a unit of more than twice as many blocks tests pc by groups of this many first
-
-
-class Label:
-    __slots__ = ("pc",)
-
-    def __init__(self):
-        self.pc = None
 
 
 class UnitWriter:
-    """Writes one framed unit's blocks into ``code`` (a ``compiler.code.Code``)."""
+    """Writes one framed unit's statements into ``code`` (a
+    ``compiler.code.Code``), its blocks counted by ``machine``."""
 
     def __init__(self, code, an):
         self.c = code
         self.an = an
-        self.blocks: list[tuple[Label, list]] = []
-        self.labels: list[Label] = []
-        self.questions: list[tuple[Label, str]] = []  # (answer, the rule that asks)
-        self.start(Label())
-
-    # ------------------------------------------------------------ blocks
-    def label(self) -> Label:
-        lab = Label()
-        self.labels.append(lab)
-        return lab
-
-    def ref(self, lab: Label) -> str:
-        if lab not in self.labels:
-            self.labels.append(lab)
-        return f"\x00{self.labels.index(lab)}\x00"
-
-    def start(self, lab: Label) -> None:
-        """Begin the block that ``lab`` names."""
-        if lab not in self.labels:
-            self.labels.append(lab)
-        lab.pc = len(self.blocks)
-        lines: list = []
-        self.blocks.append((lab, lines))
-        self.c.lines = lines
-        self.c.depth = 3
-
-    def jump(self, lab: Label) -> None:
-        """Go to ``lab`` (falls through when it is the next block)."""
-        self.c.line(f"pc = {self.ref(lab)}\x01")
-
-    def goto_new(self) -> Label:
-        """End the current block by falling into a new one; return its label."""
-        lab = self.label()
-        self.jump(lab)
-        self.start(lab)
-        return lab
+        self.machine = StateMachine(code)
 
     # ------------------------------------------------------------ statements
     def seq(self, body) -> None:
@@ -88,24 +45,24 @@ class UnitWriter:
     def resume_after(self) -> None:
         """The current statement may have pushed frames (a call, triggers as
         frames): run them, and go on here after them."""
-        lab = self.label()
+        lab = self.machine.label()
         self.run_pushed(lab)
-        self.jump(lab)
-        self.start(lab)
+        self.machine.jump(lab)
+        self.machine.start(lab)
 
     def call_frame(self, uid: int, frame: str) -> None:
         """Push the frame of unit ``uid`` (its source ``frame``) and run it
         here (see ``run_pushed``); go on after it."""
         c = self.c
-        lab = self.label()
+        lab = self.machine.label()
         c.line(f"_top = {frame}")
         c.line("st.stack.append(_top)")
-        c.line(f"fr[1] = {self.ref(lab)}")
+        c.line(f"fr[1] = {self.machine.ref(lab)}")
         c.line(f"if len(st.stack) > {DIRECT_DEPTH}: return None")
         c.line(f"_r = UNITS[{uid}](st, _top)")
         c.line("if _r is not None or (st.stack or NONE1)[-1] is not fr: return _r")
-        self.jump(lab)
-        self.start(lab)
+        self.machine.jump(lab)
+        self.machine.start(lab)
 
     def run_pushed(self, lab: Label) -> None:
         """Run the frame just pushed, if any, here rather than from the run
@@ -117,7 +74,7 @@ class UnitWriter:
         Below ``DIRECT_DEPTH`` frames only: deeper, the run loop runs them,
         so Python's own stack stays shallow whatever ``max_stack`` allows."""
         c = self.c
-        c.line(f"fr[1] = {self.ref(lab)}")
+        c.line(f"fr[1] = {self.machine.ref(lab)}")
         c.line("_top = st.stack[-1]")
         c.line("if _top is not fr:")
         with c.block():
@@ -164,84 +121,78 @@ class UnitWriter:
 
     def u_if(self, branches, orelse):
         c = self.c
-        join = self.label()
+        join = self.machine.label()
         targets = []
         for i, (cond, _body, where) in enumerate(branches):
-            lab = self.label()
+            lab = self.machine.label()
             targets.append(lab)
             c.line(f"{'if' if i == 0 else 'elif'} {c.ex(cond)}:", where)
             with c.block():
-                self.jump(lab)  # the branches end the block
-        other = self.label()
+                self.machine.jump(lab)  # the branches end the block
+        other = self.machine.label()
         c.line("else:")
         with c.block():
-            self.jump(other)
+            self.machine.jump(other)
         for lab, (_c, body, _w) in zip(targets, branches):
-            self.start(lab)
+            self.machine.start(lab)
             self.seq(body)
-            self.jump(join)
-        self.start(other)
+            self.machine.jump(join)
+        self.machine.start(other)
         self.seq(orelse)
-        self.jump(join)
-        self.start(join)
-
-    def loop_head(self) -> Label:
-        head = self.label()
-        self.jump(head)
-        self.start(head)
-        return head
+        self.machine.jump(join)
+        self.machine.start(join)
 
     def u_for(self, var, items, body, list_slot, idx):
         c = self.c
         c.line(f"L[{list_slot}] = {c.snapshot(items)}")  # a snapshot: the loop is not disturbed by moves
         c.loop_charge(body, f"len(L[{list_slot}])")
         c.line(f"L[{idx}] = 0")
-        head, end = self.loop_head(), self.label()
+        head, end = self.machine.loop_head(), self.machine.label()
         c.line(f"if L[{idx}] >= len(L[{list_slot}]):")
         with c.block():
-            c.line(f"pc = {self.ref(end)}; continue")
+            c.line(f"pc = {self.machine.ref(end)}; continue")
         c.line(f"L[{var}] = L[{list_slot}][L[{idx}]]")
         c.line(f"L[{idx}] += 1")
         self.seq(body)
-        c.line(f"pc = {self.ref(head)}; continue")
-        self.start(end)
+        c.line(f"pc = {self.machine.ref(head)}; continue")
+        self.machine.start(end)
 
     def u_repeat(self, count, body, left):
         c = self.c
         c.line(f"L[{left}] = {c.ex(count)}")
-        head, end = self.loop_head(), self.label()
+        head, end = self.machine.loop_head(), self.machine.label()
         c.line(f"if L[{left}] <= 0:")
         with c.block():
-            c.line(f"pc = {self.ref(end)}; continue")
+            c.line(f"pc = {self.machine.ref(end)}; continue")
         c.line(f"L[{left}] -= 1")
         c.loop_charge(body)
         self.seq(body)
-        c.line(f"pc = {self.ref(head)}; continue")
-        self.start(end)
+        c.line(f"pc = {self.machine.ref(head)}; continue")
+        self.machine.start(end)
 
     def u_while(self, cond, body):
         c = self.c
-        head, end = self.loop_head(), self.label()
+        head, end = self.machine.loop_head(), self.machine.label()
         c.line(f"if not {c.ex(cond)}:")
         with c.block():
-            c.line(f"pc = {self.ref(end)}; continue")
+            c.line(f"pc = {self.machine.ref(end)}; continue")
         c.loop_charge(body)
         self.seq(body)
-        c.line(f"pc = {self.ref(head)}; continue")
-        self.start(end)
+        c.line(f"pc = {self.machine.ref(head)}; continue")
+        self.machine.start(end)
 
     # ------------------------------------------------------------ decisions
     def ask(self) -> Label:
         """Start the block that asks a question (its own block, so that the
         question can be asked again); return the label of its answer."""
-        self.goto_new()
-        return self.label()
+        self.machine.goto_new()
+        return self.machine.label()
 
     def suspend(self, answer: Label) -> None:
-        self.questions.append((answer, self.c.where))
-        self.c.line(f"fr[1] = {self.ref(answer)}")
+        self.machine.questions.append((answer, self.c.where))
+        self.c.line(f"fr[1] = {self.machine.ref(answer)}")
         self.c.line("return SUSPEND")
-        self.start(answer)
+        self.machine.start(answer)
 
     def auto_answer(self, target: str, answer: Label, call: str) -> None:
         """In an engine playout (``st.auto``, interpreter/playout.py) the
@@ -253,7 +204,7 @@ class UnitWriter:
         with c.block():
             c.end_rules_first()
             c.line(f"{target} = {call}")
-            c.line(f"pc = {self.ref(answer)}; continue")
+            c.line(f"pc = {self.machine.ref(answer)}; continue")
 
     def labels_of(self, label: Template, slot: int, options: str) -> str:
         """Source of the list of option labels: the template with the chosen
@@ -335,7 +286,7 @@ class UnitWriter:
         c.line("if not values:")
         with c.block():
             c.line(f"L[{answers}] = []")
-            c.line(f"pc = {self.ref(answer)}; continue")
+            c.line(f"pc = {self.machine.ref(answer)}; continue")
         self.auto_answer(f"L[{answers}]", answer, "auto_all(st, players, options)")
         c.line(f"pend = {{'kind': 'simul', 'players': players, 'options': options, 'answers': [None] * len(values), "
                f"'done': [False] * len(values), 'slot': {answers}, 'prompt': {prompt!r}, 'type': {tag!r}"
@@ -360,152 +311,24 @@ class UnitWriter:
                 if rest:
                     c.stmts(rest)
             return
-        head, end = self.loop_head(), self.label()
+        head, end = self.machine.loop_head(), self.machine.label()
         c.line(f"i = L[{idx}]")
         c.line(f"if i >= len(L[{list_slot}]):")
         with c.block():
-            c.line(f"pc = {self.ref(end)}; continue")
+            c.line(f"pc = {self.machine.ref(end)}; continue")
         c.line(f"L[{var}] = L[{list_slot}][i]")
         c.line(f"L[{choice}] = L[{answers}][i]")
         c.line(f"L[{idx}] = i + 1")
         self.seq(rest)
-        c.line(f"pc = {self.ref(head)}; continue")
-        self.start(end)
-
-    # ------------------------------------------------------------ the whole function
-    def finish(self, header: list[str], where: str) -> list:
-        """The function's lines: header, then the blocks with their jumps
-        resolved. A block that only jumps on is left out (its label names
-        the block it jumps to), so a resume point costs no empty blocks."""
-        self.c.line("st.stack.pop()")
-        self.c.line("return None")
-        self._drop_empty_blocks()
-        out = [(0, h, where) for h in header]
-        out.append((1, _ENTRY, where))
-        out.append((1, "pc = fr[1]", where))
-        out.append((1, "while True:", where))
-        n = len(self.blocks)
-        shift = 1 if n > 2 * GROUP else 0  # many blocks: a test per group of them, then the block's own
-        for k, (_lab, lines) in enumerate(self.blocks):
-            if shift and k % GROUP == 0:
-                last = k + GROUP >= n
-                guard = f"pc >= {k}" if last else f"pc < {k + GROUP}" if k == 0 else f"{k} <= pc < {k + GROUP}"
-                out.append((2, f"if {guard}:", where))
-            out.append((2 + shift, f"if pc == {k}:", where))
-            if not lines:
-                lines.append((3, "pass", where))
-            for depth, text, w in lines:
-                out.append((depth + shift, self._resolve(text, k), w))
-        return python_locals(out)
-
-    def _drop_empty_blocks(self) -> None:
-        alias: dict[int, Label] = {}  # label index -> the label it jumps to
-        kept = []
-        answers = {answer for answer, _ in self.questions}  # asked at pc - 1: they stay (Game.reask)
-        for k, (lab, lines) in enumerate(self.blocks):
-            m = _REF.fullmatch(lines[0][1][len("pc = "):]) if len(lines) == 1 and lines[0][1].startswith("pc = ") \
-                else None
-            if k > 0 and m is not None and m.group(2) and lab not in answers:
-                alias[self.labels.index(lab)] = self.labels[int(m.group(1))]
-            else:
-                kept.append((lab, lines))
-        self.blocks = kept
-        for k, (lab, _lines) in enumerate(kept):
-            lab.pc = k
-        for lab in self.labels:
-            seen = set()
-            target = lab
-            while self.labels.index(target) in alias and target not in seen:
-                seen.add(target)
-                target = alias[self.labels.index(target)]
-            if target is not lab:
-                lab.pc = target.pc
-
-    def asks(self) -> dict:
-        """pc of each answer -> the place of the rule that asks (after ``finish``)."""
-        return {answer.pc: where for answer, where in self.questions}
-
-    def _resolve(self, text: str, block: int) -> str:
-        def sub(m):
-            pc = self.labels[int(m.group(1))].pc
-            if m.group(2):  # a jump that ends its block, forward: falls through the tests of the blocks between
-                return str(pc) if pc > block else f"{pc}; continue"
-            return str(pc)
-
-        return _REF.sub(sub, text)
-
-
-_ENTRY = "L = fr[2]"
-_SLOT = re.compile(r"\bL\[(\d+)\]")
-_BARE = re.compile(r"\bL\b(?!\[\d+\])")  # the frame's list itself: handed to a helper
-_EXIT = re.compile(r"^(if .*: )?(return (?:SUSPEND|STOP|None|_r))$")
-_COMPREHENSION = re.compile(r" for [\w, ()]+ in ")  # (a for statement starts its line)
-
-
-def in_nested_scope(text: str) -> bool:
-    """Whether a generated line holds a lambda or a comprehension, where a
-    local of the function read is a cell (every read of it dearer)."""
-    return "lambda" in text or _COMPREHENSION.search(text) is not None
-
-_LAMBDA = re.compile(r"(?<=[(=,] )lambda\b([^:]*):|(?<=[(=])lambda\b([^:]*):")
-
-
-def python_locals(out: list) -> list:
-    """A unit's locals as Python locals (``l_3``), not items of its frame's
-    list (``L[3]``): read from the frame when the function starts (or
-    resumes), written back to it where the function returns with its frame
-    still on the stack (a question, a frame it pushed that stopped, the end
-    of the game). A frame is plain data only where a unit can stop, and
-    there it is whole. A lambda reads them through its defaults (it is
-    called where it is made: a key, a say's piece, a label), not as cells
-    of the function; a slot a comprehension reads stays in the list (a
-    comprehension is a function of its own here: a cell would cost every
-    read). Nothing changes when the list itself is handed to a helper."""
-    texts = [t for _d, t, _w in out if not t.lstrip().startswith("#")]
-    if any(_BARE.search(t) for t in texts if t != _ENTRY):
-        return out
-    kept = {int(k) for t in texts if _COMPREHENSION.search(t) for k in _SLOT.findall(t)}
-    slots = sorted({int(k) for t in texts for k in _SLOT.findall(t)} - kept)
-    if not slots:
-        return out
-    names = ", ".join(f"l_{k}" for k in slots)
-    items = ", ".join(f"L[{k}]" for k in slots)
-    save = f"{items} = {names}"
-    local = set(slots)
-
-    def to_local(m):
-        return f"l_{m.group(1)}" if int(m.group(1)) in local else m.group(0)
-
-    new, prev = [], ""
-    for depth, text, w in out:
-        if text == _ENTRY:
-            text = f"{_ENTRY}; {names} = {items}"
-        elif not text.lstrip().startswith("#"):
-            read = sorted({int(k) for k in _SLOT.findall(text)} & local)
-            text = _SLOT.sub(to_local, text)
-            if read and "lambda" in text:  # (a lambda the pattern misses reads them as cells: slower, not wrong)
-                defaults = ", ".join(f"l_{k}=l_{k}" for k in read)
-                text = _LAMBDA.sub(lambda m: _with_defaults(m.group(1) or m.group(2) or "", defaults), text)
-            m = _EXIT.match(text)
-            if m and not (m.group(1) is None and prev == "st.stack.pop()"):  # a popped frame is not read again
-                text = f"{m.group(1) or ''}{save}; {m.group(2)}"
-        new.append((depth, text, w))
-        prev = text
-    return new
-
-
-def _with_defaults(params: str, defaults: str) -> str:
-    """``lambda PARAMS:`` with ``defaults`` after its own parameters."""
-    params = params.strip()
-    return f"lambda {params + ', ' if params else ''}{defaults}:"
-
+        c.line(f"pc = {self.machine.ref(head)}; continue")
+        self.machine.start(end)
 
 def public_key(public: bool) -> str:
     """The entry of a question's pending dict that makes its answers public (``choose ... public``)."""
     return ", 'public': True" if public else ""
 
 
-__all__ = ["UnitWriter", "S"]
+__all__ = ["Label", "UnitWriter", "S", "in_nested_scope"]
 
 
 def frame_locals(first: list[str], nlocals: int) -> str:

@@ -12,10 +12,19 @@ module into a ``Program``.
 
 from __future__ import annotations
 
-from rulebook.compiler.analysis import analyse
+from rulebook.compiler.analysis import analyse, start_draws
 from rulebook.compiler.code import Code, Module, checked_name
+from rulebook.compiler.emit_actions import write_actions
 from rulebook.compiler.emit_expr import charge_call, looped
-from rulebook.compiler.emit_flow import FlowWriter
+from rulebook.compiler.emit_flow import write_flow
+from rulebook.compiler.emit_parts import (
+    drop_unread_player,
+    write_component,
+    write_end,
+    write_start_tables,
+    write_tables,
+    write_values,
+)
 from rulebook.compiler.emit_unit import UnitWriter
 from rulebook.validator.ir import Checked, Expr, Template
 
@@ -33,7 +42,7 @@ class ModuleWriter(Module):
     def slot_names(self, unit_name: str) -> dict:
         return self.checked.slot_names.get(unit_name, {})
 
-    def expr_function(self, expr: Expr, name: str = "expr", player_none: bool = False) -> str:
+    def expr_function(self, expr: Expr, name: str = "expr") -> str:
         """The function ``f(st, player)`` computing an expression on its own."""
         hit = self.expr_names.get(id(expr))
         if hit is not None:
@@ -62,16 +71,15 @@ class ModuleWriter(Module):
         for name, unit in ch.units.items():
             self.write_unit(name, unit)
         self.write_flow()
-        self.write_actions()
+        write_actions(self)
         self.write_triggers()
-        self.write_components()
-        self.write_values()
-        self.write_end()
+        for rules in ch.components.values():
+            write_component(self, rules)
+        write_values(self)
+        write_end(self)
         self.write_nonempty()
-        from rulebook.compiler.analysis import start_draws
-
         ch.meta["start_draws"] = start_draws(ch)
-        self.write_tables()
+        write_tables(self)
         return self.source()
 
     def write_start(self) -> tuple[str, list]:
@@ -84,11 +92,10 @@ class ModuleWriter(Module):
                                                  + (f"_{key[2]}" if key[2] else ""))
         for key, rule in ch.functions.items():
             self.write_function(key, rule)
-        self.write_components()
-        self.write_values()
+        for rules in ch.components.values():
+            write_component(self, rules)
+        write_values(self)
         self.write_nonempty()
-        from rulebook.compiler.emit_parts import write_start_tables
-
         write_start_tables(self)
         return self.source()
 
@@ -126,10 +133,10 @@ class ModuleWriter(Module):
             code = self.add(Code(self, self.name("u_" + _short(name)), name, names, framed=True))
             writer = UnitWriter(code, self.an)
             writer.seq(unit.body)
-            code.lines = writer.finish([f"def {code.name}(st, fr):", f"    # L: {_slots(names, unit.nlocals)}"],
-                                       unit.where)
+            code.lines = writer.machine.finish([f"def {code.name}(st, fr):", f"    # L: {_slots(names, unit.nlocals)}"],
+                                               unit.where)
             self.frame_fns[name] = code.name
-            self.asks.update({(self.unit_ids[name], pc): w for pc, w in writer.asks().items()})
+            self.asks.update({(self.unit_ids[name], pc): w for pc, w in writer.machine.asks().items()})
             return
         fname = self.plain_names[name]
         code = self.add(Code(self, fname, name, names))
@@ -158,101 +165,11 @@ class ModuleWriter(Module):
 
     def write_flow(self) -> None:
         code = self.add(Code(self, "flow", "flow", {0: "player", 1: "answer"}, framed=True))
-        writer = FlowWriter(code, self.an)
-        writer.write(self.checked)
-        code.lines = writer.finish(["def flow(st, fr):"], self.checked.file)
+        writer = UnitWriter(code, self.an)
+        write_flow(writer, self.checked)
+        code.lines = writer.machine.finish(["def flow(st, fr):"], self.checked.file)
         self.frame_fns["flow"] = "flow"
-        self.asks.update({(0, pc): w for pc, w in writer.asks().items()})
-
-    # ------------------------------------------------------------ actions
-    def menu_function(self, phase: str, actions: list) -> str:
-        """``menu(st, p)``: every enabled action of a turn with every legal
-        combination of its parameters, in a stable order (actions as listed,
-        parameters in their domains' order)."""
-        key = tuple(actions)
-        hit = self.menus.get(key)
-        if hit is not None:
-            return hit
-        fname = self.menus[key] = self.name(f"menu_{phase}")
-        code = self.add(Code(self, fname, f"phase {phase} turn", {}))
-        code.line(f"def {fname}(st, p):", self.checked.file)
-        with code.block():
-            code.line("out = []")
-            for i in actions:
-                code.line(f"{self.action_names[i]}_options(st, p, out)")
-            code.line("return out")
-        return fname
-
-    def why_function(self, actions: list) -> str:
-        key = tuple(actions)
-        hit = self.whys.get(key)
-        if hit is None:
-            hit = self.whys[key] = f"[{', '.join(f'ACTIONS[{i}]' for i in actions)}]"
-        return hit
-
-    def invariant_domains(self, params) -> list[int]:
-        """The parameters (after the first) whose options depend on none of
-        the parameters before them and draw nothing at random: an action's
-        menu makes them once, not once per option of the earlier ones."""
-        from rulebook.validator.ir import walk
-
-        pure = self.pure_functions()
-        out, earlier = [], set()
-        for k, (_name, slot, dom) in enumerate(params):
-            if k and dom is not None and not any(
-                    n.op in ("random", "roll") or (n.op == "local" and n.a[0] in earlier)
-                    or (n.op == "fn" and n.a[0] not in pure) for n in walk(dom)):
-                out.append(k)
-            earlier.add(slot)
-        return out
-
-    def write_actions(self) -> None:
-        for act in self.checked.actions:
-            base = self.action_names[act.index]
-            names = self.slot_names(act.unit)
-            where = self.checked.units[act.unit].where
-            # options: nested loops over the parameters' domains
-            code = self.add(Code(self, base + "_options", f"action {act.name}", names))
-            code.line(f"def {base}_options(st, player, out):", where)
-            with code.block():
-                if act.cond is not None:
-                    code.line(f"if not {code.ex(act.cond)}: return")
-                loops = 0
-                once = self.invariant_domains(act.params)
-                for k in once:
-                    code.line(f"_dom{k} = None")
-                for k, (_pname, slot, dom) in enumerate(act.params):
-                    if k in once:  # the same options whatever the earlier parameters: made once, when first needed
-                        code.line(f"if _dom{k} is None: _dom{k} = {code.snapshot(dom)}")
-                        code.line(f"for {code.local(slot)} in _dom{k}:")
-                    else:
-                        code.line(f"for {code.local(slot)} in {code.snapshot(dom) if dom is not None else '[]'}:")
-                    code.depth += 1
-                    loops += 1
-                values = "[" + ", ".join(code.local(s) for _, s, _ in act.params) + "]"
-                if act.require is not None:
-                    code.line(f"if {code.ex(act.require)}: out.append([{act.index}, {values}])")
-                else:
-                    code.line(f"out.append([{act.index}, {values}])")
-                code.depth -= loops
-            # its parts on their own, for why an action offers nothing (R101), and its label
-            slots = [s for _, s, _ in act.params]
-            if act.cond is not None:
-                self.part(f"{base}_if", act, [], where, lambda c: c.ex(act.cond))
-            for k, (_n, _s, dom) in enumerate(act.params):
-                self.part(f"{base}_domain{k}", act, slots[:k], where,
-                          lambda c, dom=dom: f"list({c.ex(dom) if dom is not None else '[]'})")
-            if act.require is not None:
-                self.part(f"{base}_require", act, slots, where, lambda c: c.ex(act.require))
-            if act.label is not None:
-                self.part(f"{base}_label", act, slots, where, lambda c: c.render(act.label))
-
-    def part(self, name: str, act, slots: list, where: str, body) -> None:
-        """``name(st, player, *params)``: one part of an action, on its own."""
-        code = self.add(Code(self, name, f"action {act.name}", self.slot_names(act.unit)))
-        code.line(f"def {name}({', '.join(['st', 'player'] + [code.local(s) for s in slots])}):", where)
-        with code.block():
-            code.line(f"return {body(code)}", where)
+        self.asks.update({(0, pc): w for pc, w in writer.machine.asks().items()})
 
     # ------------------------------------------------------------ triggers
     def write_triggers(self) -> None:
@@ -267,12 +184,6 @@ class ModuleWriter(Module):
                 code.line(f"return {code.ex(t.cond)}")
 
     # ------------------------------------------------------------ components
-    def write_components(self) -> None:
-        from rulebook.compiler.emit_parts import write_component
-
-        for rules in self.checked.components.values():
-            write_component(self, rules)
-
     def template_function(self, template: Template | None, name: str, unit: str) -> str:
         if template is None:
             return "None"
@@ -282,22 +193,8 @@ class ModuleWriter(Module):
         with code.block():
             code.line("player = None")
             code.line(f"return {code.render(template)}")
+        drop_unread_player(code, 1)
         return fname
-
-    def write_values(self) -> None:
-        from rulebook.compiler.emit_parts import write_values
-
-        write_values(self)
-
-    def write_end(self) -> None:
-        from rulebook.compiler.emit_parts import write_end
-
-        write_end(self)
-
-    def write_tables(self) -> None:
-        from rulebook.compiler.emit_parts import write_tables
-
-        write_tables(self)
 
 
 def _short(unit_name: str) -> str:

@@ -154,12 +154,12 @@ def _direct(source: str) -> str:
     tail = {fn.__name__ for fn in _helpers()}
     first = True
     for i, line in enumerate(lines):
-        if line.startswith("import ") and first:
-            lines[i], first = "import cython; " + line, False
         m = re.fullmatch(r"from (\S+) import ([\w, ]+)", line)
         if m:
             names = [n.strip() for n in m[2].split(",") if n.strip() not in tail]
             lines[i] = f"from {m[1]} import {', '.join(names)}" if names else "pass"
+        if line.startswith(("import ", "from ")) and first:  # (a module may import nothing but by name)
+            lines[i], first = "import cython; " + lines[i], False
         if line.startswith("def "):
             break
     return "\n".join(lines)
@@ -196,8 +196,8 @@ def runtime_tail() -> str:
     built into the library with it: a call from native code to a Python
     function costs more than the helper's work. The same source, read from
     the engine (``inspect.getsource``), so nothing is kept twice; the names
-    they use come from the module's own imports (``from interpreter.lib
-    import *``) and those below. Appended after the module's last line, it
+    they use are imported from their own modules (``_helper_globals``), as
+    the module imports the runtime's names by name. Appended after the module's last line, it
     leaves the line map as it is."""
     import inspect
 
@@ -206,9 +206,29 @@ def runtime_tail() -> str:
            "from rulebook.interpreter.ops import _scripted_shuffle, blur, lose, random_index",
            "LIST_REMOVE, LIST_INSERT, LIST_APPEND = list.remove, list.insert, list.append  # typed_source calls these",
            "MAX_WORK = cython.declare(cython.Py_ssize_t, min(META['limits']['max_work'], 1 << 62))  # st.prog.max_work"]
+    out += _helper_globals()
     for fn in _helpers():
         out += ["", "", _typed(inspect.getsource(fn), direct=True)]
     return "\n".join(out) + "\n" + DISTINCT + RNG_SHUFFLE + state_source()
+
+
+def _helper_globals() -> list[str]:
+    """Imports of the names the helpers read from their own modules (the
+    module imports only the runtime names its rules read, by name)."""
+    import builtins
+    import types
+
+    def names_in(code) -> set:
+        return set(code.co_names).union(*(names_in(c) for c in code.co_consts if isinstance(c, types.CodeType)))
+
+    helpers = _helpers()
+    tail = {fn.__name__ for fn in helpers}
+    wanted: dict[str, set] = {}
+    for fn in helpers:
+        for name in names_in(fn.__code__):
+            if name in fn.__globals__ and name not in tail and not hasattr(builtins, name):
+                wanted.setdefault(fn.__module__, set()).add(name)
+    return [f"from {module} import {', '.join(sorted(names))}" for module, names in wanted.items()]
 
 
 def _helpers() -> tuple:

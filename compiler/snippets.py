@@ -87,7 +87,7 @@ class Snippets:
                           framed=True))
         writer = UnitWriter(code, w.an)
         writer.seq(unit.body)
-        code.lines = writer.finish([f"def {code.name}(st, fr):"], unit.where)
+        code.lines = writer.machine.finish([f"def {code.name}(st, fr):"], unit.where)
         ns = self._load(w, set(checker.out.functions) - known)
         self.prog.units.append(ns[code.name])
         self.prog.unit_ids[unit.name] = uid

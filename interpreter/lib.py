@@ -13,14 +13,30 @@ from __future__ import annotations
 
 import itertools
 import sys
-from bisect import insort  # noqa: F401 - for compiled rules (from lib import *), which keep unordered zones sorted
+from bisect import insort  # for compiled rules (__all__), which keep unordered zones sorted
 
 from rulebook.interpreter import ops
-from rulebook.interpreter.budget import OVER_BUDGET, charge, over_budget  # noqa: F401 - for compiled rules
+from rulebook.interpreter.budget import charge, over_budget  # for compiled rules (__all__)
 from rulebook.interpreter.errors import BAD_VALUE, NO_OPTIONS, STEP_LIMIT, RuleError
 from rulebook.interpreter.events import moved as _moved  # not exported to compiled rules (a private name)
-from rulebook.interpreter.indexes import indexed, set_indexed  # noqa: F401 - for compiled rules (from lib import *)
+from rulebook.interpreter.indexes import indexed, set_indexed  # for compiled rules (__all__)
 from rulebook.interpreter.labels import HIDDEN, HiddenInText, comp_name, describe, literal
+
+# What compiled rules import from here by name (compiler/code.py, runtime_imports): what this module
+# defines, and the few names it passes on from the runtime for them.
+__all__ = [
+    'MAX_SUBSETS', 'BOX', 'TIMED_OUT', 'FAILED', 'attempt', 'charged', 'loop_round', 'too_deep', 'number',
+    'mul', 'add', 'divide', 'item_of', 'text_item', 'sliced', 'formatted', 'zone_item', 'player_zone',
+    'comp_zone', 'anylist', 'type_of', 'face_up', 'public_piece', 'text_of', 'words', 'charge_text', 'sized',
+    'appended', 'appended_local', 'joined', 'minus_one', 'minus', 'same', 'contains', 'first_of_each',
+    'hashable', 'flatten', 'distinct_lists', 'charge_size', 'numbers', 'best_by', 'best_each', 'best_each_of',
+    'sort_by', 'distinct_by', 'distinct_of', 'bottom_n', 'index_in', 'count_in', 'subsets', 'pick', 'roll',
+    'zone_of', 'zone_owner', 'components_of', 'components_in', 'opponents', 'next_player', 'sees', 'board_of',
+    'neighbours', 'board_lines', 'distance', 'distance_row', 'within', 'seat_of', 'deciding_player',
+    'direction', 'live', 'move_list', 'reveal', 'reveal_to', 'hide', 'remove', 'create', 'swap', 'eliminate',
+    'restore', 'back_in', 'staged_menu', 'stage_question', 'no_options', 'option_labels', 'after_move',
+    'leave_pile', 'charge', 'indexed', 'insort', 'over_budget', 'set_indexed',
+]
 
 MAX_SUBSETS = 5000
 BOX = ops.BOX

@@ -132,13 +132,6 @@ def test_each_stage_imports_only_the_stages_it_builds_on():
 
 
 CLASS_CAP = 410
-# Temporary, to be emptied: classes over the cap when their bases are counted, being split on
-# other branches at the time this measure came in (issue 38 item 3). The test xfails on them and
-# fails once one of them fits, so that it is taken off this list.
-BEING_SPLIT = {
-    "FlowWriter": "compiler/emit_flow.py, split on branch compiler; remove when merged",
-    "ModuleWriter": "compiler/module.py (ModuleWriter(Module)), owned by branch compiler; remove when split",
-}
 
 
 def classes_of_the_engine() -> dict[tuple[Path, str], ast.ClassDef]:
@@ -198,20 +191,15 @@ def test_a_class_size_counts_its_bases():
 @pytest.mark.parametrize("pkg", STAGES)
 def test_no_class_of_the_engine_is_over_about_400_lines(pkg):
     classes = classes_of_the_engine()
-    over, waiting, fits = [], [], []
+    over = []
     for (path, name) in classes:
         if path.parent.name != pkg:
             continue
         size = class_size((path, name), classes)
         shown = f"{path.name}: class {name} is {size} lines with its bases"
-        if name in BEING_SPLIT:
-            (waiting if size > CLASS_CAP else fits).append(shown)
-        elif size > CLASS_CAP:
+        if size > CLASS_CAP:
             over.append(shown)
     assert not over, over
-    assert not fits, f"these fit now: take them off BEING_SPLIT: {fits}"
-    if waiting:
-        pytest.xfail(f"over the cap, being split elsewhere: {waiting}")
 
 
 @pytest.mark.parametrize("pkg", ["dsl", "validator", "compiler", "interpreter", "agents"])

@@ -194,7 +194,7 @@ phases:
 def test_values_come_back_the_same_when_a_playout_answers_where_the_rules_ask():
     """In the engine's playout the asking procedure runs inside its caller's
     call and writes its value into the caller's frame, whose locals the
-    caller keeps as Python locals (compiler/emit_unit.python_locals): the
+    caller keeps as Python locals (compiler/unit_locals.python_locals): the
     caller reads the value back from the frame, as after a question."""
     import random
 
