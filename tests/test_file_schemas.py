@@ -58,8 +58,8 @@ def test_a_save_and_a_log_written_by_rulebook_meet_their_schemas(tmp_path):
     writer = LogWriter(log_path, game, st, 3, str(ruleset))
     while not st.over:
         (player,) = game.to_move(st)
-        option = game.legal(st, player)[0]
-        writer.decision(player, game.legal_values(st, player)[0], option.label)
+        options = game.options(st, player)
+        writer.decision(player, options.plain[0], options.labels[0])
         game.apply(st, player, 0)
     save = dict(game.save(st), humans=[1], bots="greedy")
     writer.end(st)
