@@ -191,7 +191,7 @@ def test_a_question_of_forty_spaces_keeps_the_map_on_an_80x24_screen():
         game.apply(st, p, decide(game, st, p, bots[p]) if p else 0)
         session.fresh[0] = 0 if p == 0 else session.fresh[0]  # as after a decision of the seat's own
         session.flush()
-    options = game.legal(st, 0)
+    options = game.options(st, 0)
     assert len(options) >= 38
     session.console.export_text(clear=True)
     answer = session.human(0, options)  # what happened before that does not fit is paged first (Enter)
@@ -218,7 +218,7 @@ def test_a_long_prompt_and_the_whole_log_wrap_at_words():
     st = game.new(players=2, seed=1)
     console = Console(file=io.StringIO(), width=40, record=True, soft_wrap=True, color_system=None)
     prompt = "Sword: choose an opponent's stack of a suit you lack; its top card enters your play area"
-    console.print(decision_panel(st, 0, prompt, game.legal(st, 0), screen_width=40, rule=False))
+    console.print(decision_panel(st, 0, prompt, game.options(st, 0), screen_width=40, rule=False))
     line = Line("say", None, "Tie: the blue robot and the red robot played the same value and do not swim.")
     console.print(events_panel(st, [line], 1, limit=200, width=40))
     text = console.export_text()

@@ -103,7 +103,7 @@ def whole_game(game, players: int, seed: int, human: int = 0, width: int = 80, h
     session.flush()
     while not st.over and len(capture.screens) < limit:
         p = game.to_move(st)[0]
-        options = game.legal(st, p)
+        options = game.options(st, p)
         if p == human and len(options) > 1:
             fresh = [ln.text for ln in session.history[p][len(session.history[p]) - session.fresh[p]:]] \
                 if session.fresh[p] else []
