@@ -144,7 +144,7 @@ class Replay:
             if len(entry) == 3:
                 self.game.time_out(st, entry[0])
             else:
-                self.game.apply_value(st, entry[0], entry[1])
+                self.game.apply(st, entry[0], self.game.options(st, entry[0]).index_of(entry[1]))
             self.snapshots.append(st.clone())
         self.n = st.n
 

@@ -50,7 +50,7 @@ def seeds_by_first_seat_options(count: int) -> dict[bool, int]:
     game = Game(compile_path(ABOVE_THREE).program)
     found: dict[bool, int] = {}
     for seed in range(count):
-        found.setdefault(len(game.legal_values(game.new(players=2, seed=seed), 0)) == 1, seed)
+        found.setdefault(len(game.options(game.new(players=2, seed=seed), 0)) == 1, seed)
     return found
 
 
