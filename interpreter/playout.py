@@ -2,7 +2,7 @@
 an option by number (random bots, MCTS rollouts), reading the pending
 decision directly.
 
-The public interface (``Game.to_move``, ``legal_values``, ``apply``) checks
+The public interface (``Game.to_move``, ``options``, ``apply``) checks
 every answer and labels it; an agent that draws a number below the count
 of options needs neither, and a game that records no narration needs no
 labels. This loop makes exactly the moves the public loop would make with

@@ -13,7 +13,7 @@ from rulebook.integrations.pettingzoo import load
 def test_a_roll_stops_with_its_outcomes():
     game = load("pig")
     st = game.new(players=2, seed=0, record=False)
-    roll = next(i for i, o in enumerate(game.legal(st, 0)) if "roll" in o.label)
+    roll = next(i for i, o in enumerate(game.options(st, 0)) if "roll" in o.label)
     st.script = ((STOP,),)
     with pytest.raises(ChanceStop) as stop:
         game.apply(st, 0, roll)

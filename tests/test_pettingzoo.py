@@ -191,14 +191,14 @@ def _swap(st, a: int, b: int):
     return s
 
 
-def _check_options_hidden_as_legal_hides_them(enc, g, st, p) -> int:
-    """Each option ``Game.legal`` hides from ``p`` (a component ``p`` cannot
+def _check_options_hidden_as_game_hides_them(enc, g, st, p) -> int:
+    """Each option ``Game.options`` hides from ``p`` (a component ``p`` cannot
     see among its values) is marked hidden in the observation too, its
     component coded -1, not by its id. Returns how many there were."""
     rows = enc.segments["options"]
     obs = enc.encode(st, p)
     hidden = 0
-    for o in g.legal(st, p):
+    for o in g.options(st, p):
         row = obs[rows.start + o.index * rows.cols: rows.start + (o.index + 1) * rows.cols]
         masked = isinstance(o.value, dict) and o.value.get("hidden")
         assert row[0] == 1 and (row[1] == 1 or not masked), (o, row)
@@ -246,8 +246,8 @@ def test_observations_never_show_what_the_player_cannot_see(game, players, varia
                                for q in range(players) if q != p):
                             seen_by_other += 1
             for p in g.to_move(st):
-                masked_options += _check_options_hidden_as_legal_hides_them(enc, g, st, p)
-                g.apply(st, p, rng.randrange(len(g.legal_values(st, p))))
+                masked_options += _check_options_hidden_as_game_hides_them(enc, g, st, p)
+                g.apply(st, p, rng.randrange(len(g.options(st, p))))
                 k += 1
     # plain Get Bit! has no two hidden cards that look alike (a card's back shows its robot's
     # colour and they are all in its hand): its secret is the simultaneous choice, tested below
@@ -264,7 +264,7 @@ def test_a_simultaneous_answer_stays_hidden_from_the_players_still_to_answer():
     while len(g.to_move(st)) < 2:
         g.apply(st, g.to_move(st)[0], 0)
     first, second = g.to_move(st)[:2]
-    assert len(g.legal_values(st, first)) > 1
+    assert len(g.options(st, first)) > 1
     one, two = st.clone(), st.clone()
     g.apply(one, first, 0)
     g.apply(two, first, 1)
