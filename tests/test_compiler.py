@@ -33,7 +33,7 @@ def game_of(name: str, variants=()) -> Game:
 @pytest.mark.parametrize("name,players", SEED_GAMES)
 def test_the_engine_playout_makes_the_games_of_the_public_interface(name, players):
     """The same draws give the same games, answer for answer, through the
-    engine's own loop and through to_move/legal_values/apply."""
+    engine's own loop and through to_move/options/apply."""
     game = game_of(name)
     for seed in range(4):
         fast = game.new(players=players, seed=seed, record=False)
