@@ -1,5 +1,5 @@
-"""Helpers of the tests of ``rulebook serve`` (tests/test_serve.py without a
-browser, tests/test_browser.py in Chromium): the real command started on a
+"""Helpers of the tests of ``rulebook serve`` (tests/interfaces/test_serve.py without a
+browser, tests/interfaces/test_browser.py in Chromium): the real command started on a
 free port, and the served game played again here to check what each seat
 was sent."""
 

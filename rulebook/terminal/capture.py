@@ -7,7 +7,7 @@ Each time the human is asked, the screen drawn since the last clear is kept,
 so tests and tools can check that every screen of every game fits and says
 what it must (the header, the map, what happened since the seat's last
 decision). Why not a real terminal for all of them: a whole game is
-hundreds of screens, and a real terminal (``tests/test_tmux_play.py``) is
+hundreds of screens, and a real terminal (``tests/interfaces/test_tmux_play.py``) is
 too slow to wait on for each; one real game there checks this agrees.
 """
 
