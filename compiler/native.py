@@ -14,7 +14,7 @@ generic attribute lookup (a large share of a native game's instructions);
 the module's own calls of its functions, made in C where a function holds
 no closure (``_direct``); lists indexed with C integers; and
 the generator's shuffle (``RNG_SHUFFLE``). Nothing else changes: the
-engine and the games are the same, event for event (tests/test_native.py
+engine and the games are the same, event for event (tests/unit/test_native.py
 plays the same games both ways).
 
 The runtime's smallest helpers, those the rules call at every query and
@@ -262,7 +262,7 @@ def DISTINCT(items) -> list:
 
 
 # The game generator's shuffle (``interpreter.rng.shuffle``, SplitMix64) in
-# C integers: the same numbers (tests/test_native.py compares them), where
+# C integers: the same numbers (tests/unit/test_native.py compares them), where
 # Python computes each draw with 64-bit multiplications of big integers (a
 # third of a native game that shuffles its deck about seven times). The high
 # word of ``bits * (i + 1)`` is made of 32-bit halves, exact while a list has

@@ -5,9 +5,9 @@ their legal options in a stable order. ``apply`` checks an option and records
 it. Modelled on OpenSpiel's state API: ``to_move``, ``options`` (one option
 space per decision, ``interpreter.options``), ``apply``, ``is_over``,
 ``returns``, ``view`` (the per-player observation), ``clone`` and
-``save``/``load``. ``legal``, ``legal_labels``, ``legal_values`` and
-``apply_value`` are the older names, kept only while the callers that other
-work is changing move over.
+``save``/``load``. There is no second way to list or apply options: the
+terminal, the browser, logs, scenarios and the integrations all ask
+``options`` and ``apply``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from rulebook.interpreter.errors import (
 )
 from rulebook.interpreter.events import decision
 from rulebook.interpreter.labels import player_name
-from rulebook.interpreter.options import Option, Options, hidden_options, is_from, option_label, tag_type
+from rulebook.interpreter.options import Option, Options, is_from, option_label
 from rulebook.interpreter.program import TIMED_OUT, Catalog, Program
 from rulebook.interpreter.run import run, scores
 from rulebook.interpreter.saving import SAVE_FORMAT, Saving  # noqa: F401 - the save format is Game's too
@@ -129,17 +129,6 @@ class Game(Saving):
         i = self._slot(st, player)
         return Options(st, player, i, st.pending["options"][i])
 
-    def legal(self, st: State, player: int) -> list[Option]:
-        """Kept for the terminal, the browser, the integrations, scenario
-        files and saved logs (being changed by other work) until they move
-        over; use ``options()``, which this lists."""
-        return list(self.options(st, player))
-
-    def legal_labels(self, st: State, player: int) -> list[str]:
-        """Kept for the OpenSpiel integration until it moves over; use
-        ``options().labels``."""
-        return self.options(st, player).labels
-
     def asked_at(self, st: State) -> str:
         """Where in the ruleset the pending question is asked
         (``file:line:col``), or "" when nothing is pending."""
@@ -168,13 +157,6 @@ class Game(Saving):
                 if given and old["answers"][i] in new["options"][i]:
                     answers[i], done[i] = old["answers"][i], True
             st.pending = dict(new, answers=answers, done=done)  # not all done: the old question was pending
-
-    def legal_values(self, st: State, player: int) -> list:
-        """Kept for the terminal, the browser, saved logs and the
-        integrations (being changed by other work) until they move over;
-        use ``options().plain`` (the same values; this is the decision's own
-        list, uncopied, as it always was: do not change it)."""
-        return st.pending["options"][self._slot(st, player)]
 
     def prompt(self, st: State, player: int) -> str:
         i = self._slot(st, player)
@@ -269,12 +251,6 @@ class Game(Saving):
             if done:
                 return
 
-    def apply_value(self, st: State, player: int, value) -> None:
-        """Kept for the terminal's and saved logs' replays (being changed by
-        other work) until they move over; use
-        ``apply(st, player, options(st, player).by_value(value))``."""
-        self.apply(st, player, self.options(st, player).index_of(value))
-
     # ------------------------------------------------------------ results
     def is_over(self, st: State) -> bool:
         return st.over
@@ -298,12 +274,6 @@ class Game(Saving):
 
     def clone(self, st: State) -> State:
         return st.clone()
-
-
-# Kept for the integrations, which import these private names: use
-# ``interpreter.options.hidden_options`` and ``tag_type``.
-_hidden_options = hidden_options
-_tag_type = tag_type
 
 
 def _unit_name(prog: Program, uid: int) -> str:

@@ -2,11 +2,11 @@
 an option by number (random bots, MCTS rollouts), reading the pending
 decision directly.
 
-The public interface (``Game.to_move``, ``legal_values``, ``apply``) checks
+The public interface (``Game.to_move``, ``options``, ``apply``) checks
 every answer and labels it; an agent that draws a number below the count
 of options needs neither, and a game that records no narration needs no
 labels. This loop makes exactly the moves the public loop would make with
-the same draws, in the same order (tests/test_compiler.py plays both): the
+the same draws, in the same order (tests/unit/test_compiler.py plays both): the
 players to move in the order ``to_move`` gives them, each answering the
 first of its open questions; the history is kept as ``apply`` keeps it.
 """

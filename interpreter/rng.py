@@ -64,7 +64,7 @@ def shuffle_one_by_one(state: int, items: list) -> int:
 # computes them all at once: the n states packed into one integer, 128 bits
 # apart (a 64-bit lane, and room above it for a product with a 64-bit
 # constant), mixed by the same few operations on the whole integer, then
-# unpacked (``array``): the same numbers (tests/test_rng.py), faster from a
+# unpacked (``array``): the same numbers (tests/unit/test_rng.py), faster from a
 # dozen items to thousands (docs/performance.md).
 _LANES: dict = {}
 _LANES_FIT = array("Q").itemsize == 8  # C's unsigned long long: 64 bits everywhere Python runs, checked

@@ -31,5 +31,5 @@ def make_game():
     return game
 
 
-# the fixture that starts `rulebook serve` for tests/test_serve.py and tests/test_browser.py
+# the fixture that starts `rulebook serve` for tests/interfaces/test_serve.py and tests/interfaces/test_browser.py
 from serving import serve  # noqa: E402,F401

@@ -1,5 +1,5 @@
-"""Helpers of the tests of ``rulebook serve`` (tests/test_serve.py without a
-browser, tests/test_browser.py in Chromium): the real command started on a
+"""Helpers of the tests of ``rulebook serve`` (tests/interfaces/test_serve.py without a
+browser, tests/interfaces/test_browser.py in Chromium): the real command started on a
 free port, and the served game played again here to check what each seat
 was sent."""
 
@@ -144,7 +144,7 @@ class Replay:
             if len(entry) == 3:
                 self.game.time_out(st, entry[0])
             else:
-                self.game.apply_value(st, entry[0], entry[1])
+                self.game.apply(st, entry[0], self.game.options(st, entry[0]).index_of(entry[1]))
             self.snapshots.append(st.clone())
         self.n = st.n
 

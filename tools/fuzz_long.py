@@ -1,4 +1,4 @@
-"""A longer fuzz run: the fuzzers of tests/test_fuzz.py with many more examples.
+"""A longer fuzz run: the fuzzers of tests/hostile/test_fuzz.py with many more examples.
 
     python tools/fuzz_long.py --examples 100000            # every fuzzer, 100000 examples each
     python tools/fuzz_long.py --examples 10000 --jobs 2 --fuzzer mutant --out /tmp/fuzz

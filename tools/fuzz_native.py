@@ -7,7 +7,7 @@ descriptions and ``say`` lines hold a random choice of texts that are code
 in C or in Cython's output (comment ends, trigraphs, preprocessor lines,
 backslashes, quotes, line and paragraph separators, control-free random
 unicode, long runs), builds it with ``--native`` in a fresh folder, and
-checks what ``tests/test_native_hostile.py`` checks for its one fixed
+checks what ``tests/hostile/test_native_hostile.py`` checks for its one fixed
 ruleset: the library plays the Python module's games, and no hostile text
 is in the generated C outside comments and string literals, and no comment
 holds a comment end. A native build takes tens of seconds, so a

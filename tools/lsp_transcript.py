@@ -6,7 +6,7 @@ Starts ``rulebook lsp`` as an editor does, opens a ruleset with a misspelt
 zone inside an ``effect:`` block, asks for the quick fix, a hover on a
 built-in and the definition of a zone, and prints every message of both
 sides (the ``initialize`` exchange, which is long and says nothing about
-rulesets, is left out). tests/test_lsp_docs.py checks that docs/editor.md
+rulesets, is left out). tests/interfaces/test_lsp_docs.py checks that docs/editor.md
 shows what this prints, so the transcript there is a real run.
 """
 

@@ -5,7 +5,7 @@ once; the JSON file is what editors and the validator read. Every field
 carries a description and examples (the FIELD_DOCS table below) because
 editors with the yaml-language-server show them as hover help and offer them
 as completions. ``python tools/make_schema.py --check`` exits non-zero when
-the checked-in file is out of date; tests/test_schema_docs.py checks the same.
+the checked-in file is out of date; tests/data_driven/test_schema_docs.py checks the same.
 """
 
 import json
@@ -710,7 +710,7 @@ schema = {
 # Help for every field, shown by editors (hover, completion) through the
 # yaml-language-server. Kept in one table, keyed by the field's path, so that
 # the help is easy to review and a new field without help fails
-# tests/test_schema_docs.py. Path segments: a field name, '*' for the entries
+# tests/data_driven/test_schema_docs.py. Path segments: a field name, '*' for the entries
 # of a named mapping (each phase, each zone...), '[]' for the items of a list;
 # alternatives (oneOf) are searched for the field. An entry's description
 # replaces the one above only when given; its examples always replace (the

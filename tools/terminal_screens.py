@@ -38,7 +38,7 @@ def screen(game_id: str, players: int, seed: int, before: int) -> str:
     made = 0
     while not st.over:
         p = game.to_move(st)[0]
-        options = game.legal(st, p)
+        options = game.options(st, p)
         if p == 0 and len(options) > 1:
             if made == before:
                 break
@@ -52,7 +52,7 @@ def screen(game_id: str, players: int, seed: int, before: int) -> str:
         session.flush()
     session.console.export_text(clear=True)  # the narration printed so far is not on the screen
     session.reader = _Enter()  # the pages of what happened before the screen go by (and are not drawn)
-    session.show(0, game.legal(st, 0), None)
+    session.show(0, game.options(st, 0), None)
     session.console.print("choice (number, ? for help, s to save, q to quit): ", end="")
     return session.console.export_svg(title=f"rulebook play {game_id} --human 1")
 

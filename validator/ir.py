@@ -11,7 +11,7 @@ one emitter per operation; it makes no decision the checker did not make.
 
 The operations and their arguments are listed where they are emitted
 (``compiler/emit_expr.py`` and ``compiler/emit_stmt.py``); the checker and the
-emitter must agree on them, which tests/test_compiler.py checks by compiling
+emitter must agree on them, which tests/unit/test_compiler.py checks by compiling
 every construct of docs/language.md.
 """
 

@@ -30,7 +30,7 @@ def whole(pattern: str) -> re.Pattern:
     jsonschema applies patterns with ``re.search``, where ``$`` also matches
     before a final newline, so a name ``"misere\\n"`` would pass and end a
     line of generated code (issue 37). Every pattern of the schema is
-    anchored at both ends (tests/test_full_names.py checks)."""
+    anchored at both ends (tests/hostile/test_full_names.py checks)."""
     return _whole(pattern)
 
 

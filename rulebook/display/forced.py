@@ -17,6 +17,6 @@ def answered_by_table(game, st, humans) -> int | None:
     if len(humans) != 1:
         return None
     for p in game.to_move(st):
-        if p in humans and len(game.legal_values(st, p)) == 1:
+        if p in humans and len(game.options(st, p)) == 1:
             return p
     return None

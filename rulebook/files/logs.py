@@ -16,7 +16,7 @@ from pathlib import Path
 from rulebook.files import shapes
 from rulebook.files.locate import named_ruleset
 from rulebook.files.saves import MAX_DECISIONS, PlacedError
-from rulebook.interpreter.errors import RulebookError, SaveFileError
+from rulebook.interpreter.errors import IllegalOptionError, RulebookError, SaveFileError
 from rulebook.validator import files
 
 LOG_FORMAT = 1
@@ -209,7 +209,7 @@ def replay(game, log: Log) -> Replayed:
                 game.time_out(st, rec["player"])
             else:
                 labels.append(_label(game, st, rec["player"], rec.get("value")))
-                game.apply_value(st, rec["player"], rec.get("value"))
+                game.apply(st, rec["player"], game.options(st, rec["player"]).index_of(rec.get("value")))
         except RulebookError as err:
             raise log.error(f"step {rec['step']}: {err}", "R024", record=rec) from None
         states.append(st.clone())
@@ -221,8 +221,8 @@ def replay(game, log: Log) -> Replayed:
 
 def _label(game, st, player: int, value) -> str | None:
     """The label the ruleset gives the option whose value is ``value`` now."""
+    options = game.options(st, player)
     try:
-        values = game.legal_values(st, player)
-        return game.legal(st, player)[values.index(value)].label
-    except ValueError:
-        return None  # not an option: apply_value says so, with its own error
+        return options.labels[options.index_of(value)]
+    except IllegalOptionError:
+        return None  # not an option: applying it says so, with its own error

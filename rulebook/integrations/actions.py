@@ -1,6 +1,6 @@
 """Stable action ids: every option of a game gets a canonical id from its value.
 
-``Game.legal`` numbers options per state (the third option here is not the
+``Game.options`` numbers options per state (the third option here is not the
 third option there); learning algorithms need an id that means the same
 option in every state, and a fixed bound on the ids. The canonical key of an
 option is its plain value, with its action's name (``["a", name, args]``) or
@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 
 from rulebook.integrations.chance import Event, Origin, resume
 from rulebook.interpreter.errors import RulebookError
-from rulebook.interpreter.game import Game, _hidden_options
+from rulebook.interpreter.game import Game
+from rulebook.interpreter.options import hidden_options
 from rulebook.interpreter.state import State
 
 STATED_CAP = 4096  # an action with more parameter combinations than this is explored, not listed
@@ -46,12 +47,12 @@ def _key(obj) -> str:
 
 
 def option_keys(game: Game, st: State, player: int) -> list[str]:
-    """The canonical key of each of ``player``'s options, in ``Game.legal``
+    """The canonical key of each of ``player``'s options, in ``Game.options``
     order."""
-    values = game.legal_values(st, player)
+    values = game.options(st, player).plain
     pend = st.pending
     slot = next(i for i, (p, done) in enumerate(zip(pend["players"], pend["done"])) if p == player and not done)
-    hidden = set(_hidden_options(st, pend, slot, player))
+    hidden = set(hidden_options(st, pend, slot, player))
     tag = pend.get("type", "any")
     actions = st.prog.actions
     out = []

@@ -164,7 +164,7 @@ class RulebookEnv(_Base):
         """What an id means now (the option's label), or its canonical key."""
         index = self._ids().get(int(action))
         if index is not None:
-            return self.game.legal_labels(self.st, self.seat)[index]
+            return self.game.options(self.st, self.seat).labels[index]
         return self.table.key_of(int(action)) or f"action {action}"
 
     def render(self):

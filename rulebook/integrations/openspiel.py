@@ -380,7 +380,7 @@ if pyspiel is not None:
             if d.st is not None and d.event is None and not self.is_terminal() and player in self._to_move():
                 index = self._options(player).get(action)
                 if index is not None:
-                    labels = d.g.engine.legal_labels(d.st, player)
+                    labels = d.g.engine.options(d.st, player).labels
                     label = labels[index]
                     # two options may read the same (two cards alike): the id tells them apart
                     return label if labels.count(label) == 1 else f"{label} [{action}]"

@@ -9,7 +9,7 @@ order reveals nothing. The other agents' actions are ignored (their action
 mask is all zeros). A sequential stretch of the game is a step with one
 asked player, so any ruleset works, but only a simultaneous one gains.
 
-Observations, action spaces (indexes into ``Game.legal`` with a mask),
+Observations, action spaces (indexes into ``Game.options`` with a mask),
 rewards and truncation are those of the AEC env of the same ruleset
 (``rulebook.integrations.pettingzoo.raw_env``, which this wraps), so a
 policy trained on one runs on the other.
@@ -61,7 +61,7 @@ class parallel_env(ParallelEnv):
             raise RuntimeError("the game is over: call reset()")
         for p in game.to_move(st):
             agent = self.possible_agents[p]
-            count = len(game.legal_values(st, p))
+            count = len(game.options(st, p))
             index = _as_index(actions.get(agent))
             if index is None or not 0 <= index < count:
                 raise ValueError(f"{agent} must answer now with an action from 0 to {count - 1}, "
@@ -91,7 +91,7 @@ class parallel_env(ParallelEnv):
             p = aec._seat[agent]
             mask = np.zeros(aec.encoder.actions, dtype=np.int8)
             if p in asked:
-                count = len(aec.game.legal_values(aec.st, p))
+                count = len(aec.game.options(aec.st, p))
                 if count > aec.encoder.actions:
                     raise aec.encoder.too_many(count, p)
                 mask[:count] = 1

@@ -13,7 +13,7 @@ ruleset and without knowing any game:
   place hidden information is filtered) encoded as a fixed-length float32
   vector whose layout depends only on (ruleset, variants, players, params);
   see ``Encoder`` and docs/pettingzoo.md.
-* an action is an index into ``Game.legal``; the action space is a fixed
+* an action is an index into ``Game.options``; the action space is a fixed
   ``Discrete(A)`` with an action mask. No general static bound on the number
   of options exists (an action's options are the product of its parameters'
   domains, computed at run time), so ``A`` comes from exploring seeded random
@@ -35,8 +35,9 @@ from dataclasses import dataclass
 
 from rulebook.integrations.actions import explore_sampled
 from rulebook.integrations.features import of_game
-from rulebook.interpreter.game import Game, _tag_type
+from rulebook.interpreter.game import Game
 from rulebook.interpreter.ops import can_see, zone_family, zone_key
+from rulebook.interpreter.options import tag_type
 from rulebook.interpreter.program import ANY, Type
 from rulebook.interpreter.view import view
 
@@ -390,7 +391,7 @@ class Encoder:
     def _options(self, st, p: int, out) -> None:
         """The options of ``p``'s decision: each one's action (for a turn
         action) and its values; a component ``p`` cannot see codes as -1,
-        and the option is marked hidden (as ``Game.legal`` hides it)."""
+        and the option is marked hidden (as ``Game.options`` hides it)."""
         pend = st.pending
         slot = next(i for i, (q, done) in enumerate(zip(pend["players"], pend["done"])) if q == p and not done)
         options = pend["options"][slot]
@@ -405,7 +406,7 @@ class Encoder:
                 types = self.prog.actions[ai].param_types or [ANY] * len(args)
             else:
                 action = 0.0
-                t = _tag_type(pend.get("type", "any"))
+                t = tag_type(pend.get("type", "any"))
                 if isinstance(value, list):
                     args, types = value, [t.arg if t.kind == "list" and isinstance(t.arg, Type) else ANY] * len(value)
                 else:
@@ -525,7 +526,7 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         p = self._seat[agent]
-        count = len(self.game.legal_values(self.st, p))
+        count = len(self.game.options(self.st, p))
         index = _as_index(action)
         if index is None or not 0 <= index < count:
             raise ValueError(f"{agent} cannot play {action!r}: the action mask allows 0..{count - 1}")
@@ -550,7 +551,7 @@ class raw_env(AECEnv):
             self.truncations = dict.fromkeys(self.agents, True)
         else:
             p = self.game.to_move(st)[0]
-            count = len(self.game.legal_values(st, p))
+            count = len(self.game.options(st, p))
             if count > self.encoder.actions:
                 raise self.encoder.too_many(count, p)
             self.agent_selection = self.possible_agents[p]
@@ -569,16 +570,18 @@ class raw_env(AECEnv):
         p = self._seat[agent]
         mask = np.zeros(self.encoder.actions, dtype=np.int8)
         if agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent)):
-            mask[: len(self.game.legal_values(self.st, p))] = 1
+            mask[: len(self.game.options(self.st, p))] = 1
         return {"observation": self.encoder.encode(self.st, p), "action_mask": mask}
 
     def legal_labels(self, agent) -> list[str]:
-        """What each unmasked action means, as ``Game.legal`` words it for
-        this player (face-down components unnamed): for people and logs."""
+        """What each unmasked action means, as ``Game.options`` words it for
+        this player (face-down components unnamed): for people and logs.
+        This environment's own method (docs/pettingzoo.md), not one of
+        ``Game``'s: an agent holding only the environment needs it."""
         p = self._seat[agent]
         if p not in self.game.to_move(self.st):
             return []
-        return [o.label for o in self.game.legal(self.st, p)]
+        return self.game.options(self.st, p).labels
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -12,7 +12,7 @@ run can be played again on its own.
 
 When every seat is ``random`` a faster loop plays the game, inside the
 engine (``interpreter.playout``): the same draws from the same generator,
-over the pending options instead of the labelled ``Game.legal``, so it makes
+over the pending options instead of the labelled ``Game.options``, so it makes
 the same choices as the general loop (a test checks this on every seed it
 plays). Since the compiler that emits Python (December 2026) the random
 seats share one generator per game, so random runs differ from those of

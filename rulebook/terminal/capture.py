@@ -7,7 +7,7 @@ Each time the human is asked, the screen drawn since the last clear is kept,
 so tests and tools can check that every screen of every game fits and says
 what it must (the header, the map, what happened since the seat's last
 decision). Why not a real terminal for all of them: a whole game is
-hundreds of screens, and a real terminal (``tests/test_tmux_play.py``) is
+hundreds of screens, and a real terminal (``tests/interfaces/test_tmux_play.py``) is
 too slow to wait on for each; one real game there checks this agrees.
 """
 
@@ -103,7 +103,7 @@ def whole_game(game, players: int, seed: int, human: int = 0, width: int = 80, h
     session.flush()
     while not st.over and len(capture.screens) < limit:
         p = game.to_move(st)[0]
-        options = game.legal(st, p)
+        options = game.options(st, p)
         if p == human and len(options) > 1:
             fresh = [ln.text for ln in session.history[p][len(session.history[p]) - session.fresh[p]:]] \
                 if session.fresh[p] else []

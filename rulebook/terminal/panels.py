@@ -291,7 +291,7 @@ def help_panel(game, st, p, options, save_path: str, game_arg: str) -> Group:
     }.get(kind, "")
     if about:  # where it is in the ruleset file is for its author (rulebook debug), not for a player
         parts.append(Text(about))
-    notes = [_action_note(prog, v) for v in game.legal_values(st, p)] if kind == "action" else []
+    notes = [_action_note(prog, v) for v in game.options(st, p).plain] if kind == "action" else []
     common = notes[0] if notes and len(set(notes)) == 1 else ""
     parts.append(Text("Options:" + (f" ({common})" if common else ""), style="bold"))
     width = len(str(len(options)))

@@ -215,14 +215,14 @@ def _log_history(game, st, seed, log) -> None:
             label = None
             if again is not None:
                 try:
-                    values = game.legal_values(again, p)
-                    label = game.legal(again, p)[values.index(value)].label
+                    options = game.options(again, p)
+                    label = options.labels[options.index_of(value)]
                 except (RulebookError, ValueError):
                     again = None
             log.decision(p, value, label)
         if again is not None:
             try:
-                game.time_out(again, p) if timed_out else game.apply_value(again, p, value)
+                game.time_out(again, p) if timed_out else game.apply(again, p, game.options(again, p).index_of(value))
             except RulebookError:
                 again = None
 
@@ -312,7 +312,7 @@ class Session:
         self.flush()
         while not st.over:
             p = game.to_move(st)[0]  # one decision at a time: a simultaneous one asks each in seat order
-            options = game.legal(st, p)
+            options = game.options(st, p)
             if p in self.seats and len(options) == 1 and len(self.seats) == 1:
                 # a forced answer (often 'pass' to a question everybody is asked so that
                 # who is asked tells nothing) is given at once; narrated like any other.
@@ -338,7 +338,7 @@ class Session:
                 self.fresh[p] = 0
             else:
                 answer = decide(game, st, p, self.bots[p])
-            value = game.legal_values(st, p)[answer]
+            value = options.plain[answer]
             partial = p in self.seats and _partial(st, value)
             if partial and self.stage_start is None:
                 self.stage_start = game.clone(st)

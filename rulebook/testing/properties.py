@@ -1,5 +1,5 @@
 """Property checks of a game in play, for any ruleset: the engine's own
-tests run them over every ruleset (tests/test_properties.py), and
+tests run them over every ruleset (tests/data_driven/test_properties.py), and
 ``rulebook check`` runs them over an author's (rulebook/testing/random_games.py).
 
 Each check raises ``CheckFailed`` with what it saw:

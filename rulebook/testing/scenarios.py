@@ -361,7 +361,7 @@ def _check_options(game, st, doc, step, key: str, path) -> list[Diagnostic]:
     be among them; ``absent``: labels that must not."""
     player = step.get("player", (game.to_move(st) or [None])[0])
     try:
-        labels = [o.label for o in game.legal(st, player)]
+        labels = game.options(st, player).labels
     except RulebookError as err:
         return [doc.diag("E070", f"no options to check: {err}", path)]
     want = step[key]
@@ -454,12 +454,12 @@ def _decide(game, st, doc, step, path):
                         hint=f"scenario players are numbered from 0 to {st.n - 1}")
     expected = step.get("error")
     try:
-        options = game.legal(st, player)
+        options = game.options(st, player)
+        labels = options.labels
     except RulebookError as err:
         if expected == getattr(err, "code", None):
             return None
         return doc.diag("E070", f"{err}", path + ("player",))
-    labels = [o.label for o in options]
     if expected == "R011":  # the player was to move after all: the step proves nothing
         return doc.diag("E070", f"expected error R011 (not your turn), but {player_name(st, player)} is to move: "
                                 f"{labels}", path + ("error",))

@@ -22,7 +22,8 @@ def decision_help(game, st, seat) -> dict | None:
     origin = f"{Path(parts[0]).name}:{parts[1]}" if len(parts) == 3 and parts[1].isdigit() else ""
     kind = st.pending.get("kind")
     options = []
-    for o, value in zip(game.legal(st, seat), game.legal_values(st, seat), strict=False):
+    legal = game.options(st, seat)
+    for o, value in zip(legal, legal.plain, strict=False):
         options.append({"label": o.label, "about": action_about(st.prog, value) if kind == "action" else ""})
     return {"prompt": game.prompt(st, seat), "kind": kind, "origin": origin, "options": options}
 

@@ -248,7 +248,7 @@ def _decision(game, st, seat) -> dict | None:
     if seat is None or seat not in game.to_move(st):
         return None
     options = []
-    for o in game.legal(st, seat):
+    for o in game.options(st, seat):
         options.append({"index": o.index, "label": o.label, "targets": option_targets(st, o.value, seat)})
     try:
         seconds = game.time_limit(st, seat)

@@ -59,7 +59,7 @@ class TableLife:
             entry = self.st.history[k]
             if entry[0] == seat and len(entry) == 2 and k < len(self.snapshots):
                 before = self.snapshots[k]
-                if seat in self.game.to_move(before) and len(self.game.legal_values(before, seat)) > 1:
+                if seat in self.game.to_move(before) and len(self.game.options(before, seat)) > 1:
                     return k
         return None
 

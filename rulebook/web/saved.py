@@ -71,8 +71,8 @@ class Saved:
         if key not in self.labels and k < len(host.snapshots):
             before = host.snapshots[k]
             try:
-                values = host.game.legal_values(before, entry[0])
-                self.labels[key] = host.game.legal(before, entry[0])[values.index(entry[1])].label
+                options = host.game.options(before, entry[0])
+                self.labels[key] = options.labels[options.index_of(entry[1])]
             except Exception:  # noqa: BLE001 - a label is for the reader; replay works it out again
                 self.labels[key] = None
         return self.labels.get(key)

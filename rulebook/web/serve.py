@@ -247,7 +247,7 @@ class Host(TableLife):
                         else "an answer must say which decision it answers")
             if seat not in self.game.to_move(st):
                 return "you have no decision to make now"
-            count = len(self.game.legal_values(st, seat))
+            count = len(self.game.options(st, seat))
             if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < count:
                 return "that is not one of your options"
             self.apply(seat, index)
@@ -366,10 +366,10 @@ class Host(TableLife):
                 "players": [player_name(st, p) for p in self.game.to_move(st)],
                 "prompt": self.game.prompt(st, self.game.to_move(st)[0]) if self.game.to_move(st) else "",
                 "kind": st.pending.get("kind"),
-                "options": {player_name(st, p): [o.label for o in self.game.legal(st, p)]
+                "options": {player_name(st, p): self.game.options(st, p).labels
                             for p in self.game.to_move(st)},
                 "seats": [{"seat": p, "name": player_name(st, p),
-                           "options": [{"index": o.index, "label": o.label} for o in self.game.legal(st, p)]}
+                           "options": [{"index": o.index, "label": o.label} for o in self.game.options(st, p)]}
                           for p in self.game.to_move(st)],
                 "number": len(st.history),
             }
@@ -682,7 +682,7 @@ def resumed(game, save_dir, path, port, author: bool, bot_delay: float):
         if rec.get("time_out") is True:
             game.time_out(host.st, rec["player"])
         else:
-            game.apply_value(host.st, rec["player"], rec.get("value"))
+            game.apply(host.st, rec["player"], game.options(host.st, rec["player"]).index_of(rec.get("value")))
         host.record()
         host.snapshots.append(host.st.clone())
     saved_port = data.get("port")
