@@ -78,7 +78,8 @@ def program_from(ns: dict) -> Program:
     _types_and_zones(prog, meta, ns)
     prog.run_actions = list(ns["ACTIONS"])
     for act, spec in zip(prog.run_actions, meta["actions"]):
-        prog.actions.append(ActionDef(act.name, act.index, spec["params"], spec["param_types"], act.label))
+        prog.actions.append(ActionDef(act.name, act.index, spec["params"], spec["param_types"], act.label,
+                                     spec.get("param_labels") or spec["params"]))
         prog.action_index[act.name] = act.index
     for trig in ns["TRIGGERS"]:
         prog.triggers.setdefault(trig.event, []).append(trig)

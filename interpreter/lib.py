@@ -20,7 +20,7 @@ from rulebook.interpreter.budget import OVER_BUDGET, charge, over_budget  # noqa
 from rulebook.interpreter.errors import BAD_VALUE, NO_OPTIONS, STEP_LIMIT, RuleError
 from rulebook.interpreter.events import moved as _moved  # not exported to compiled rules (a private name)
 from rulebook.interpreter.indexes import indexed, set_indexed  # noqa: F401 - for compiled rules (from lib import *)
-from rulebook.interpreter.labels import HIDDEN, HiddenInText, comp_name, describe, literal
+from rulebook.interpreter.labels import HIDDEN, HiddenInText, chosen_words, comp_name, describe, literal
 
 MAX_SUBSETS = 5000
 BOX = ops.BOX
@@ -839,14 +839,17 @@ def staged_menu(options, staged: dict) -> list:
 def stage_question(st, p, flat, ai, args, staged, slot: int) -> dict:
     """The next question of a staged action: its options that begin with the
     parameters chosen so far, cut to one parameter more (whole when it is the
-    last, or when one option is left)."""
+    last, or when one option is left). The prompt names the parameters by
+    their labels and the values chosen by their names, as the options do."""
     name, params = staged
     k = len(args)
     narrowed = [o for o in flat if o[0] == ai and o[1][:k] == args]
     options = _grouped(narrowed, k + 1) if k + 1 < len(params) else narrowed
-    chosen = ", ".join(f"{n} {literal(v)}" for n, v in zip(params, args))
+    act = st.prog.actions[ai]
+    words = act.param_labels or params
+    prompt = f"{name} ({chosen_words(st, act, args)}): {words[k]}?"
     return {"kind": "action", "players": [p], "options": [options], "answers": [None], "done": [False],
-            "slot": slot, "prompt": f"{name} ({chosen}): {params[k]}?", "type": "action", "flat": flat}
+            "slot": slot, "prompt": prompt, "type": "action", "flat": flat}
 
 
 def no_options(name: str, where: str):

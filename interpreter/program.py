@@ -114,6 +114,8 @@ class ActionDef:
     params: list[str]
     param_types: list
     label: Callable | None  # (st, player, *args) -> str
+    # what names each parameter where a stage asks it or shows it chosen (param_labels, default its name)
+    param_labels: list[str] = field(default_factory=list)
 
 
 class Columns(dict):
