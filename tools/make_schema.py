@@ -406,6 +406,13 @@ schema = {
                         "later ones may use earlier ones.",
                     },
                     "require": dict(EXPR, description="Keeps only the parameter combinations for which this holds."),
+                    "param_labels": {
+                        "type": "object",
+                        "propertyNames": NAME,
+                        "additionalProperties": {"type": "string"},
+                        "description": "Parameter name -> the words naming it where a staged action asks it and "
+                        "shows it chosen (default: the parameter's name).",
+                    },
                     "staged": {"type": "boolean", "description": "true: the parameters are asked one after another, "
                                "each narrowed by the ones before (a bid: its quantity, then its face)."},
                     "effect": BLOCK,
@@ -835,6 +842,8 @@ FIELD_DOCS: dict[str, dict] = {
     "actions.*.params.*": {"description": "An expression giving the list (or zone) of the parameter's possible values.", "examples": ["others(player)", "stall", "filter(stall, x => x.price > g.price)"]},
     "actions.*.require": {"examples": ["g.price + h.price <= player.coins"]},
     "actions.*.staged": {"examples": [True]},
+    "actions.*.param_labels": {"examples": [{"s": "space", "n": "workers"}]},
+    "actions.*.param_labels.*": {"description": "The words naming the parameter.", "examples": ["space"]},
     "actions.*.effect": {"description": "The statements run when the action is chosen; player is who chose it, the parameters are locals.", "examples": [_PIG_HOLD, "enter(top(deck))"]},
     "phases": {"examples": [{"play": {"turn": {"repeat": True, "on_begin": "set turn_total = 0", "actions": ["roll", "hold"]}}}]},
     "phases.*": {"description": "A phase: hooks run as it begins and ends, an optional turn structure, and where play goes next.", "examples": [{"on_begin": "set round += 1", "next": "swim"}, {"turn": {"actions": ["draw", "bank"], "repeat": True}}]},
