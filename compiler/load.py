@@ -71,6 +71,7 @@ def program_from(ns: dict) -> Program:
     prog.pvar_types = meta["pvar_types"]
     prog.secret_pvars = frozenset(meta["secret_pvars"])
     prog.unshown_vars = frozenset(meta["unshown_vars"])
+    prog.unshown_zones = frozenset(meta.get("unshown_zones", ()))
     prog.nonzero_vars = frozenset(meta.get("nonzero_vars", ()))
     prog.defines = list(ns["DEFINES"])
     prog.vars = dict(ns["VARS"])

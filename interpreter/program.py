@@ -225,6 +225,7 @@ class Program:
     secret_pvars: frozenset = frozenset()
     unshown_vars: frozenset = frozenset()  # vars and player vars with 'show: false': not drawn on the table
     nonzero_vars: frozenset = frozenset()  # 'show: nonzero': drawn only while not 0, false or empty
+    unshown_zones: frozenset = frozenset()  # zone families with 'show: false': not drawn on the table
     comp_types: dict[str, ComponentType] = field(default_factory=dict)
     families: dict[str, ZoneFamily] = field(default_factory=dict)
     top_piles: bool = False  # some family has visibility 'top': moves keep its tops face up

@@ -262,29 +262,36 @@ schema = {
                                 },
                             },
                             "show": {
-                                "type": "object",
-                                "additionalProperties": False,
-                                "description": "How the terminal draws this board as a map.",
-                                "properties": {
-                                    "terrain": {
-                                        "type": "string",
-                                        "description": "The space property that picks a terrain glyph.",
-                                    },
-                                    "glyphs": {
+                                "description": "How the terminal draws this board as a map; false: the board is "
+                                "left off the tables rulebook play and rulebook serve draw (a display choice: its "
+                                "spaces and pieces are still in the state and in each seat's view).",
+                                "oneOf": [
+                                    {"const": False},
+                                    {
                                         "type": "object",
-                                        "additionalProperties": {"type": "string", "maxLength": 3},
-                                        "description": "Terrain value -> glyph (1-3 characters).",
+                                        "additionalProperties": False,
+                                        "properties": {
+                                            "terrain": {
+                                                "type": "string",
+                                                "description": "The space property that picks a terrain glyph.",
+                                            },
+                                            "glyphs": {
+                                                "type": "object",
+                                                "additionalProperties": {"type": "string", "maxLength": 3},
+                                                "description": "Terrain value -> glyph (1-3 characters).",
+                                            },
+                                            "pieces": {
+                                                "type": "string",
+                                                "description": "The zone (one per space) whose pieces are drawn on the map.",
+                                            },
+                                            "legend": {
+                                                "type": "object",
+                                                "additionalProperties": {"type": "string"},
+                                                "description": "Glyph -> meaning, printed under the map.",
+                                            },
+                                        },
                                     },
-                                    "pieces": {
-                                        "type": "string",
-                                        "description": "The zone (one per space) whose pieces are drawn on the map.",
-                                    },
-                                    "legend": {
-                                        "type": "object",
-                                        "additionalProperties": {"type": "string"},
-                                        "description": "Glyph -> meaning, printed under the map.",
-                                    },
-                                },
+                                ],
                             },
                         },
                     },
@@ -325,6 +332,11 @@ schema = {
                     },
                     "face": {"enum": ["up", "down"], "description": "How components enter this zone by default."},
                     "ordered": {"type": "boolean", "description": "Whether order matters (decks, lines)."},
+                    "show": {
+                        "type": "boolean",
+                        "description": "false: left off the tables rulebook play and rulebook serve draw (a display "
+                        "choice, not a secret: the zone is still in the state and in each seat's view).",
+                    },
                     "when_empty": {
                         "description": "What a draw or deal from this zone does when the zone is empty and a "
                         "component is still wanted: 'nothing' (it stops), 'error' (the game stops with R106), or "
@@ -810,6 +822,7 @@ FIELD_DOCS: dict[str, dict] = {
     "zones.*.visibility": {"examples": ["hidden", "owner"]},
     "zones.*.face": {"examples": ["down"]},
     "zones.*.ordered": {"examples": [False]},
+    "zones.*.show": {"examples": [False]},
     "zones.*.when_empty": {"examples": ["error", "nothing", {"refill_from": "discard", "shuffle": True}]},
     "zones.*.when_empty.refill_from": {"examples": ["discard", "used"]},
     "zones.*.when_empty.shuffle": {"examples": [True]},

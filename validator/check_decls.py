@@ -445,6 +445,9 @@ def check_vars(ck):
     ck.nonzero_vars = frozenset(
         name for section in ("vars", "player_vars") for name, spec in (ck.data.get(section) or {}).items()
         if isinstance(spec, dict) and spec.get("show") == "nonzero")
+    # zones kept off the tables (a display choice: the view still holds them)
+    ck.unshown_zones = frozenset(name for name, spec in (ck.data.get("zones") or {}).items()
+                                 if isinstance(spec, dict) and spec.get("show") is False)
 
 
 __all__ = ["ComponentDecl", "ZoneDecl", "BOOL", "STR", "X"]

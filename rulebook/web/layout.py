@@ -162,7 +162,7 @@ def _zones(st, v: dict, seat, hints: dict, seen: set[str], skip: set[str]) -> li
         fam = families[zone_family(st, z)]
         name = zone_label(st, z)
         zone = v["zones"][name]
-        if fam.name in skip:
+        if fam.name in skip or fam.name in prog.unshown_zones:  # drawn on a board, or 'show: false'
             continue
         if not zone["count"] and (fam.name not in used or fam.name not in seen or fam.per not in (None, "player")):
             continue
@@ -196,6 +196,8 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
     for tname, board in st.cat.boards.items():
         ct = prog.comp_types[tname]
         spec = ct.board or {}
+        if spec.get("show") is False:  # kept off the table: a display choice, the view still holds its pieces
+            continue
         show = spec.get("show") or {}
         terrain, pieces = show.get("terrain"), show.get("pieces")
         look = hints["boards"].get(tname) or {}
