@@ -545,6 +545,7 @@ EMIT = {
     "distance": lambda e, a, b: f"distance(st, {e.ex(a)}, {e.ex(b)})",
     "space_at": lambda e, name, k: f"st.cat.boards[{name!r}].by_key.get({e.ex(k)})",
     "space_at2": lambda e, name, a, b: f"st.cat.boards[{name!r}].by_key.get(({e.ex(a)}, {e.ex(b)}))",
+    "space_at_in": lambda e, name, i, *keys: f"space_at_in(st, {name!r}, {', '.join(e.ex(k) for k in (i, *keys))})",
     "within": lambda e, s, k, slot, pred: e.within(s, k, slot, pred),
     "lines": lambda e, name, k, through, w: f"board_lines(st, {name!r}, {e.ex(k)}, "
                                             f"{'None' if through is None else e.ex(through)}, {e.const(w)})",

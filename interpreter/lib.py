@@ -16,6 +16,7 @@ import sys
 from bisect import insort  # noqa: F401 - for compiled rules (from lib import *), which keep unordered zones sorted
 
 from rulebook.interpreter import ops
+from rulebook.interpreter.boards import space_in
 from rulebook.interpreter.budget import OVER_BUDGET, charge, over_budget  # noqa: F401 - for compiled rules
 from rulebook.interpreter.errors import BAD_VALUE, NO_OPTIONS, STEP_LIMIT, RuleError
 from rulebook.interpreter.events import moved as _moved  # not exported to compiled rules (a private name)
@@ -616,6 +617,12 @@ def neighbours(st, space):
     if space.__class__ is int and 0 <= space < len(table) and table[space] is not None:
         return table[space]  # a list nobody changes: rule values are never changed in place
     return list(board_of(st, space).adj.get(space, ()))
+
+
+def space_at_in(st, type_name: str, index, a, b=None):
+    """``space_at(board[index], a, b)``: the space at a key, or at a column
+    and row, of one part of a board kept per something (``board: {per:}``)."""
+    return space_in(st.cat.boards[type_name], index, a if b is None else (a, b))
 
 
 def board_lines(st, type_name: str, n, through, where: str):

@@ -244,6 +244,12 @@ schema = {
                                 "description": "Graph boards: pairs of adjacent spaces, by key.",
                             },
                             "directed": {"type": "boolean", "description": "Graph boards: edges go one way only."},
+                            "per": {
+                                "type": "string",
+                                "description": "One board per value of this fixed property of the spaces (a seat: "
+                                "each player's own board), each with its own coordinates, neighbours and map; "
+                                "space_at(type[value], col, row) finds a space on one.",
+                            },
                             "axes": {
                                 "type": "object",
                                 "additionalProperties": False,
@@ -800,6 +806,7 @@ FIELD_DOCS: dict[str, dict] = {
     "components.*.board.key": {"examples": ["name"]},
     "components.*.board.edges": {"examples": [[["a", "b"], ["b", "c"], ["a", "d"], ["d", "c"]]]},
     "components.*.board.directed": {"examples": [True]},
+    "components.*.board.per": {"examples": ["seat"]},
     "components.*.board.axes": {"examples": [{"col": ["a", "b", "c"], "row": ["1", "2", "3"]}]},
     "components.*.board.axes.col": {"examples": [["a", "b", "c"], ["left", "centre", "right"]]},
     "components.*.board.axes.col.[]": {"description": "A column's name (1 to 8 characters).", "examples": ["a"]},
