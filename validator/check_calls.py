@@ -344,11 +344,11 @@ def _space_at(c, n, cx):
         )
     per = (c.comp_types[name].board or {}).get("per")
     if per is not None and part is None:
-        cx.error("E040", f"'{name}' is one board per '{per}': space_at() needs the part, "
-                 f"e.g. space_at({name}[...], col, row)", arg.pos)
+        cx.error("E040", f"'{name}' is one board per '{per}': space_at() needs the part", arg.pos,
+                 hint=f"name whose board: space_at({name}[...], col, row)")
     if per is None and part is not None:
-        cx.error("E040", f"'{name}' is one board, not one per something: space_at({name}, ...) without an index",
-                 part.pos)
+        cx.error("E040", f"'{name}' is one board, not one per something: space_at() takes no part", part.pos,
+                 hint=f"space_at({name}, ...) without an index")
     keys = [c.expr(a, cx)[0] for a in n.args[1:]]
     if part is not None:
         if len(keys) not in (1, 2):

@@ -467,6 +467,6 @@ def check_board_per(ck, name: str, ct) -> None:
     elif per not in ct.static:
         ck.report("E032", f"board '{name}' is one board per '{per}', but its spaces have no fixed property '{per}'",
                   path, hint=did_you_mean(str(per), list(ct.static)) or
-                  "add it to for_each, e.g. for_each: {seat: players, col: ..., row: ...}")
+                  f"its spaces' fixed properties: {', '.join(ct.static) or 'none'}")
 
 __all__ = ["ComponentDecl", "ZoneDecl", "BOOL", "STR", "X"]
