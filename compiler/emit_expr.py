@@ -15,6 +15,7 @@ before the number divided, a zone before what moves into it).
 from __future__ import annotations
 
 from rulebook.compiler.cse import KEEP, ChainMemo, key_of
+from rulebook.compiler.emit_let import emit_let
 from rulebook.compiler.emptiness import EmptinessTests
 from rulebook.compiler.plan import distinct_source, family_of_filter, reads_only_key, value_test
 from rulebook.validator.ir import X, walk
@@ -24,7 +25,7 @@ MAX_DEPTH = 30  # nesting kept in one Python expression; deeper parts become fun
 
 # where each operation that binds a function's parameter keeps its slot
 LAMBDA_SLOT = {"sum_by": 1, "pick_key": 2, "best_by": 2, "best_each": 2, "sort_by": 1, "filter": 1, "map": 1,
-               "all_by": 1, "any_by": 1, "first_by": 1, "distinct_by": 1, "within": 2}
+               "all_by": 1, "any_by": 1, "first_by": 1, "distinct_by": 1, "within": 2, "let_in": 0}
 
 # operations whose value is a new list nobody else holds: copying it again is waste
 FRESH = frozenset({"list", "filter", "map", "flatten", "sorted", "sort_by", "best_each", "reverse", "distinct",
@@ -547,6 +548,7 @@ EMIT = {
     "space_at2": lambda e, name, a, b: f"st.cat.boards[{name!r}].by_key.get(({e.ex(a)}, {e.ex(b)}))",
     "space_at_in": lambda e, name, i, *keys: f"space_at_in(st, {name!r}, {', '.join(e.ex(k) for k in (i, *keys))})",
     "within": lambda e, s, k, slot, pred: e.within(s, k, slot, pred),
+    "let_in": emit_let,
     "lines": lambda e, name, k, through, w: f"board_lines(st, {name!r}, {e.ex(k)}, "
                                             f"{'None' if through is None else e.ex(through)}, {e.const(w)})",
 }
