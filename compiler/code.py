@@ -234,7 +234,9 @@ RUNTIME = (
     ("rulebook.validator.types", ("Type",)),
 )
 PRELUDE = [
-    "# PLACE[k]: the rule place (file:line:col) numbered k, given by the loader from the line map",
+    "# PLACE[k]: the rule place (file:line:col) numbered k, set by the loader from the line map",
+    "# (compiler/load.py, compiler/native.py) before this module runs; named here for readers and Cython",
+    'PLACE = globals()["PLACE"]',
     "SUSPEND, STOP = 1, 2",
     "NONE1 = [None]",
 ]

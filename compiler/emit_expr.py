@@ -15,6 +15,7 @@ before the number divided, a zone before what moves into it).
 from __future__ import annotations
 
 from rulebook.compiler.cse import KEEP, chain, key_of
+from rulebook.compiler.emit_let import emit_let
 from rulebook.compiler.emit_query import (
     LAMBDA_SLOT,
     filter_items,
@@ -241,7 +242,9 @@ EMIT = {
     "distance": lambda e, a, b: f"distance(st, {ex(e, a)}, {ex(e, b)})",
     "space_at": lambda e, name, k: f"st.cat.boards[{name!r}].by_key.get({ex(e, k)})",
     "space_at2": lambda e, name, a, b: f"st.cat.boards[{name!r}].by_key.get(({ex(e, a)}, {ex(e, b)}))",
+    "space_at_in": lambda e, name, i, *keys: f"space_at_in(st, {name!r}, {', '.join(ex(e, k) for k in (i, *keys))})",
     "within": lambda e, s, k, slot, pred: e.within(s, k, slot, pred),
+    "let_in": emit_let,
     "lines": lambda e, name, k, through, w: f"board_lines(st, {name!r}, {ex(e, k)}, "
                                             f"{'None' if through is None else ex(e, through)}, {e.const(w)})",
 }

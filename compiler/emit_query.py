@@ -15,7 +15,7 @@ from rulebook.validator.ir import X, walk
 
 # where each operation that binds a function's parameter keeps its slot
 LAMBDA_SLOT = {"sum_by": 1, "pick_key": 2, "best_by": 2, "best_each": 2, "sort_by": 1, "filter": 1, "map": 1,
-               "all_by": 1, "any_by": 1, "first_by": 1, "distinct_by": 1, "within": 2}
+               "all_by": 1, "any_by": 1, "first_by": 1, "distinct_by": 1, "within": 2, "let_in": 0}
 
 
 def iterable(e, x: X) -> str:

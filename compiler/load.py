@@ -79,6 +79,7 @@ def program_from(ns: dict) -> Program:
     prog.pvar_types = meta["pvar_types"]
     prog.secret_pvars = frozenset(meta["secret_pvars"])
     prog.unshown_vars = frozenset(meta["unshown_vars"])
+    prog.unshown_zones = frozenset(meta.get("unshown_zones", ()))
     prog.nonzero_vars = frozenset(meta.get("nonzero_vars", ()))
     prog.defines = list(ns["DEFINES"])
     prog.vars = dict(ns["VARS"])
@@ -86,7 +87,8 @@ def program_from(ns: dict) -> Program:
     _types_and_zones(prog, meta, ns)
     prog.run_actions = list(ns["ACTIONS"])
     for act, spec in zip(prog.run_actions, meta["actions"]):
-        prog.actions.append(ActionDef(act.name, act.index, spec["params"], spec["param_types"], act.label))
+        prog.actions.append(ActionDef(act.name, act.index, spec["params"], spec["param_types"], act.label,
+                                     spec.get("param_labels") or spec["params"]))
         prog.action_index[act.name] = act.index
     for trig in ns["TRIGGERS"]:
         prog.triggers.setdefault(trig.event, []).append(trig)

@@ -109,6 +109,18 @@ class LambdaExpr(_Ast):
 
 
 @dataclass(frozen=True, slots=True)
+class LetExpr:
+    """``let name = value`` on a line of its own, then the expression
+    (``body``) that may read ``name``: a value named once in a function."""
+
+    name: str
+    value: Expr
+    body: Expr
+    pos: Pos
+    type: str | None = None  # declared with 'let name: type = value' (let_type), as in LetStmt
+
+
+@dataclass(frozen=True, slots=True)
 class IfExpr(_Ast):
     then: Expr
     cond: Expr
@@ -178,6 +190,7 @@ Expr = Union[
     Slice,
     Call,
     LambdaExpr,
+    LetExpr,
     IfExpr,
     OrOp,
     AndOp,

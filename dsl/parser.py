@@ -191,6 +191,11 @@ class _ToAst(Transformer):
             return A.LetStmt(str(c[0]), c[2], _pos(meta), c[1])
         return A.LetStmt(str(c[0]), c[1], _pos(meta))
 
+    def let_expr(self, meta, c):
+        if len(c) == 4:  # let name: type = value, then the body
+            return A.LetExpr(str(c[0]), c[2], c[3], _pos(meta), c[1])
+        return A.LetExpr(str(c[0]), c[1], c[2], _pos(meta))
+
     def let_type(self, meta, c):
         """The declared type as the ruleset format writes types: 'card', 'list', 'list of card'."""
         if not c:

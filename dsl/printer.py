@@ -50,6 +50,9 @@ def _src(node) -> tuple[str, int]:
         return f"{node.func}({', '.join(args)})", POSTFIX
     if isinstance(node, A.LambdaExpr):
         return f"{node.param} => {_wrap(node.body, LAMBDA)}", LAMBDA
+    if isinstance(node, A.LetExpr):  # only ever a whole expression text: lines, never bracketed
+        declared = f": {node.type}" if node.type is not None else ""
+        return f"let {node.name}{declared} = {_wrap(node.value, LAMBDA)}\n{_src(node.body)[0]}", LAMBDA
     if isinstance(node, A.IfExpr):
         return f"{_wrap(node.then, OR)} if {_wrap(node.cond, OR)} else {_wrap(node.orelse, TERNARY)}", TERNARY
     if isinstance(node, A.OrOp):

@@ -13,6 +13,13 @@ the spaces. Kinds of board:
 
 Pieces stand on spaces through a zone kept per space (``zones: {on: {per: hex}}``).
 Everything is computed once per game, when the catalogue is built.
+
+A board kept per something (``per: seat``, a fixed property of the spaces)
+is one board per value of that property, as ``land[p]`` is one zone per
+player: each part has its own coordinates, neighbours, distances and lines
+(``Board.parts``), and the type's ``Board`` joins them so that a space still
+finds its neighbours; spaces of two parts are never adjacent and have no
+distance.
 """
 
 from __future__ import annotations
@@ -32,6 +39,8 @@ class Board:
     by_key: dict = field(default_factory=dict)  # (col, row) or key -> space
     diagonal: bool = False
     _lines: dict = field(default_factory=dict)  # length -> its lines, made on first use
+    parts: dict = field(default_factory=dict)  # a board kept per something: its value -> that part's Board
+    part_of: dict = field(default_factory=dict)  # space -> the value of the part it lies on
 
     def lines(self, n: int) -> list[list[int]]:
         """Every run of ``n`` spaces in a straight line, each once: on a
@@ -41,6 +50,9 @@ class Board:
         done = self._lines.get(n)
         if done is not None:
             return done
+        if self.parts:  # each part's lines, part after part (a line never leaves its part)
+            self._lines[n] = [line for part in self.parts.values() for line in part.lines(n)]
+            return self._lines[n]
         at = {pos: c for c, pos in self.coord.items()}
         dirs = HEX_DIRECTIONS[:3] if self.kind == "hex" else ((1, 0), (0, 1), (1, 1), (1, -1))
         out = []
@@ -56,6 +68,9 @@ class Board:
     def distance(self, a: int, b: int) -> int | None:
         if a not in self.coord or b not in self.coord:
             return None
+        if self.parts:
+            part = self.part_of[a]
+            return self.parts[part].distance(a, b) if self.part_of[b] == part else None
         if self.kind == "hex":
             (x1, y1, z1), (x2, y2, z2) = self.coord[a], self.coord[b]
             return max(abs(x1 - x2), abs(y1 - y2), abs(z1 - z2))
@@ -68,6 +83,8 @@ class Board:
         """Every space's distance from ``a`` (those ``distance`` gives a number for)."""
         if a not in self.coord:
             return {}
+        if self.parts:
+            return self.parts[self.part_of[a]].distances_from(a)
         if self.kind in ("hex", "square"):
             return {b: self.distance(a, b) for b in self.coord}
         return self.bfs(a)
@@ -100,6 +117,9 @@ def _cube(layout: str, col: int, row: int) -> tuple[int, int, int]:
 
 
 def build(spec: dict, ids: list[int], static: list[dict]) -> Board:
+    per = spec.get("per")
+    if per is not None:
+        return _build_parts(spec, per, ids, static)
     kind = spec.get("grid", "graph")
     board = Board(kind, list(ids), diagonal=bool(spec.get("diagonal", False)))
     if kind == "hex":
@@ -146,3 +166,54 @@ def build(spec: dict, ids: list[int], static: list[dict]) -> Board:
         for c in ids:
             board.adj[c] = sorted(set(board.adj[c]))
     return board
+
+
+def _build_parts(spec: dict, per: str, ids: list[int], static: list[dict]) -> Board:
+    """A board kept per ``per``: one part per value of the spaces' ``per``
+    property (in the order of their first space), joined in one Board."""
+    groups: dict = {}
+    for c in ids:
+        groups.setdefault(static[c][per], []).append(c)
+    whole = {k: v for k, v in spec.items() if k != "per"}
+    board = Board(spec.get("grid", "graph"), list(ids), diagonal=bool(spec.get("diagonal", False)))
+    for value, members in groups.items():
+        part = build(whole, members, static)
+        board.parts[value] = part
+        board.adj.update(part.adj)
+        board.coord.update(part.coord)
+        for c in members:
+            board.part_of[c] = value
+    return board
+
+
+def space_in(board: Board, index, key):
+    """The space at ``key`` on the part ``index`` of a board kept per
+    something (None when there is no such part or space)."""
+    try:
+        part = board.parts.get(index)
+    except TypeError:  # an unhashable index (a list) names no part
+        return None
+    if part is None:
+        return None
+    try:
+        return part.by_key.get(key)
+    except TypeError:
+        return None
+
+
+def drawn_boards(st) -> list[tuple[str, str, Board]]:
+    """The boards a table draws, each as (its type, its title, its Board):
+    a board kept per something once per part, titled by the part's value
+    (a seat by its player's name: ``plot of Alice``)."""
+    from rulebook.interpreter.labels import describe
+
+    out = []
+    for tname, board in st.cat.boards.items():
+        if not board.parts:
+            out.append((tname, tname, board))
+            continue
+        per = st.prog.comp_types[tname].board["per"]
+        t = st.prog.comp_types[tname].static.get(per)
+        for value, part in board.parts.items():
+            out.append((tname, f"{tname} of {describe(st, value, t)}", part))
+    return out

@@ -141,3 +141,12 @@ def back_name(st, c: int) -> str:
 
 def _sees(st, c: int) -> bool:
     return can_see(st, c, st.pending["players"][0] if st.pending else None)
+
+
+def chosen_words(st, act, args) -> str:
+    """The first parameters of a staged action as chosen so far, each named
+    by its label (``param_labels``, else its name) and its value by its
+    name (a component by its label, not its id): ``space hunting grounds``."""
+    words = act.param_labels or act.params
+    return ", ".join(f"{w} {describe(st, v, t)}" for w, v, t in zip(words, args, act.param_types))
+

@@ -16,11 +16,12 @@ import sys
 from bisect import insort  # for compiled rules (__all__), which keep unordered zones sorted
 
 from rulebook.interpreter import ops
+from rulebook.interpreter.boards import space_in
 from rulebook.interpreter.budget import charge, over_budget  # for compiled rules (__all__)
 from rulebook.interpreter.errors import BAD_VALUE, NO_OPTIONS, STEP_LIMIT, RuleError
 from rulebook.interpreter.events import moved as _moved  # not exported to compiled rules (a private name)
 from rulebook.interpreter.indexes import indexed, set_indexed  # for compiled rules (__all__)
-from rulebook.interpreter.labels import HIDDEN, HiddenInText, comp_name, describe, literal
+from rulebook.interpreter.labels import HIDDEN, HiddenInText, chosen_words, comp_name, describe, literal
 
 # What compiled rules import from here by name (compiler/code.py, runtime_imports): what this module
 # defines, and the few names it passes on from the runtime for them.
@@ -35,7 +36,7 @@ __all__ = [
     'neighbours', 'board_lines', 'distance', 'distance_row', 'within', 'seat_of', 'deciding_player',
     'direction', 'live', 'move_list', 'reveal', 'reveal_to', 'hide', 'remove', 'create', 'swap', 'eliminate',
     'restore', 'back_in', 'staged_menu', 'stage_question', 'no_options', 'option_labels', 'after_move',
-    'leave_pile', 'charge', 'indexed', 'insort', 'over_budget', 'set_indexed',
+    'leave_pile', 'space_at_in', 'charge', 'indexed', 'insort', 'over_budget', 'set_indexed',
 ]
 
 MAX_SUBSETS = 5000
@@ -634,6 +635,12 @@ def neighbours(st, space):
     return list(board_of(st, space).adj.get(space, ()))
 
 
+def space_at_in(st, type_name: str, index, a, b=None):
+    """``space_at(board[index], a, b)``: the space at a key, or at a column
+    and row, of one part of a board kept per something (``board: {per:}``)."""
+    return space_in(st.cat.boards[type_name], index, a if b is None else (a, b))
+
+
 def board_lines(st, type_name: str, n, through, where: str):
     """``lines(type, n)``, or with a space only the lines through it."""
     if type(n) is not int or n < 1:
@@ -855,14 +862,17 @@ def staged_menu(options, staged: dict) -> list:
 def stage_question(st, p, flat, ai, args, staged, slot: int) -> dict:
     """The next question of a staged action: its options that begin with the
     parameters chosen so far, cut to one parameter more (whole when it is the
-    last, or when one option is left)."""
+    last, or when one option is left). The prompt names the parameters by
+    their labels and the values chosen by their names, as the options do."""
     name, params = staged
     k = len(args)
     narrowed = [o for o in flat if o[0] == ai and o[1][:k] == args]
     options = _grouped(narrowed, k + 1) if k + 1 < len(params) else narrowed
-    chosen = ", ".join(f"{n} {literal(v)}" for n, v in zip(params, args))
+    act = st.prog.actions[ai]
+    words = act.param_labels or params
+    prompt = f"{name} ({chosen_words(st, act, args)}): {words[k]}?"
     return {"kind": "action", "players": [p], "options": [options], "answers": [None], "done": [False],
-            "slot": slot, "prompt": f"{name} ({chosen}): {params[k]}?", "type": "action", "flat": flat}
+            "slot": slot, "prompt": prompt, "type": "action", "flat": flat}
 
 
 def no_options(name: str, where: str):

@@ -20,7 +20,7 @@ from typing import Any
 
 from rulebook.interpreter import ops
 from rulebook.interpreter.errors import IllegalOptionError
-from rulebook.interpreter.labels import back_name, comp_names, describe, player_name
+from rulebook.interpreter.labels import back_name, chosen_words, comp_names, describe, player_name
 from rulebook.interpreter.program import Type
 from rulebook.interpreter.state import State
 from rulebook.interpreter.zones import zone_shows
@@ -197,8 +197,7 @@ def option_label(st: State, pend: dict, value) -> str:
     ai, args = value
     act = st.prog.actions[ai]
     if len(args) < len(act.params):  # a staged action's first parameters: the rest is asked next
-        return act.name + " " + ", ".join(f"{n} {describe(st, v, t)}" for n, v, t in
-                                          zip(act.params, args, act.param_types)) + " ..."
+        return f"{act.name} {chosen_words(st, act, args)} ..."
     if act.label:
         try:
             return act.label(st, st.current, *args)

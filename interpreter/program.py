@@ -114,6 +114,8 @@ class ActionDef:
     params: list[str]
     param_types: list
     label: Callable | None  # (st, player, *args) -> str
+    # what names each parameter where a stage asks it or shows it chosen (param_labels, default its name)
+    param_labels: list[str] = field(default_factory=list)
 
 
 class Columns(dict):
@@ -223,6 +225,7 @@ class Program:
     secret_pvars: frozenset = frozenset()
     unshown_vars: frozenset = frozenset()  # vars and player vars with 'show: false': not drawn on the table
     nonzero_vars: frozenset = frozenset()  # 'show: nonzero': drawn only while not 0, false or empty
+    unshown_zones: frozenset = frozenset()  # zone families with 'show: false': not drawn on the table
     comp_types: dict[str, ComponentType] = field(default_factory=dict)
     families: dict[str, ZoneFamily] = field(default_factory=dict)
     top_piles: bool = False  # some family has visibility 'top': moves keep its tops face up

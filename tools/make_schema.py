@@ -244,6 +244,12 @@ schema = {
                                 "description": "Graph boards: pairs of adjacent spaces, by key.",
                             },
                             "directed": {"type": "boolean", "description": "Graph boards: edges go one way only."},
+                            "per": {
+                                "type": "string",
+                                "description": "One board per value of this fixed property of the spaces (a seat: "
+                                "each player's own board), each with its own coordinates, neighbours and map; "
+                                "space_at(type[value], col, row) finds a space on one.",
+                            },
                             "axes": {
                                 "type": "object",
                                 "additionalProperties": False,
@@ -262,29 +268,36 @@ schema = {
                                 },
                             },
                             "show": {
-                                "type": "object",
-                                "additionalProperties": False,
-                                "description": "How the terminal draws this board as a map.",
-                                "properties": {
-                                    "terrain": {
-                                        "type": "string",
-                                        "description": "The space property that picks a terrain glyph.",
-                                    },
-                                    "glyphs": {
+                                "description": "How the terminal draws this board as a map; false: the board is "
+                                "left off the tables rulebook play and rulebook serve draw (a display choice: its "
+                                "spaces and pieces are still in the state and in each seat's view).",
+                                "oneOf": [
+                                    {"const": False},
+                                    {
                                         "type": "object",
-                                        "additionalProperties": {"type": "string", "maxLength": 3},
-                                        "description": "Terrain value -> glyph (1-3 characters).",
+                                        "additionalProperties": False,
+                                        "properties": {
+                                            "terrain": {
+                                                "type": "string",
+                                                "description": "The space property that picks a terrain glyph.",
+                                            },
+                                            "glyphs": {
+                                                "type": "object",
+                                                "additionalProperties": {"type": "string", "maxLength": 3},
+                                                "description": "Terrain value -> glyph (1-3 characters).",
+                                            },
+                                            "pieces": {
+                                                "type": "string",
+                                                "description": "The zone (one per space) whose pieces are drawn on the map.",
+                                            },
+                                            "legend": {
+                                                "type": "object",
+                                                "additionalProperties": {"type": "string"},
+                                                "description": "Glyph -> meaning, printed under the map.",
+                                            },
+                                        },
                                     },
-                                    "pieces": {
-                                        "type": "string",
-                                        "description": "The zone (one per space) whose pieces are drawn on the map.",
-                                    },
-                                    "legend": {
-                                        "type": "object",
-                                        "additionalProperties": {"type": "string"},
-                                        "description": "Glyph -> meaning, printed under the map.",
-                                    },
-                                },
+                                ],
                             },
                         },
                     },
@@ -325,6 +338,11 @@ schema = {
                     },
                     "face": {"enum": ["up", "down"], "description": "How components enter this zone by default."},
                     "ordered": {"type": "boolean", "description": "Whether order matters (decks, lines)."},
+                    "show": {
+                        "type": "boolean",
+                        "description": "false: left off the tables rulebook play and rulebook serve draw (a display "
+                        "choice, not a secret: the zone is still in the state and in each seat's view).",
+                    },
                     "when_empty": {
                         "description": "What a draw or deal from this zone does when the zone is empty and a "
                         "component is still wanted: 'nothing' (it stops), 'error' (the game stops with R106), or "
@@ -406,6 +424,13 @@ schema = {
                         "later ones may use earlier ones.",
                     },
                     "require": dict(EXPR, description="Keeps only the parameter combinations for which this holds."),
+                    "param_labels": {
+                        "type": "object",
+                        "propertyNames": NAME,
+                        "additionalProperties": {"type": "string"},
+                        "description": "Parameter name -> the words naming it where a staged action asks it and "
+                        "shows it chosen (default: the parameter's name).",
+                    },
                     "staged": {"type": "boolean", "description": "true: the parameters are asked one after another, "
                                "each narrowed by the ones before (a bid: its quantity, then its face)."},
                     "effect": BLOCK,
@@ -781,6 +806,7 @@ FIELD_DOCS: dict[str, dict] = {
     "components.*.board.key": {"examples": ["name"]},
     "components.*.board.edges": {"examples": [[["a", "b"], ["b", "c"], ["a", "d"], ["d", "c"]]]},
     "components.*.board.directed": {"examples": [True]},
+    "components.*.board.per": {"examples": ["seat"]},
     "components.*.board.axes": {"examples": [{"col": ["a", "b", "c"], "row": ["1", "2", "3"]}]},
     "components.*.board.axes.col": {"examples": [["a", "b", "c"], ["left", "centre", "right"]]},
     "components.*.board.axes.col.[]": {"description": "A column's name (1 to 8 characters).", "examples": ["a"]},
@@ -803,6 +829,7 @@ FIELD_DOCS: dict[str, dict] = {
     "zones.*.visibility": {"examples": ["hidden", "owner"]},
     "zones.*.face": {"examples": ["down"]},
     "zones.*.ordered": {"examples": [False]},
+    "zones.*.show": {"examples": [False]},
     "zones.*.when_empty": {"examples": ["error", "nothing", {"refill_from": "discard", "shuffle": True}]},
     "zones.*.when_empty.refill_from": {"examples": ["discard", "used"]},
     "zones.*.when_empty.shuffle": {"examples": [True]},
@@ -835,6 +862,8 @@ FIELD_DOCS: dict[str, dict] = {
     "actions.*.params.*": {"description": "An expression giving the list (or zone) of the parameter's possible values.", "examples": ["others(player)", "stall", "filter(stall, x => x.price > g.price)"]},
     "actions.*.require": {"examples": ["g.price + h.price <= player.coins"]},
     "actions.*.staged": {"examples": [True]},
+    "actions.*.param_labels": {"examples": [{"s": "space", "n": "workers"}]},
+    "actions.*.param_labels.*": {"description": "The words naming the parameter.", "examples": ["space"]},
     "actions.*.effect": {"description": "The statements run when the action is chosen; player is who chose it, the parameters are locals.", "examples": [_PIG_HOLD, "enter(top(deck))"]},
     "phases": {"examples": [{"play": {"turn": {"repeat": True, "on_begin": "set turn_total = 0", "actions": ["roll", "hold"]}}}]},
     "phases.*": {"description": "A phase: hooks run as it begins and ends, an optional turn structure, and where play goes next.", "examples": [{"on_begin": "set round += 1", "next": "swim"}, {"turn": {"actions": ["draw", "bank"], "repeat": True}}]},

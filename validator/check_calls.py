@@ -17,7 +17,7 @@ from rulebook.validator.check_texts import event_words
 from rulebook.validator.diagnostics import did_you_mean
 from rulebook.validator.expr_functions import lam
 from rulebook.validator.ir import X
-from rulebook.validator.types import ANY, BOOL, COMP, INT, LIST, PLAYER, STR, Type, is_listy
+from rulebook.validator.types import ANY, BOOL, COMP, INT, LIST, PLAYER, STR, Type, compatible, is_listy
 
 
 def _count(c, n, cx):
@@ -332,6 +332,9 @@ def _distance(c, n, cx):
 
 def _space_at(c, n, cx):
     arg = n.args[0]
+    part = None
+    if isinstance(arg, A.Index):  # space_at(land[p], col, row): one part of a board kept per something
+        arg, part = arg.obj, arg.key
     name = getattr(arg, "id", None)
     if name not in c.comp_types or not c.comp_types[name].board:
         cx.error(
@@ -339,7 +342,22 @@ def _space_at(c, n, cx):
             f"space_at() needs a board type first, e.g. space_at(hex, col, row); '{name or '?'}' is not one",
             arg.pos,
         )
+    per = (c.comp_types[name].board or {}).get("per")
+    if per is not None and part is None:
+        cx.error("E040", f"'{name}' is one board per '{per}': space_at() needs the part", arg.pos,
+                 hint=f"name whose board: space_at({name}[...], col, row)")
+    if per is None and part is not None:
+        cx.error("E040", f"'{name}' is one board, not one per something: space_at() takes no part", part.pos,
+                 hint=f"space_at({name}, ...) without an index")
     keys = [c.expr(a, cx)[0] for a in n.args[1:]]
+    if part is not None:
+        if len(keys) not in (1, 2):
+            cx.error("E040", "space_at() takes a board and a key, or a board, a column and a row", n.pos)
+        index, t = c.expr(part, cx)
+        want = c.comp_types[name].static.get(per)
+        if want is not None and not compatible(want, t):
+            cx.error("E041", f"the parts of '{name}' are named by '{per}', {want}, not {t}", part.pos)
+        return X("space_at_in", name, index, *keys), COMP(name)
     if len(keys) == 1:
         return X("space_at", name, keys[0]), COMP(name)
     if len(keys) != 2:

@@ -209,6 +209,7 @@ def declare_components(ck):
                         hint="for_each: {col: range(w), row: range(h)}" if prop in ("col", "row") else None,
                     )
             check_axes(ck, name, ct.board)
+            check_board_per(ck, name, ct)
         for prop in ct.public:
             if prop not in ct.static and prop not in ct.dynamic:
                 ck.report(
@@ -445,6 +446,27 @@ def check_vars(ck):
     ck.nonzero_vars = frozenset(
         name for section in ("vars", "player_vars") for name, spec in (ck.data.get(section) or {}).items()
         if isinstance(spec, dict) and spec.get("show") == "nonzero")
+    # zones kept off the tables (a display choice: the view still holds them)
+    ck.unshown_zones = frozenset(name for name, spec in (ck.data.get("zones") or {}).items()
+                                 if isinstance(spec, dict) and spec.get("show") is False)
 
+
+
+def check_board_per(ck, name: str, ct) -> None:
+    """A board kept per something (``per: seat``) is split by a fixed
+    property of its spaces, not one of the coordinates that place a space
+    on its part (each part has the same coordinates)."""
+    per = ct.board.get("per")
+    if per is None:
+        return
+    path = ("components", name, "board", "per")
+    placing = ("col", "row") if ct.board.get("grid") in ("hex", "square") else (ct.board.get("key", "name"),)
+    if per in placing:
+        ck.report("E013", f"board '{name}' cannot be one board per '{per}': '{per}' places a space on its board",
+                  path, hint="add a property naming each board, e.g. for_each: {seat: players, col: ..., row: ...}")
+    elif per not in ct.static:
+        ck.report("E032", f"board '{name}' is one board per '{per}', but its spaces have no fixed property '{per}'",
+                  path, hint=did_you_mean(str(per), list(ct.static)) or
+                  f"its spaces' fixed properties: {', '.join(ct.static) or 'none'}")
 
 __all__ = ["ComponentDecl", "ZoneDecl", "BOOL", "STR", "X"]

@@ -35,6 +35,12 @@ def check_actions(ck):
             ck.report("E013", f"action '{name}' is staged but has {len(names)} parameter"
                       f"{'s' if len(names) != 1 else ''}: stages ask two or more one after another",
                       base + ("staged",), hint="drop 'staged', or give the action its parameters")
+        plabels = spec.get("param_labels") or {}
+        for pname in plabels:
+            if pname not in names:
+                ck.report("E036", f"action '{name}' has no parameter '{pname}' to label",
+                          base + ("param_labels", pname), key=True,
+                          hint=f"its parameters: {', '.join(names) or 'none'}")
         for k, pname in enumerate(names):
             ck.later_params = (name, names[k:])  # a domain may read only the parameters above it
             try:
@@ -71,7 +77,8 @@ def check_actions(ck):
                                          staged and len(names) >= 2))
         ck.action_index[name] = i
         ck.action_meta.append({"name": name, "param_types": [scope.names[p][1] for p, _, _ in params],
-                               "params": [p for p, _, _ in params], "staged": staged and len(names) >= 2})
+                               "params": [p for p, _, _ in params], "staged": staged and len(names) >= 2,
+                               "param_labels": [str(plabels.get(p, p)) for p, _, _ in params]})
 
 
 # ------------------------------------------------------------ phases

@@ -88,6 +88,16 @@ def check_pass_stmt(ck, s, cx):
 
 
 def check_let_stmt(ck, s, cx):
+    x, t = let_value(ck, s, cx)
+    slot = cx.scope.declare(s.name, t)
+    cx.note("local", s.name, s.pos, cx.local_target(s.name), t, binds=True)
+    return S("set", cx.where(s.pos), ("local", slot), "=", x, t.kind in NUMERIC)
+
+
+def let_value(ck, s, cx):
+    """The value of ``let name[: type] = value`` (a statement or, in an
+    expression text, ``A.LetExpr``) and the type its name gets: the declared
+    one when it fits, else the value's."""
     x, t = ck.expr(s.value, cx)
     if s.type is not None:  # let name: type = value
         declared = parse_type(s.type, ck.comp_types)
@@ -107,9 +117,7 @@ def check_let_stmt(ck, s, cx):
         t = declared
     elif t == LIST(NONE):
         t = LIST(ANY)  # an empty list to be filled: its items may be of any type
-    slot = cx.scope.declare(s.name, t)
-    cx.note("local", s.name, s.pos, cx.local_target(s.name), t, binds=True)
-    return S("set", cx.where(s.pos), ("local", slot), "=", x, t.kind in NUMERIC)
+    return x, t
 
 
 def check_set_stmt(ck, s, cx):

@@ -87,6 +87,7 @@ class RulesetChecker:
         self.pvar_types: dict[str, Type] = {}
         self.secret_pvars = frozenset()
         self.unshown_vars = frozenset()
+        self.unshown_zones: frozenset = frozenset()
         self.nonzero_vars = frozenset()
         self.comp_types: dict = {}
         self.families: dict = {}
@@ -339,6 +340,7 @@ def meta(ck) -> dict:
         "pvar_types": ck.pvar_types,
         "secret_pvars": sorted(ck.secret_pvars),
         "unshown_vars": sorted(ck.unshown_vars),
+        "unshown_zones": sorted(ck.unshown_zones),
         "nonzero_vars": sorted(ck.nonzero_vars),
         "comp_types": {n: {"static": ct.static, "dynamic": ct.dynamic, "public": list(ct.public),
                            "board": ct.board, "glyph": ct.glyph} for n, ct in ck.comp_types.items()},

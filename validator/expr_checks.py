@@ -13,6 +13,7 @@ from rulebook.dsl import ast as A
 from rulebook.validator.expr_access import check_attribute, check_index, check_slice
 from rulebook.validator.expr_calls import check_call
 from rulebook.validator.expr_functions import check_lambda_expr
+from rulebook.validator.expr_let import check_let_expr
 from rulebook.validator.expr_literals import (
     check_bool_lit,
     check_int_lit,
@@ -44,6 +45,7 @@ EXPRESSION_CHECKS = {
     A.Index: check_index,
     A.IntLit: check_int_lit,
     A.LambdaExpr: check_lambda_expr,
+    A.LetExpr: check_let_expr,
     A.ListLit: check_list_lit,
     A.Name: check_name,
     A.Neg: check_neg,

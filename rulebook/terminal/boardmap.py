@@ -17,6 +17,7 @@ import zlib
 from rich.text import Text
 
 from rulebook.display.axes import axis_names
+from rulebook.interpreter.boards import drawn_boards
 
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # terrain styles: picked by a stable hash of the terrain value, so every
@@ -41,7 +42,7 @@ def render_text(st, view: dict, seat_style=None, legend: bool = True, title: boo
     ``title`` off: the map alone (a small screen; ``?`` shows the legend)."""
     out: list[Text] = []
     prog = st.prog
-    for tname, board in st.cat.boards.items():
+    for tname, heading, board in drawn_boards(st):  # a board kept per seat: each seat's part
         ct = prog.comp_types[tname]
         show = (ct.board or {}).get("show")
         if not show or board.kind == "graph":
@@ -69,7 +70,7 @@ def render_text(st, view: dict, seat_style=None, legend: bool = True, title: boo
         cell = max([CELL] + [len(n) + 1 for n in col_names.values()])
         gutter = max([3] + [len(n) for n in row_names.values()])
         if title:
-            out.append(Text(f"{tname} map", style="bold"))
+            out.append(Text(f"{heading} map", style="bold"))
         out.append(Text((" " * (gutter + 2) + "".join(f"{col_names[c]:<{cell}}" for c in cols)).rstrip(),
                         style="dim"))
         for r in rows:

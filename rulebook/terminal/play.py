@@ -143,7 +143,9 @@ def space_option(st, options, typed: str):
     if not m or not st.cat.boards:
         return None
     col, row = int(m.group(1)), int(m.group(2))
-    spaces = {board.by_key.get((col, row)) for board in st.cat.boards.values()} - {None}
+    from rulebook.interpreter.boards import drawn_boards
+
+    spaces = {board.by_key.get((col, row)) for _, _, board in drawn_boards(st)} - {None}  # on every seat's board
     if not spaces:
         return f"No space at column {col}, row {row} on the map."
     from rulebook.display.targets import option_targets

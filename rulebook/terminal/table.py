@@ -37,7 +37,7 @@ def _zone_groups(st, v: dict, skip_families: set, seen: set | None = None) -> tu
     for z in range(len(st.zones)):
         name = zone_label(st, z)
         fam = families[zone_family(st, z)]
-        if fam.name in skip_families:
+        if fam.name in skip_families or fam.name in st.prog.unshown_zones:  # drawn as a map, or 'show: false'
             continue
         zone = v["zones"][name]
         if not zone["count"] and (fam.name not in used or (seen is not None and fam.name not in seen)):
@@ -144,7 +144,7 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
         for row in score_line.split("\n"):  # a line per column of the scoreboard
             parts += wrapped(name_players(st, row), 8, width, first=0)
     board_lines = boardmap.render_text(st, v, seat_style, legend=compact < 3, title=compact < 2)
-    board_zones = {(ct.board or {}).get("show", {}).get("pieces") for ct in prog.comp_types.values() if ct.board}
+    board_zones = {((ct.board or {}).get("show") or {}).get("pieces") for ct in prog.comp_types.values() if ct.board}
     parts += [Text("  ") + line for line in board_lines]
     shared, per_player = _zone_groups(st, v, board_zones if board_lines else set(), seen)
     if compact >= 3:

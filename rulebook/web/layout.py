@@ -18,6 +18,7 @@ from __future__ import annotations
 from rulebook.display.axes import axis_names
 from rulebook.display.scores import breakdown, live_scores
 from rulebook.display.targets import option_targets
+from rulebook.interpreter.boards import drawn_boards
 from rulebook.interpreter.labels import comp_name, player_name
 from rulebook.interpreter.ops import zone_family, zone_key, zone_label
 from rulebook.interpreter.view import component_view, view
@@ -162,7 +163,7 @@ def _zones(st, v: dict, seat, hints: dict, seen: set[str], skip: set[str]) -> li
         fam = families[zone_family(st, z)]
         name = zone_label(st, z)
         zone = v["zones"][name]
-        if fam.name in skip:
+        if fam.name in skip or fam.name in prog.unshown_zones:  # drawn on a board, or 'show: false'
             continue
         if not zone["count"] and (fam.name not in used or fam.name not in seen or fam.per not in (None, "player")):
             continue
@@ -193,9 +194,11 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
     everybody sees), their terrain, and the pieces on them from the view."""
     out, shown = [], set()
     prog = st.prog
-    for tname, board in st.cat.boards.items():
+    for tname, heading, board in drawn_boards(st):  # a board kept per seat: each seat's part
         ct = prog.comp_types[tname]
         spec = ct.board or {}
+        if spec.get("show") is False:  # kept off the table: a display choice, the view still holds its pieces
+            continue
         show = spec.get("show") or {}
         terrain, pieces = show.get("terrain"), show.get("pieces")
         look = hints["boards"].get(tname) or {}
@@ -231,7 +234,7 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
         edges = []
         if board.kind == "graph":
             edges = sorted({tuple(sorted((a, b))) for a in board.ids for b in board.adj.get(a, ())})
-        out.append({"type": tname, "kind": board.kind, "layout": spec.get("layout", "odd-r"),
+        out.append({"type": tname, "title": heading, "kind": board.kind, "layout": spec.get("layout", "odd-r"),
                     "spaces": spaces, "edges": [list(e) for e in edges],
                     "labels": look.get("labels", "edges"), "swatches": dict(look.get("colours") or {}),
                     "col_names": {str(k): str(n) for k, n in col_names.items()},

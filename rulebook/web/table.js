@@ -202,7 +202,7 @@ function spaceFill(s) {
 
 function boardNode(board) {
   const wrap = el("div", "board-wrap");
-  wrap.appendChild(el("h2", "", board.type.replace(/_/g, " ")));
+  wrap.appendChild(el("h2", "", (board.title || board.type).replace(/_/g, " ")));
   const R = board.kind === "graph" ? 26 : 22;
   const edges = board.kind !== "graph" && board.labels === "edges";
   const margin = edges ? R * 0.9 : 0;  // room for the coordinates along the top and left edges

@@ -60,7 +60,7 @@ def test_every_import_is_by_name_from_the_runtime_and_used(module):
 
 def test_every_name_read_is_defined_imported_or_bound(module):
     _source, tree = module
-    bound = set(dir(builtins)) | {"PLACE"}  # the rule places, given by the loader (compiler/load.py)
+    bound = set(dir(builtins))
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             bound.add(node.id)

@@ -152,3 +152,42 @@ def test_each_stage_has_the_turns_time_limit():
     assert game.time_limit(st, 0) == 30
     game.time_out(st, 0)  # the turn ends without an action
     assert game.to_move(st) == [1] and st.vars["bid"] == [0, 0]
+
+
+HUNT = """
+components:
+  ground:
+    items: [{item: hunting grounds}, {item: forest}]
+    label: "{self.item}"
+zones:
+  board: {of: ground}
+setup: |
+  for g in components(ground):
+      move g to board
+actions:
+  place:
+    staged: true
+    params:
+      s: "board"
+      n: "range(1, 3)"
+    param_labels: {s: space, n: workers}
+    label: "place {n} on {s.item}"
+    effect: end game
+phases:
+  main:
+    turn:
+      actions: [place]
+"""
+
+
+def test_stages_name_parameters_by_their_labels_and_components_by_theirs():
+    game = compile_ok(HUNT)
+    st = game.new(2, seed=0)
+    assert sorted(labels(game, st)) == ["place space forest ...", "place space hunting grounds ..."]
+    game.apply(st, 0, labels(game, st).index("place space hunting grounds ..."))
+    assert game.prompt(st, 0) == "place (space hunting grounds): workers?"
+    assert labels(game, st) == ["place 1 on hunting grounds", "place 2 on hunting grounds"]
+
+
+def test_a_label_for_no_parameter_is_refused():
+    assert codes(HUNT.replace("{s: space, n: workers}", "{s: space, m: workers}")) == ["E036"]
