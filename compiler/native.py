@@ -203,6 +203,7 @@ def runtime_tail() -> str:
     out = ["", "", "# The runtime's helpers compiled with the module (compiler/native.runtime_tail)",
            "import cython", "from rulebook.interpreter import indexes, rng",
            "from rulebook.interpreter.ops import _scripted_shuffle, blur, lose, random_index",
+           "from rulebook.interpreter.events import moved as _moved",
            "LIST_REMOVE, LIST_INSERT, LIST_APPEND = list.remove, list.insert, list.append  # typed_source calls these",
            "MAX_WORK = cython.declare(cython.Py_ssize_t, min(META['limits']['max_work'], 1 << 62))  # st.prog.max_work"]
     for fn in _helpers():
@@ -217,7 +218,12 @@ def _helpers() -> tuple:
     return (lib.charge, lib.charged, lib.attempt, lib.anylist, lib.index_in, lib.minus_one, lib.best_each,
             lib.best_each_of, lib.components_in, lib.leave_pile, playout.auto_pick, playout.auto_all, zones.zone_family,
             ops.show_top, ops.shuffle, ops.seat_order, lib.opponents, lib.flatten, lib.reveal_to, lib.reveal,
-            lib.hide, lib.remove, lib.components_of, playout.answer_rounds)
+            lib.hide, lib.remove, lib.components_of, playout.answer_rounds,
+            # the checked arithmetic, indexing and ranges every query calls (mul, number... were calls back
+            # into Python: most of a native game's time in rules written with functions over a board)
+            lib.number, lib.mul, lib.add, lib.divide, lib.item_of, lib.text_item, lib.numbers, lib.sized,
+            lib.joined, lib.player_zone, lib.deciding_player, lib.contains, lib.same, lib.live, lib.after_move,
+            lib.zone_item)
 
 
 # The language's ``distinct`` (``list(dict.fromkeys(items))`` in the Python
