@@ -100,7 +100,7 @@ def native_program(program):
     import Cython
 
     source = typed_source(program.source) + runtime_tail()
-    parts = [source, Cython.__version__, sys.version, _ext(), " ".join(_compiler())]
+    parts = [source, Cython.__version__, sys.version, _ext(), " ".join(_compiler() + CYTHON_FLAGS + C_FLAGS)]
     key = hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
     name = f"rb_native_{key}"
     ns = _LOADED.get(key)
@@ -367,14 +367,23 @@ def _matches(lib: Path, sig: Path, digest: str) -> bool:
         return False
 
 
+# How the library is built. The C compiler's time is most of a build, and at
+# -O1 it is about half of -O2's on the largest seed ruleset's C, for about the
+# same speed of play (docs/performance.md, "The native build"); the C file
+# without the source quoted in comments is a fifth smaller. Both are part of
+# the library's key: a library built otherwise is built again.
+CYTHON_FLAGS = ["-3", "--fast-fail", "-X", "binding=False", "-X", "emit_code_comments=False"]
+C_FLAGS = ["-fPIC", "-O1", "-w"]
+
+
 def _build(name: str, source: str, folder: Path) -> Path:
     """Translate and compile ``source`` in ``folder``; the library's path."""
     (folder / f"{name}.py").write_text(source, encoding="utf-8")
-    cython = [sys.executable, "-m", "cython", "-3", "--fast-fail", "-X", "binding=False", f"{name}.py"]
+    cython = [sys.executable, "-m", "cython", *CYTHON_FLAGS, f"{name}.py"]
     _run(cython, folder, "Cython could not translate the compiled ruleset")
     include = sysconfig.get_paths()["include"]
     out = folder / f"{name}{_ext()}"
-    cc = _compiler() + ["-fPIC", "-O2", "-w", "-I", include, f"{name}.c", "-o", str(out)]
+    cc = _compiler() + [*C_FLAGS, "-I", include, f"{name}.c", "-o", str(out)]
     _run(cc, folder, "the C compiler failed on the compiled ruleset")
     return out
 
