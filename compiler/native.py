@@ -100,7 +100,7 @@ def native_program(program):
     import Cython
 
     source = typed_source(program.source) + runtime_tail()
-    parts = [source, Cython.__version__, sys.version, _ext(), " ".join(_compiler())]
+    parts = [source, Cython.__version__, sys.version, _ext(), " ".join(_compiler() + CYTHON_FLAGS + C_FLAGS)]
     key = hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
     name = f"rb_native_{key}"
     ns = _LOADED.get(key)
@@ -204,6 +204,7 @@ def runtime_tail() -> str:
     out = ["", "", "# The runtime's helpers compiled with the module (compiler/native.runtime_tail)",
            "import cython", "from rulebook.interpreter import indexes, rng",
            "from rulebook.interpreter.ops import _scripted_shuffle, blur, lose, random_index",
+           "from rulebook.interpreter.events import moved as _moved",
            "LIST_REMOVE, LIST_INSERT, LIST_APPEND = list.remove, list.insert, list.append  # typed_source calls these",
            "MAX_WORK = cython.declare(cython.Py_ssize_t, min(META['limits']['max_work'], 1 << 62))  # st.prog.max_work"]
     out += _helper_globals()
@@ -238,7 +239,12 @@ def _helpers() -> tuple:
     return (lib.charge, lib.charged, lib.attempt, lib.anylist, lib.index_in, lib.minus_one, lib.best_each,
             lib.best_each_of, lib.components_in, lib.leave_pile, playout.auto_pick, playout.auto_all, zones.zone_family,
             ops.show_top, ops.shuffle, ops.seat_order, lib.opponents, lib.flatten, lib.reveal_to, lib.reveal,
-            lib.hide, lib.remove, lib.components_of, playout.answer_rounds)
+            lib.hide, lib.remove, lib.components_of, playout.answer_rounds,
+            # the checked arithmetic, indexing and ranges every query calls (mul, number... were calls back
+            # into Python: most of a native game's time in rules written with functions over a board)
+            lib.number, lib.mul, lib.add, lib.divide, lib.item_of, lib.text_item, lib.numbers, lib.sized,
+            lib.joined, lib.player_zone, lib.deciding_player, lib.contains, lib.same, lib.live, lib.after_move,
+            lib.zone_item)
 
 
 # The language's ``distinct`` (``list(dict.fromkeys(items))`` in the Python
@@ -382,14 +388,23 @@ def _matches(lib: Path, sig: Path, digest: str) -> bool:
         return False
 
 
+# How the library is built. The C compiler's time is most of a build, and at
+# -O1 it is about half of -O2's on the largest seed ruleset's C, for about the
+# same speed of play (docs/performance.md, "The native build"); the C file
+# without the source quoted in comments is a fifth smaller. Both are part of
+# the library's key: a library built otherwise is built again.
+CYTHON_FLAGS = ["-3", "--fast-fail", "-X", "binding=False", "-X", "emit_code_comments=False"]
+C_FLAGS = ["-fPIC", "-O1", "-w"]
+
+
 def _build(name: str, source: str, folder: Path) -> Path:
     """Translate and compile ``source`` in ``folder``; the library's path."""
     (folder / f"{name}.py").write_text(source, encoding="utf-8")
-    cython = [sys.executable, "-m", "cython", "-3", "--fast-fail", "-X", "binding=False", f"{name}.py"]
+    cython = [sys.executable, "-m", "cython", *CYTHON_FLAGS, f"{name}.py"]
     _run(cython, folder, "Cython could not translate the compiled ruleset")
     include = sysconfig.get_paths()["include"]
     out = folder / f"{name}{_ext()}"
-    cc = _compiler() + ["-fPIC", "-O2", "-w", "-I", include, f"{name}.c", "-o", str(out)]
+    cc = _compiler() + [*C_FLAGS, "-I", include, f"{name}.c", "-o", str(out)]
     _run(cc, folder, "the C compiler failed on the compiled ruleset")
     return out
 
