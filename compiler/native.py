@@ -388,13 +388,13 @@ def _matches(lib: Path, sig: Path, digest: str) -> bool:
         return False
 
 
-# How the library is built. The C compiler's time is most of a build, and at
-# -O1 it is about half of -O2's on the largest seed ruleset's C, for about the
-# same speed of play (docs/performance.md, "The native build"); the C file
-# without the source quoted in comments is a fifth smaller. Both are part of
-# the library's key: a library built otherwise is built again.
+# How the library is built. The C file without the source quoted in comments
+# is a fifth smaller. The C compiler's level stays -O2: -O1 halves its time but
+# plays slower, and a build is made once and cached while games are played many
+# times (docs/performance.md, "third stop"). Both are part of the library's
+# key: a library built otherwise is built again.
 CYTHON_FLAGS = ["-3", "--fast-fail", "-X", "binding=False", "-X", "emit_code_comments=False"]
-C_FLAGS = ["-fPIC", "-O1", "-w"]
+C_FLAGS = ["-fPIC", "-O2", "-w"]
 
 
 def _build(name: str, source: str, folder: Path) -> Path:
