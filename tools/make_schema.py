@@ -638,6 +638,12 @@ schema = {
                                 "additionalProperties": {"type": "string", "maxLength": 3},
                                 "description": "colour_by's value -> a symbol drawn on the space.",
                             },
+                            "title": {
+                                "type": "string",
+                                "maxLength": 60,
+                                "description": "The board's name as players read it, over its map (default: "
+                                "the type's name).",
+                            },
                             "labels": {
                                 "enum": ["edges", "spaces", "none"],
                                 "description": "Where coordinates are written: along the board's edges "
@@ -662,8 +668,21 @@ schema = {
                                 "first or last in the zone's order, or the highest or lowest top_by.",
                             },
                             "top_by": dict(NAME, description="The property compared by top: highest and lowest."),
+                            "title": {
+                                "type": "string",
+                                "maxLength": 60,
+                                "description": "The zone's name as players read it on the table (default: the "
+                                "family's name, its underscores as spaces).",
+                            },
                         },
                     },
+                },
+                "phases": {
+                    "type": "object",
+                    "propertyNames": NAME,
+                    "description": "Phase -> its name as players read it in the table's header (default: the "
+                    "phase's name, its underscores as spaces).",
+                    "additionalProperties": {"type": "string", "maxLength": 60},
                 },
             },
         },

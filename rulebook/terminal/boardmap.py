@@ -17,6 +17,7 @@ import zlib
 from rich.text import Text
 
 from rulebook.display.axes import axis_names
+from rulebook.display.titles import board_title
 
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # terrain styles: picked by a stable hash of the terrain value, so every
@@ -69,7 +70,7 @@ def render_text(st, view: dict, seat_style=None, legend: bool = True, title: boo
         cell = max([CELL] + [len(n) + 1 for n in col_names.values()])
         gutter = max([3] + [len(n) for n in row_names.values()])
         if title:
-            out.append(Text(f"{tname} map", style="bold"))
+            out.append(Text(board_title(prog, tname), style="bold"))
         out.append(Text((" " * (gutter + 2) + "".join(f"{col_names[c]:<{cell}}" for c in cols)).rstrip(),
                         style="dim"))
         for r in rows:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from rulebook.display.axes import axis_names
 from rulebook.display.scores import breakdown, live_scores
 from rulebook.display.targets import option_targets
+from rulebook.display.titles import board_title, phase_title
 from rulebook.interpreter.labels import comp_name, player_name
 from rulebook.interpreter.ops import zone_family, zone_key, zone_label
 from rulebook.interpreter.view import component_view, view
@@ -94,6 +95,7 @@ def _table(game, st, v: dict, seat, log, seen, scores, decision) -> dict:
         "title": prog.title,
         "variants": list(prog.variants),
         "phase": v["phase"],
+        "phase_title": phase_title(prog, v["phase"]),
         "turn": v["turn"],
         "over": v["over"],
         "winners": [player_name(st, q) for q in v["winners"]],
@@ -167,17 +169,17 @@ def _zones(st, v: dict, seat, hints: dict, seen: set[str], skip: set[str]) -> li
         if not zone["count"] and (fam.name not in used or fam.name not in seen or fam.per not in (None, "player")):
             continue
         key = zone_key(st, z)
-        owner, label = None, fam.name
+        owner, label = None, hints["titles"][fam.name]
         if fam.per == "player":
-            owner, label = key, fam.name
+            owner = key
         elif fam.per is not None:
             kv = component_view(st, key, seat)
-            label = f"{fam.name} of {kv.get('name') or kv.get('type')}"
+            label = f"{label} of {kv.get('name') or kv.get('type')}"
             owner = kv.get("owner") if isinstance(kv.get("owner"), int) else None
         out.append({
             "id": name,
             "family": fam.name,
-            "label": label.replace("_", " "),
+            "label": label,
             "owner": owner,
             "count": zone["count"],
             "visibility": fam.visibility,
@@ -231,7 +233,8 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
         edges = []
         if board.kind == "graph":
             edges = sorted({tuple(sorted((a, b))) for a in board.ids for b in board.adj.get(a, ())})
-        out.append({"type": tname, "kind": board.kind, "layout": spec.get("layout", "odd-r"),
+        out.append({"type": tname, "title": board_title(prog, tname), "kind": board.kind,
+                    "layout": spec.get("layout", "odd-r"),
                     "spaces": spaces, "edges": [list(e) for e in edges],
                     "labels": look.get("labels", "edges"), "swatches": dict(look.get("colours") or {}),
                     "col_names": {str(k): str(n) for k, n in col_names.items()},
