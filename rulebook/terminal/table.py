@@ -16,7 +16,7 @@ from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
-from rulebook.display.titles import phase_title, zone_title
+from rulebook.display.titles import phase_title, words, zone_title
 from rulebook.interpreter.labels import player_name
 from rulebook.interpreter.view import component_view, view
 from rulebook.terminal import boardmap
@@ -91,11 +91,11 @@ def _vars_text(st, values: dict, types: dict, viewer, shown: dict | None = None,
     """``day 1 · seagulls 0``: each variable and its value, in the words of
     its ``shown_as`` when the ruleset gives them (``shown``; ``owner``: the
     player of player variables)."""
-    return " · ".join(f"{k.replace('_', ' ')} {_shown_value(st, k, val, types.get(k), viewer, shown, owner)}"
+    return " · ".join(f"{words(k)} {shown_value(st, k, val, types.get(k), viewer, shown, owner)}"
                       for k, val in values.items())
 
 
-def _shown_value(st, name: str, value, typ, viewer, shown: dict | None, owner: int | None) -> str:
+def shown_value(st, name: str, value, typ, viewer, shown: dict | None, owner: int | None) -> str:
     from rulebook.interpreter.errors import RulebookError
 
     fn = (shown or {}).get(name)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from rulebook.display.axes import axis_names
 from rulebook.display.scores import breakdown, live_scores
 from rulebook.display.targets import option_targets
-from rulebook.display.titles import board_title, phase_title
+from rulebook.display.titles import board_title, phase_title, words
 from rulebook.interpreter.labels import comp_name, player_name
 from rulebook.interpreter.ops import zone_family, zone_key, zone_label
 from rulebook.interpreter.view import component_view, view
@@ -81,14 +81,14 @@ def _table(game, st, v: dict, seat, log, seen, scores, decision) -> dict:
             "current": q == v["current"],
             "eliminated": info["eliminated"],
             "winner": v["over"] and q in v["winners"],
-            "vars": [x for x in _vars(st, info["vars"], prog.pvar_types, seat)
+            "vars": [x for x in _vars(st, info["vars"], prog.pvar_types, seat, prog.pvar_shown, q)
                      if x["text"] != player_name(st, q)],  # "character Kid" under Kid says nothing
             "score": None if scores is None else scores[q],
         })
     boards, board_zones = _boards(st, v, hints)
     zones = _zones(st, v, seat, hints, seen, board_zones)
     public = {k: val for k, val in v["vars"].items() if k != "direction"}
-    table_vars = _vars(st, public, prog.var_types, seat)
+    table_vars = _vars(st, public, prog.var_types, seat, prog.var_shown)
     if v["vars"].get("direction", 1) == -1:
         table_vars.append({"name": "direction", "text": "reversed"})
     return {
@@ -124,10 +124,13 @@ def _breakdown(game, st) -> list[dict] | None:
     return [dict(r, name=player_name(st, r["player"]), parts=[[k, val] for k, val in r["parts"]]) for r in rows]
 
 
-def _vars(st, values: dict, types: dict, seat) -> list[dict]:
-    from rulebook.terminal.screen import shown_var, value_text
+def _vars(st, values: dict, types: dict, seat, shown: dict, owner: int | None = None) -> list[dict]:
+    """The variables the table draws, each named in words and its value in
+    the words of its ``shown_as`` (as the terminal draws them)."""
+    from rulebook.terminal.screen import shown_var
+    from rulebook.terminal.table import shown_value
 
-    return [{"name": k, "text": value_text(st, val, types.get(k), seat)}
+    return [{"name": words(k), "text": shown_value(st, k, val, types.get(k), seat, shown, owner)}
             for k, val in values.items() if shown_var(st.prog, k, val, types.get(k))]
 
 
