@@ -12,6 +12,7 @@ owner's seat colour); ``render`` is the same map as plain strings.
 from __future__ import annotations
 
 import re
+import textwrap
 import zlib
 
 from rich.text import Text
@@ -36,10 +37,14 @@ def render(st, view: dict) -> list[str]:
     return [line.plain for line in render_text(st, view)]
 
 
-def render_text(st, view: dict, seat_style=None, legend: bool = True, title: bool = True) -> list[Text]:
+def render_text(st, view: dict, seat_style=None, legend: bool = True, title: bool = True,
+                side: int = 0) -> list[Text]:
     """The maps of every drawable board in ``view``. ``seat_style(p)``: the
     style of seat ``p``'s pieces (None: no colour). ``legend`` and
-    ``title`` off: the map alone (a small screen; ``?`` shows the legend)."""
+    ``title`` off: the map alone (a small screen). ``side``: the columns
+    the map may take; with the legend off, the legend goes beside the map
+    when it fits there whole, so that a small screen still says what the
+    marks mean."""
     out: list[Text] = []
     prog = st.prog
     for tname, board in st.cat.boards.items():
@@ -83,10 +88,32 @@ def render_text(st, view: dict, seat_style=None, legend: bool = True, title: boo
                 line.append(" " * max(0, cell - len(mark)))
             line.rstrip()
             out.append(line)
-        legend_items = (show.get("legend") or {}) if legend else {}
-        if legend_items:
-            out.append(Text("legend: " + "  ".join(f"{k} {v}" for k, v in legend_items.items()), style="dim"))
+        legend_items = show.get("legend") or {}
+        if legend and legend_items:
+            text = "legend: " + "  ".join(f"{k} {v}" for k, v in legend_items.items())
+            out += [Text(row, style="dim") for row in (textwrap.wrap(text, side, subsequent_indent="  ",
+                                                                     break_on_hyphens=False) if side else [text])]
+        elif legend_items and side:
+            _beside(out[len(out) - len(rows) - 1:], legend_items, side)
     return out
+
+
+def _beside(lines: list[Text], items: dict, side: int) -> None:
+    """Write the legend ``items`` to the right of the map ``lines`` (the
+    column names first), each entry wrapped to the room left of ``side``
+    columns; nothing when the whole legend does not fit beside the map."""
+    left = max(len(line) for line in lines) + 2
+    room = side - left
+    if room < 14:
+        return
+    rows: list[str] = []
+    for key, meaning in items.items():
+        rows += textwrap.wrap(f"{key} {meaning}", room, subsequent_indent="  ", break_on_hyphens=False)
+    if len(rows) > len(lines) - 1:
+        return
+    for line, row in zip(lines[1:], rows, strict=False):
+        line.append(" " * (left - len(line)))
+        line.append(row, style="dim")
 
 
 def _terrain_style(value) -> str:
