@@ -734,11 +734,12 @@ def move_list(st, items, z, position, face, fire: bool):
 def reveal(st, items):
     mark = "first" if len(items) > 1 else None  # one statement's reveals: told in one sentence
     for c in items:
-        if st.record and not st.face[c]:  # named now: its face may change once hidden again
+        was_up = st.face[c]
+        st.face[c] = True
+        if st.record and not was_up:  # named now, face up (its label may show what that shows), not later
             ev = ("reveal", c, None, comp_name(st, c))
             st.events.append(ev if mark is None else ev + (mark,))
             mark = mark and "more"
-        st.face[c] = True
         if st.prog.top_piles:  # a face-up pile keeps only its top face up
             ops.show_top(st, st.loc[c])
 

@@ -663,6 +663,12 @@ schema = {
                                 "additionalProperties": {"type": "string", "maxLength": 3},
                                 "description": "colour_by's value -> a symbol drawn on the space.",
                             },
+                            "title": {
+                                "type": "string",
+                                "maxLength": 60,
+                                "description": "The board's name as players read it, over its map (default: "
+                                "the type's name).",
+                            },
                             "labels": {
                                 "enum": ["edges", "spaces", "none"],
                                 "description": "Where coordinates are written: along the board's edges "
@@ -687,8 +693,21 @@ schema = {
                                 "first or last in the zone's order, or the highest or lowest top_by.",
                             },
                             "top_by": dict(NAME, description="The property compared by top: highest and lowest."),
+                            "title": {
+                                "type": "string",
+                                "maxLength": 60,
+                                "description": "The zone's name as players read it on the table (default: the "
+                                "family's name, its underscores as spaces).",
+                            },
                         },
                     },
+                },
+                "phases": {
+                    "type": "object",
+                    "propertyNames": NAME,
+                    "description": "Phase -> its name as players read it in the table's header (default: the "
+                    "phase's name, its underscores as spaces).",
+                    "additionalProperties": {"type": "string", "maxLength": 60},
                 },
             },
         },
@@ -929,11 +948,15 @@ FIELD_DOCS: dict[str, dict] = {
     "presentation.boards.*.symbols": {"examples": [{"safe": "#", "sea": "~"}]},
     "presentation.boards.*.symbols.*": {"description": "The symbol drawn on spaces with this value.", "examples": ["#"]},
     "presentation.boards.*.labels": {"examples": ["edges", "none"]},
+    "presentation.boards.*.title": {"examples": ["Atlantis", "the board"]},
     "presentation.zones": {"examples": [{"bank": {"group_by": "suit", "top": "highest", "top_by": "value"}}]},
     "presentation.zones.*": {"description": "How this zone's components are laid out.", "examples": [{"group_by": "suit", "top": "last"}]},
     "presentation.zones.*.group_by": {"examples": ["suit", "colour"]},
     "presentation.zones.*.top": {"examples": ["highest", "last"]},
     "presentation.zones.*.top_by": {"examples": ["value", "rank"]},
+    "presentation.zones.*.title": {"examples": ["creatures in the supply", "prize on offer"]},
+    "presentation.phases": {"examples": [{"place_people": "placing people"}]},
+    "presentation.phases.*": {"description": "The phase's name as players read it.", "examples": ["placing people"]},
     "variants": {"examples": [{"quick": {"title": "Quick game", "description": "Play to 50 points.", "params": {"target": 50}}}]},
     "variants.*": {"description": "A variant: new parameter values, player counts and a merge patch over the ruleset.", "examples": [{"title": "2 players", "players": {"min": 2, "max": 2}, "params": {"pawns_per_player": 2, "ending": "first_out"}, "excludes": ["three-players", "team-game"]}]},
     "variants.*.title": {"description": "The variant's name as printed.", "examples": ["Quick game", "Team game (expansion)"]},

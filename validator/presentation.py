@@ -10,7 +10,8 @@ A table of small checks, each returning located diagnostics:
 - a board in ``boards`` that is not a board component type (E039), or a
   ``colour_by`` its spaces do not have (E032);
 - a zone family in ``zones`` that the ruleset does not declare (E031), or a
-  ``group_by`` / ``top_by`` that the zone's components do not have (E032).
+  ``group_by`` / ``top_by`` that the zone's components do not have (E032);
+- a phase in ``phases`` that the ruleset does not declare (E030).
 """
 
 from __future__ import annotations
@@ -128,8 +129,16 @@ def _zones(doc: Document) -> list[Diagnostic]:
     return out
 
 
+def _phases(doc: Document) -> list[Diagnostic]:
+    phases = _names(doc, "phases")
+    return [doc.diag("E030", f"presentation names the phase '{name}', which the ruleset does not declare",
+                     ("presentation", "phases", name),
+                     did_you_mean(str(name), phases) or f"phases: {', '.join(phases) or 'none'}", key=True)
+            for name in _spec(doc).get("phases") or {} if name not in phases]
+
+
 CHECKS: tuple[Callable[[Document], list[Diagnostic]], ...] = (_layout_zones, _component_types, _colour_by,
-                                                                 _boards, _zones)
+                                                                 _boards, _zones, _phases)
 
 
 def check(doc: Document) -> list[Diagnostic]:

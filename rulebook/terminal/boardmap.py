@@ -12,11 +12,13 @@ owner's seat colour); ``render`` is the same map as plain strings.
 from __future__ import annotations
 
 import re
+import textwrap
 import zlib
 
 from rich.text import Text
 
 from rulebook.display.axes import axis_names
+from rulebook.display.titles import board_title
 from rulebook.interpreter.boards import drawn_boards
 
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -36,10 +38,14 @@ def render(st, view: dict) -> list[str]:
     return [line.plain for line in render_text(st, view)]
 
 
-def render_text(st, view: dict, seat_style=None, legend: bool = True, title: bool = True) -> list[Text]:
+def render_text(st, view: dict, seat_style=None, legend: bool = True, title: bool = True,
+                side: int = 0) -> list[Text]:
     """The maps of every drawable board in ``view``. ``seat_style(p)``: the
     style of seat ``p``'s pieces (None: no colour). ``legend`` and
-    ``title`` off: the map alone (a small screen; ``?`` shows the legend)."""
+    ``title`` off: the map alone (a small screen). ``side``: the columns
+    the map may take; with the legend off, the legend goes beside the map
+    when it fits there whole, so that a small screen still says what the
+    marks mean."""
     out: list[Text] = []
     prog = st.prog
     for tname, heading, board in drawn_boards(st):  # a board kept per seat: each seat's part
@@ -70,7 +76,7 @@ def render_text(st, view: dict, seat_style=None, legend: bool = True, title: boo
         cell = max([CELL] + [len(n) + 1 for n in col_names.values()])
         gutter = max([3] + [len(n) for n in row_names.values()])
         if title:
-            out.append(Text(f"{heading} map", style="bold"))
+            out.append(Text(board_title(prog, tname) + heading[len(tname):], style="bold"))  # " of P1": a part
         out.append(Text((" " * (gutter + 2) + "".join(f"{col_names[c]:<{cell}}" for c in cols)).rstrip(),
                         style="dim"))
         for r in rows:
@@ -83,10 +89,32 @@ def render_text(st, view: dict, seat_style=None, legend: bool = True, title: boo
                 line.append(" " * max(0, cell - len(mark)))
             line.rstrip()
             out.append(line)
-        legend_items = (show.get("legend") or {}) if legend else {}
-        if legend_items:
-            out.append(Text("legend: " + "  ".join(f"{k} {v}" for k, v in legend_items.items()), style="dim"))
+        legend_items = show.get("legend") or {}
+        if legend and legend_items:
+            text = "legend: " + "  ".join(f"{k} {v}" for k, v in legend_items.items())
+            out += [Text(row, style="dim") for row in (textwrap.wrap(text, side, subsequent_indent="  ",
+                                                                     break_on_hyphens=False) if side else [text])]
+        elif legend_items and side:
+            _beside(out[len(out) - len(rows) - 1:], legend_items, side)
     return out
+
+
+def _beside(lines: list[Text], items: dict, side: int) -> None:
+    """Write the legend ``items`` to the right of the map ``lines`` (the
+    column names first), each entry wrapped to the room left of ``side``
+    columns; nothing when the whole legend does not fit beside the map."""
+    left = max(len(line) for line in lines) + 2
+    room = side - left
+    if room < 14:
+        return
+    rows: list[str] = []
+    for key, meaning in items.items():
+        rows += textwrap.wrap(f"{key} {meaning}", room, subsequent_indent="  ", break_on_hyphens=False)
+    if len(rows) > len(lines) - 1:
+        return
+    for line, row in zip(lines[1:], rows, strict=False):
+        line.append(" " * (left - len(line)))
+        line.append(row, style="dim")
 
 
 def _terrain_style(value) -> str:

@@ -16,6 +16,7 @@ from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from rulebook.display.titles import phase_title, words, zone_title
 from rulebook.interpreter.labels import player_name
 from rulebook.interpreter.view import component_view, view
 from rulebook.terminal import boardmap
@@ -43,16 +44,16 @@ def _zone_groups(st, v: dict, skip_families: set, seen: set | None = None) -> tu
         if not zone["count"] and (fam.name not in used or (seen is not None and fam.name not in seen)):
             continue
         key = zone_key(st, z)
-        owner = None
+        owner, title = None, zone_title(st.prog, fam.name)
         if fam.per is None:
-            label = fam.name
+            label = title
         elif fam.per == "player":
-            label, owner = f"{fam.name}[{player_name(st, key)}]", key
+            label, owner = f"{title}[{player_name(st, key)}]", key
         else:
             if not zone["count"]:
                 continue  # one empty zone per component would bury the rest
             key_view = component_view(st, key, viewer)
-            label = f"{fam.name}[{key_view.get('name') or key_view.get('type')}]"
+            label = f"{title}[{key_view.get('name') or key_view.get('type')}]"
             owner = key_view.get("owner") if isinstance(key_view.get("owner"), int) else None
         entry = (label, zone, fam.of)
         (per_player[owner] if owner is not None and owner in per_player else shared).append(entry)
@@ -90,11 +91,11 @@ def _vars_text(st, values: dict, types: dict, viewer, shown: dict | None = None,
     """``day 1 · seagulls 0``: each variable and its value, in the words of
     its ``shown_as`` when the ruleset gives them (``shown``; ``owner``: the
     player of player variables)."""
-    return " · ".join(f"{k.replace('_', ' ')} {_shown_value(st, k, val, types.get(k), viewer, shown, owner)}"
+    return " · ".join(f"{words(k)} {shown_value(st, k, val, types.get(k), viewer, shown, owner)}"
                       for k, val in values.items())
 
 
-def _shown_value(st, name: str, value, typ, viewer, shown: dict | None, owner: int | None) -> str:
+def shown_value(st, name: str, value, typ, viewer, shown: dict | None, owner: int | None) -> str:
     from rulebook.interpreter.errors import RulebookError
 
     fn = (shown or {}).get(name)
@@ -143,7 +144,7 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
     if score_line is not None:
         for row in score_line.split("\n"):  # a line per column of the scoreboard
             parts += wrapped(name_players(st, row), 8, width, first=0)
-    board_lines = boardmap.render_text(st, v, seat_style, legend=compact < 3, title=compact < 2)
+    board_lines = boardmap.render_text(st, v, seat_style, legend=compact < 3, title=compact < 2, side=width - 2)
     board_zones = {((ct.board or {}).get("show") or {}).get("pieces") for ct in prog.comp_types.values() if ct.board}
     parts += [Text("  ") + line for line in board_lines]
     shared, per_player = _zone_groups(st, v, board_zones if board_lines else set(), seen)
@@ -163,7 +164,7 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
 def _title(prog, v: dict) -> str:
     """``Survive · phase play · turn 3``: the ruleset, its variants, where the game is."""
     title = prog.title + (f" ({', '.join(prog.variants)})" if prog.variants else "")
-    return f"{title} · phase {v['phase'] or '-'}" + (f" · turn {v['turn']}" if v["turn"] else "")
+    return f"{title} · phase {phase_title(prog, v['phase']) or '-'}" + (f" · turn {v['turn']}" if v["turn"] else "")
 
 
 def _status_line(st, v: dict) -> Text:

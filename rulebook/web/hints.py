@@ -11,6 +11,8 @@ checks the names a hint uses (``validator/presentation.py``).
 
 from __future__ import annotations
 
+from rulebook.display.titles import board_title, zone_title
+
 SHAPES = ("circle", "square", "diamond", "triangle", "hull", "none")
 TOPS = ("first", "last", "highest", "lowest")
 
@@ -18,8 +20,8 @@ TOPS = ("first", "last", "highest", "lowest")
 def hints(prog) -> dict:
     """``{"layout": [zone families in order], "types": {type: {colour,
     colour_by, colours, short, shape, about_by, about}}, "boards": {type:
-    {colour_by, colours, symbols, labels}}, "zones": {family: {group_by,
-    top, top_by}}}`` for the page."""
+    {colour_by, colours, symbols, labels, title}}, "zones": {family: {group_by,
+    top, top_by}}, "titles": {family: title}}`` for the page."""
     data = prog.data if isinstance(prog.data, dict) else {}
     spec = _dict(data.get("presentation"))
     declared = list(prog.families)
@@ -46,6 +48,7 @@ def hints(prog) -> dict:
             "colours": {str(k): v for k, v in _dict(mine.get("colours")).items()},
             "symbols": {str(k): str(v) for k, v in _dict(mine.get("symbols")).items()},
             "labels": mine.get("labels") if mine.get("labels") in ("edges", "spaces", "none") else "edges",
+            "title": board_title(prog, name),
         }
     zones = {}
     for name, mine in _dict(spec.get("zones")).items():
@@ -53,7 +56,8 @@ def hints(prog) -> dict:
         zones[name] = {"group_by": mine.get("group_by"),
                        "top": mine.get("top") if mine.get("top") in TOPS else None,
                        "top_by": mine.get("top_by")}
-    return {"layout": layout, "types": types, "boards": boards, "zones": zones}
+    titles = {name: zone_title(prog, name) for name in declared}
+    return {"layout": layout, "types": types, "boards": boards, "zones": zones, "titles": titles}
 
 
 def _dict(x) -> dict:

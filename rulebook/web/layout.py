@@ -18,6 +18,7 @@ from __future__ import annotations
 from rulebook.display.axes import axis_names
 from rulebook.display.scores import breakdown, live_scores
 from rulebook.display.targets import option_targets
+from rulebook.display.titles import board_title, phase_title, words
 from rulebook.interpreter.boards import drawn_boards
 from rulebook.interpreter.labels import comp_name, player_name
 from rulebook.interpreter.ops import zone_family, zone_key, zone_label
@@ -81,20 +82,21 @@ def _table(game, st, v: dict, seat, log, seen, scores, decision) -> dict:
             "current": q == v["current"],
             "eliminated": info["eliminated"],
             "winner": v["over"] and q in v["winners"],
-            "vars": [x for x in _vars(st, info["vars"], prog.pvar_types, seat)
+            "vars": [x for x in _vars(st, info["vars"], prog.pvar_types, seat, prog.pvar_shown, q)
                      if x["text"] != player_name(st, q)],  # "character Kid" under Kid says nothing
             "score": None if scores is None else scores[q],
         })
     boards, board_zones = _boards(st, v, hints)
     zones = _zones(st, v, seat, hints, seen, board_zones)
     public = {k: val for k, val in v["vars"].items() if k != "direction"}
-    table_vars = _vars(st, public, prog.var_types, seat)
+    table_vars = _vars(st, public, prog.var_types, seat, prog.var_shown)
     if v["vars"].get("direction", 1) == -1:
         table_vars.append({"name": "direction", "text": "reversed"})
     return {
         "title": prog.title,
         "variants": list(prog.variants),
         "phase": v["phase"],
+        "phase_title": phase_title(prog, v["phase"]),
         "turn": v["turn"],
         "over": v["over"],
         "winners": [player_name(st, q) for q in v["winners"]],
@@ -123,10 +125,13 @@ def _breakdown(game, st) -> list[dict] | None:
     return [dict(r, name=player_name(st, r["player"]), parts=[[k, val] for k, val in r["parts"]]) for r in rows]
 
 
-def _vars(st, values: dict, types: dict, seat) -> list[dict]:
-    from rulebook.terminal.screen import shown_var, value_text
+def _vars(st, values: dict, types: dict, seat, shown: dict, owner: int | None = None) -> list[dict]:
+    """The variables the table draws, each named in words and its value in
+    the words of its ``shown_as`` (as the terminal draws them)."""
+    from rulebook.terminal.screen import shown_var
+    from rulebook.terminal.table import shown_value
 
-    return [{"name": k, "text": value_text(st, val, types.get(k), seat)}
+    return [{"name": words(k), "text": shown_value(st, k, val, types.get(k), seat, shown, owner)}
             for k, val in values.items() if shown_var(st.prog, k, val, types.get(k))]
 
 
@@ -168,17 +173,17 @@ def _zones(st, v: dict, seat, hints: dict, seen: set[str], skip: set[str]) -> li
         if not zone["count"] and (fam.name not in used or fam.name not in seen or fam.per not in (None, "player")):
             continue
         key = zone_key(st, z)
-        owner, label = None, fam.name
+        owner, label = None, hints["titles"][fam.name]
         if fam.per == "player":
-            owner, label = key, fam.name
+            owner = key
         elif fam.per is not None:
             kv = component_view(st, key, seat)
-            label = f"{fam.name} of {kv.get('name') or kv.get('type')}"
+            label = f"{label} of {kv.get('name') or kv.get('type')}"
             owner = kv.get("owner") if isinstance(kv.get("owner"), int) else None
         out.append({
             "id": name,
             "family": fam.name,
-            "label": label.replace("_", " "),
+            "label": label,
             "owner": owner,
             "count": zone["count"],
             "visibility": fam.visibility,
@@ -234,7 +239,8 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
         edges = []
         if board.kind == "graph":
             edges = sorted({tuple(sorted((a, b))) for a in board.ids for b in board.adj.get(a, ())})
-        out.append({"type": tname, "title": heading, "kind": board.kind, "layout": spec.get("layout", "odd-r"),
+        out.append({"type": tname, "title": board_title(prog, tname) + heading[len(tname):], "kind": board.kind,
+                    "layout": spec.get("layout", "odd-r"),
                     "spaces": spaces, "edges": [list(e) for e in edges],
                     "labels": look.get("labels", "edges"), "swatches": dict(look.get("colours") or {}),
                     "col_names": {str(k): str(n) for k, n in col_names.items()},

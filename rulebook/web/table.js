@@ -202,7 +202,7 @@ function spaceFill(s) {
 
 function boardNode(board) {
   const wrap = el("div", "board-wrap");
-  wrap.appendChild(el("h2", "", (board.title || board.type).replace(/_/g, " ")));
+  wrap.appendChild(el("h2", "", board.title));
   const R = board.kind === "graph" ? 26 : 22;
   const edges = board.kind !== "graph" && board.labels === "edges";
   const margin = edges ? R * 0.9 : 0;  // room for the coordinates along the top and left edges
@@ -362,7 +362,7 @@ function groupNode(title, seat, zones) {
 function statusText(t) {
   const bits = [];
   if (t.variants.length) bits.push(t.variants.join(", "));
-  if (t.phase) bits.push("phase " + t.phase);
+  if (t.phase) bits.push("phase " + t.phase_title);
   if (t.turn) bits.push("turn " + t.turn);
   if (t.over) bits.push("Game over. Winner" + (t.winners.length === 1 ? ": " : "s: ") + (t.winners.join(", ") || "nobody"));
   else {

@@ -114,11 +114,11 @@ def test_a_nonzero_variable_shows_only_while_it_is_not_zero(tmp_path):
     assert "steps left" not in render_view(st, 0) and "steps 0" in render_view(st, 0)
     game.apply(st, 0, game.options(st, 0).labels.index("start"))
     assert "steps left 2" in render_view(st, 0)
-    assert {"name": "steps_left", "text": "2"} in seat_table(game, st, 0, [], set())["vars"]
+    assert {"name": "steps left", "text": "2"} in seat_table(game, st, 0, [], set())["vars"]
     for _ in range(2):
         game.apply(st, 0, game.options(st, 0).labels.index("step"))
     assert "steps left" not in render_view(st, 0)
-    assert all(v["name"] != "steps_left" for v in seat_table(game, st, 0, [], set())["vars"])
+    assert all(v["name"] != "steps left" for v in seat_table(game, st, 0, [], set())["vars"])
     game, st = played("survive", 2, 4, 0)
     assert "moves left" not in render_view(st, 0)  # placing people: no moves to count
     game, st = played("dead-mans-draw", 2, 3, 0)
