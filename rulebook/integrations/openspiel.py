@@ -142,6 +142,9 @@ if pyspiel is not None:
             self.max_length = s["max_game_length"] or max(1000, 4 * found.longest)
             self._seeds = random.Random(s["seed"])
             self._encoder = None
+            # with explicit chance every game starts alike: the progress up to the first chance event
+            # or decision, made once (the setup replays up to each of its chance events) and copied
+            self._start = None
             components = len(first.cat.types) + 64  # room for components made in play
             G = pyspiel.GameType
             game_type = G(
@@ -201,34 +204,30 @@ if pyspiel is not None:
             self.entries: tuple = ()
             self.decisions = 0
             self.cut = False
-            # what each player has seen and done, in order: ("state", engine state) at each decision,
+            # what each player has seen and done, in order: ("state", Decision) at each decision,
             # ("move", player, action id); views are computed from it only when a player's history is asked
             self.log: list = []
             self.trail = [[] for _ in range(game.n)]  # each player's history so far (information_state_string)
             self.upto = [0] * game.n  # how much of ``log`` each trail holds
             self.own = [[] for _ in range(game.n)]  # each player's own action ids (information_state_tensor)
-            self.seen: dict = {}  # player -> its view of ``st`` as JSON (replaced at each decision)
-            self.ids: dict = {}
+            self.at: Decision | None = None  # what is read of ``st`` (replaced at each decision)
             self.seed = None  # the engine's seed, with sampled chance
             self.moves: list = []  # every action and joint action applied, in order (for pickling)
 
         def view_of(self, player: int) -> str:
             """The player's view of the state at the last decision, as JSON."""
-            got = self.seen.get(player)
-            if got is None:
-                got = self.seen[player] = _view_string(self.st, player)
-            return got
+            return self.at.string(player)
 
         def history(self, player: int) -> list[str]:
             """The player's views, each when it changed, and its own actions ("played <id>")."""
-            trail, last = self.trail[player], len(self.log) - 1
+            trail = self.trail[player]
             for k in range(self.upto[player], len(self.log)):
                 item = self.log[k]
                 if item[0] == "move":
                     if item[1] == player:
                         trail.append(f"played {item[2]}")
                     continue
-                seen = self.view_of(player) if k == last else _view_string(item[1], player)
+                seen = item[1].string(player)
                 if not trail or trail[-1] != seen:
                     trail.append(seen)
             self.upto[player] = len(self.log)
@@ -246,8 +245,6 @@ if pyspiel is not None:
             other.trail = [list(t) for t in self.trail]
             other.upto = list(self.upto)
             other.own = [list(t) for t in self.own]
-            other.seen = dict(self.seen)
-            other.ids = dict(self.ids)
             other.moves = list(self.moves)
             return other
 
@@ -262,8 +259,11 @@ if pyspiel is not None:
                 d.seed = game._seeds.randrange(2**31) if seed is None else seed
                 d.st = game.engine.new(players=game.n, seed=d.seed, params=game.engine_params, record=False)
                 self._observed()
+            elif game._start is not None:
+                self._d = copy.deepcopy(game._start)
             else:
                 self._advance()
+                game._start = copy.deepcopy(d)
 
         # -------------------------------------------------------- moving on
         def _advance(self) -> None:
@@ -279,19 +279,18 @@ if pyspiel is not None:
             d = self._d
             if d.decisions >= d.g.max_length and not d.st.over:
                 d.cut = True
-            d.seen = {}
-            d.log.append(("state", d.st))
-            d.ids = {}
+            d.at = Decision(d.st)
+            d.log.append(("state", d.at))
 
         def _options(self, player: int) -> dict[int, int]:
             """This decision's action ids -> option indexes (the first option of each id)."""
             d = self._d
-            got = d.ids.get(player)
+            got = d.at.ids.get(player)
             if got is None:
                 got = {}
                 for k, key in enumerate(option_keys(d.g.engine, d.st, player)):
                     got.setdefault(d.g.table.id_of(key), k)
-                d.ids[player] = got
+                d.at.ids[player] = got
             return got
 
         def _to_move(self) -> list[int]:
@@ -380,7 +379,9 @@ if pyspiel is not None:
             if d.st is not None and d.event is None and not self.is_terminal() and player in self._to_move():
                 index = self._options(player).get(action)
                 if index is not None:
-                    labels = d.g.engine.options(d.st, player).labels
+                    labels = d.at.labels.get(player)
+                    if labels is None:
+                        labels = d.at.labels[player] = d.g.engine.options(d.st, player).labels
                     label = labels[index]
                     # two options may read the same (two cards alike): the id tells them apart
                     return label if labels.count(label) == 1 else f"{label} [{action}]"
@@ -390,8 +391,9 @@ if pyspiel is not None:
             d = self._d
             if d.st is None:
                 return "setting up: resolving chance"
-            head = f"decisions {d.decisions}; " + ("chance next; " if d.event else "")
-            return head + json.dumps(view(d.st, None), sort_keys=True, default=repr)
+            if d.at.text is None:
+                d.at.text = json.dumps(view(d.st, None), sort_keys=True, default=repr)
+            return f"decisions {d.decisions}; " + ("chance next; " if d.event else "") + d.at.text
 
         def __deepcopy__(self, memo):
             other = RulebookState.__new__(RulebookState)
@@ -426,7 +428,11 @@ if pyspiel is not None:
             st = state._d.st
             self.tensor.fill(0)
             if st is not None:
-                self.tensor[:self.view_size] = self.game.encoder().encode(st, player)
+                at = state._d.at
+                got = at.encoded.get(player)
+                if got is None:
+                    got = at.encoded[player] = self.game.encoder().encode(st, player, at.view(player))
+                self.tensor[:self.view_size] = got
             if self.history:
                 size = self.game.table.size
                 recent = state._d.own[player][-self.history:]
@@ -461,8 +467,35 @@ def _replayed(ruleset: str, params: dict, seed: int | None, moves: list):
 _GAMES: dict = {}  # games made to load pickled states, by ruleset and parameters
 
 
-def _view_string(st, player: int) -> str:
-    return json.dumps(view(st, player), sort_keys=True, separators=(",", ":"), default=repr)
+class Decision:
+    """An engine state at a decision and what is read of it, each made once: OpenSpiel's tests and
+    algorithms ask the same views, tensors and labels at every chance node after the decision and of
+    every clone, and clones share this (the state is never changed once made, so neither is what is
+    read of it)."""
+
+    __slots__ = ("st", "views", "strings", "encoded", "labels", "ids", "text")
+
+    def __init__(self, st):
+        self.st = st
+        self.views: dict = {}  # player -> its view (``interpreter.view``)
+        self.strings: dict = {}  # player -> that view as JSON
+        self.encoded: dict = {}  # player -> its observation tensor (never written once made)
+        self.labels: dict = {}  # player -> its options' labels
+        self.ids: dict = {}  # player -> action id -> option index
+        self.text: str | None = None  # the full view as JSON (``str(state)``)
+
+    def view(self, player: int) -> dict:
+        got = self.views.get(player)
+        if got is None:
+            got = self.views[player] = view(self.st, player)
+        return got
+
+    def string(self, player: int) -> str:
+        got = self.strings.get(player)
+        if got is None:
+            got = self.strings[player] = json.dumps(self.view(player), sort_keys=True,
+                                                    separators=(",", ":"), default=repr)
+        return got
 
 
 # ------------------------------------------------------------------ registration

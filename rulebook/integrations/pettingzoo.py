@@ -289,9 +289,10 @@ class Encoder:
         return float(z + 1), float(self.families[zone_family(st, z)]), 0.0 if key is None else float(key + 1)
 
     # ------------------------------------------------------------ encode
-    def encode(self, st, p: int) -> np.ndarray:
-        """Player ``p``'s observation of ``st`` (a float32 vector of ``size``)."""
-        v = view(st, p)
+    def encode(self, st, p: int, seen: dict | None = None) -> np.ndarray:
+        """Player ``p``'s observation of ``st`` (a float32 vector of ``size``); ``seen``: its view of
+        ``st`` when the caller has made it already."""
+        v = view(st, p) if seen is None else seen
         out = np.zeros(self.size, dtype=np.float32)
         seg = self.segments
         n = self.n
