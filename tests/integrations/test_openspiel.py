@@ -42,6 +42,11 @@ def test_a_long_game_plays_to_its_end(ruleset):
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes())
             state.apply_action(rng.choices(outcomes, probs)[0])
+        elif state.is_simultaneous_node():
+            # a seat with nothing to choose at this node answers INVALID_ACTION, as random_sim_test does
+            state.apply_actions([rng.choice(state.legal_actions(p) or [pyspiel.INVALID_ACTION])
+                                 for p in range(game.num_players())])
+            decisions += 1
         else:
             state.apply_action(rng.choice(state.legal_actions()))
             decisions += 1
