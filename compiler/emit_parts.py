@@ -198,12 +198,19 @@ def components_table(m) -> str:
     return "COMPONENTS = {" + ", ".join(comps) + "}"
 
 
+def without_file(meta: dict) -> dict:
+    """The module's ``META`` without the ruleset file's path: the path goes
+    in the line map beside the rule places (``SOURCE_LINE``), so that a
+    module's text does not depend on the folder it was built in."""
+    return {k: v for k, v in meta.items() if k != "source_file"}
+
+
 def write_start_tables(m) -> None:
     """The tables of a module that only makes a game's start (``write_start``)."""
     t = m.tail
     t.append(components_table(m))
     t.append("DEFINES = [" + ", ".join(f"({n!r}, {fn})" for n, fn in m.define_fns) + "]")
-    t.append("META = " + m.const(m.checked.meta))
+    t.append("META = " + m.const(without_file(m.checked.meta)))
 
 
 def write_tables(m) -> None:
@@ -273,4 +280,5 @@ def write_tables(m) -> None:
     from rulebook.compiler.code import _source
 
     t.append("# what the engine needs to know beside the functions: names, types, visibility")
-    t.append("META = " + pprint.pformat(eval(_source(ch.meta), {"Type": _Type}), width=118, sort_dicts=False))
+    t.append("META = " + pprint.pformat(eval(_source(without_file(ch.meta)), {"Type": _Type}), width=118,
+                                        sort_dicts=False))

@@ -10,6 +10,15 @@ from __future__ import annotations
 
 from rulebook.interpreter.program import ActionDef, ComponentType, Program, ZoneFamily
 
+# The line map's key for the ruleset file's path (no module line is 0; places are -1, -2, ...):
+# the module's text names no path (compiler/emit_parts.without_file).
+SOURCE_LINE = 0
+
+
+def source_file(ns: dict) -> str:
+    """The ruleset file a loaded module was compiled from, from its line map."""
+    return str(ns.get("__line_map__", {}).get(SOURCE_LINE, ""))
+
 
 def places(line_map) -> tuple:
     """The table ``PLACE`` of a compiled module: the rule places its code
@@ -37,7 +46,7 @@ def start_program_from(ns: dict) -> Program:
     meta = ns["META"]
     prog = Program(id=meta["id"], title=meta["title"], version=meta["version"], digest=meta["digest"],
                    variants=tuple(meta["variants"]), min_players=meta["min_players"],
-                   max_players=meta["max_players"], source_file=meta["source_file"], limits=meta["limits"])
+                   max_players=meta["max_players"], source_file=source_file(ns), limits=meta["limits"])
     prog.params = dict(meta["params"])
     prog.defines = list(ns["DEFINES"])
     _types_and_zones(prog, meta, ns)
@@ -68,7 +77,7 @@ def program_from(ns: dict) -> Program:
         min_players=meta["min_players"],
         max_players=meta["max_players"],
         default_players=meta["default_players"],
-        source_file=meta["source_file"],
+        source_file=source_file(ns),
         limits=meta["limits"],
     )
     prog.max_work = meta["limits"]["max_work"]

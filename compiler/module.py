@@ -26,6 +26,7 @@ from rulebook.compiler.emit_parts import (
     write_values,
 )
 from rulebook.compiler.emit_unit import UnitWriter
+from rulebook.compiler.load import SOURCE_LINE
 from rulebook.validator.ir import Checked, Expr, Template
 
 
@@ -212,7 +213,8 @@ def _slots(names: dict, n: int) -> str:
 
 def compile_start(checked: Checked) -> tuple[str, list]:
     """The source of a module with only a game's start (see ``write_start``)."""
-    return ModuleWriter(checked).write_start()
+    source, lines = ModuleWriter(checked).write_start()
+    return source, [*lines, (SOURCE_LINE, checked.meta["source_file"])]
 
 
 def compile_module(checked: Checked, info: dict | None = None) -> tuple[str, list]:
@@ -220,6 +222,7 @@ def compile_module(checked: Checked, info: dict | None = None) -> tuple[str, lis
     what the compiler knew, for compiling scenario text against it later."""
     writer = ModuleWriter(checked)
     source, lines = writer.write()
+    lines = [*lines, (SOURCE_LINE, checked.meta["source_file"])]
     if info is not None:
         info.update(checked=checked, analysis=writer.an, plain_names=writer.plain_names,
                     function_names=writer.function_names, action_names=writer.action_names)

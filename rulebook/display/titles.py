@@ -37,8 +37,10 @@ def phase_title(prog, phase: str | None) -> str | None:
     return str(_entry(_presentation(prog), "phases", phase) or words(phase))
 
 
-def board_title(prog, board: str) -> str:
-    """A board's ``presentation.boards`` title, else its component type's name in words."""
+def board_title(prog, board: str, part: str = "") -> str:
+    """A board's ``presentation.boards`` title, else its component type's
+    name in words and "map" (``square map``: a type's name alone does not say
+    what is drawn). ``part``: which part of a board kept per seat (`` of P1``)."""
     hint = _entry(_presentation(prog), "boards", board)
     title = hint.get("title") if isinstance(hint, dict) else None
-    return str(title or words(board))
+    return f"{title}{part}" if title else f"{words(board)}{part} map"

@@ -239,7 +239,7 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
         edges = []
         if board.kind == "graph":
             edges = sorted({tuple(sorted((a, b))) for a in board.ids for b in board.adj.get(a, ())})
-        out.append({"type": tname, "title": board_title(prog, tname) + heading[len(tname):], "kind": board.kind,
+        out.append({"type": tname, "title": board_title(prog, tname, heading[len(tname):]), "kind": board.kind,
                     "layout": spec.get("layout", "odd-r"),
                     "spaces": spaces, "edges": [list(e) for e in edges],
                     "labels": look.get("labels", "edges"), "swatches": dict(look.get("colours") or {}),

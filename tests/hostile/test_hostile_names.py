@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from rulebook.compiler import native
 from rulebook.compiler.build import compile_text
-from rulebook.compiler.load import places
+from rulebook.compiler.load import places, source_file
 from rulebook.compiler.module import compile_module, compile_start
 from rulebook.validator.loader import load_text
 from rulebook.validator.pipeline import check_document
@@ -201,9 +201,10 @@ def test_replay_a_log_whose_header_names_a_hostile_folder(name, beside, tmp_path
 
 @pytest.mark.skipif(native.missing() is not None, reason=str(native.missing()))
 def test_native_code_keeps_hostile_texts_as_texts(tmp_path):
-    """``--native``: the library's file names come from a digest, and Cython
-    copies source lines into C comments; a text that would close a C comment
-    (``*/``) or end a line there stays inside its comment and its string."""
+    """``--native``: the library's file names come from a digest, and the C
+    holds no copies of source lines in comments (``emit_code_comments=False``):
+    a text that would close a C comment (``*/``) or end a line is only ever
+    inside a C string, and the module reads it back unchanged."""
     text = "*/ /* \u2028 x\n y ''' \"\"\" \\ ??/ é"
     file = "dir\nimport os\n*/\u2028/ruleset.yaml"
     program = compile_text(hostile_ruleset(text), file).program
@@ -211,8 +212,8 @@ def test_native_code_keeps_hostile_texts_as_texts(tmp_path):
     library = native._build("rb_native_hostile", source, tmp_path)
     c = (tmp_path / "rb_native_hostile.c").read_text(encoding="utf-8")
     assert not {ch for ch in c if not ch.isprintable() and ch not in "\n\t"}
-    broken = "*[inserted by cython to avoid comment closer]/ /[inserted by cython to avoid comment start]*"
-    copies = [line for line in c.split("\n") if line.startswith(" * ")]  # Cython's copies of source lines
-    assert broken in c and not any("*/ /* " in line for line in copies)  # each copy had its "*/" and "/*" broken
+    assert "fn_" not in "".join(line for line in c.split("\n") if line.startswith(" * "))  # no source copies
+    assert not any("*/ /* " in line and '"' not in line for line in c.split("\n"))  # not outside a C string
     ns = native._import("rb_native_hostile", library, places(program.line_map))
-    assert ns["META"]["title"] == text and ns["META"]["source_file"] == file
+    ns["__line_map__"] = dict(program.line_map)
+    assert ns["META"]["title"] == text and source_file(ns) == file

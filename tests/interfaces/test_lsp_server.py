@@ -256,7 +256,7 @@ async def test_the_outline_lists_phases_actions_procedures_functions_components_
     assert outline == {
         "phases": ["choose", "swim", "bite"],
         "procedures": ["eat", "bite", "lose", "take_back_single", "check_end", "shark_bite", "miss"],
-        "functions": ["value_of"],
+        "functions": ["shark_done", "value_of"],
         "components": ["robot", "card", "shark_card"],
         "zones": ["line", "eaten", "hand", "played", "shark_hand", "shark_played"],
     }

@@ -64,7 +64,7 @@ def test_each_seats_board_is_drawn():
     game = compile_ok(KINGDOMS)
     st = game.new(2, seed=0)
     text = render_view(st, 0)
-    assert "plot of P1" in text and "plot of P2" in text, text
+    assert "plot of P1 map" in text and "plot of P2 map" in text, text
     table = seat_table(game, st, 0, [], {"on", "supply"})
     assert [len(b["spaces"]) for b in table["boards"]] == [9, 9]
     assert view(st, 0)["zones"]
