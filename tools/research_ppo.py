@@ -23,6 +23,7 @@ import json
 import time
 
 import numpy as np
+from win_rate_plot import win_rate_plot  # tools/, beside this script
 
 from rulebook.integrations.gymnasium import RulebookEnv
 
@@ -118,24 +119,10 @@ def train(args) -> tuple[list, int, float]:
 
 
 def plot(curve, args, steps: int, seconds: float) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    xs = [s for s, _ in curve]
-    fig, ax = plt.subplots(figsize=(6.4, 3.8))
-    for bot, style in (("random", "-o"), ("greedy", "-s")):
-        ax.plot(xs, [r[bot] for _, r in curve], style, markersize=3, label=f"against the {bot} bot")
-    ax.set_xlabel("training steps (learner decisions)")
-    ax.set_ylabel("win rate of the learned policy")
-    ax.set_ylim(-0.02, 1.02)
     extra = ", VecNormalize" if args.normalize else ""
-    ax.set_title(f"MaskablePPO on {args.game} (seat 0{extra}), {steps} steps in {seconds / 60:.1f} min", fontsize=10)
-    ax.grid(alpha=0.3)
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    fig.savefig(args.plot, dpi=110)
+    win_rate_plot(curve, "training steps (learner decisions)",
+                  f"MaskablePPO on {args.game} (seat 0{extra}), {steps} steps in {seconds / 60:.1f} min", args.plot,
+                  title_size=10)
 
 
 def main() -> None:

@@ -20,6 +20,7 @@ import time
 from collections import defaultdict
 
 import numpy as np
+from win_rate_plot import win_rate_plot  # tools/, beside this script
 
 from rulebook.integrations.gymnasium import RulebookEnv
 
@@ -83,23 +84,8 @@ def train(game: str, minutes: float, eval_every: int, eval_games: int, alpha: fl
 
 
 def plot(curve, game: str, path: str, episodes: int, seconds: float) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    xs = [e for e, _ in curve]
-    fig, ax = plt.subplots(figsize=(6.4, 3.8))
-    for bot, style in (("random", "-o"), ("greedy", "-s")):
-        ax.plot(xs, [r[bot] for _, r in curve], style, markersize=3, label=f"against the {bot} bot")
-    ax.set_xlabel("training games")
-    ax.set_ylabel("win rate of the learned policy")
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_title(f"Tabular Q-learning on {game} (seat 0), {episodes} games in {seconds / 60:.1f} min")
-    ax.grid(alpha=0.3)
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    win_rate_plot(curve, "training games",
+                  f"Tabular Q-learning on {game} (seat 0), {episodes} games in {seconds / 60:.1f} min", path)
 
 
 def main() -> None:
