@@ -667,7 +667,7 @@ schema = {
                                 "type": "string",
                                 "maxLength": 60,
                                 "description": "The board's name as players read it, over its map (default: "
-                                "the type's name).",
+                                "the type's name and 'map', as in 'square map').",
                             },
                             "labels": {
                                 "enum": ["edges", "spaces", "none"],
@@ -948,7 +948,7 @@ FIELD_DOCS: dict[str, dict] = {
     "presentation.boards.*.symbols": {"examples": [{"safe": "#", "sea": "~"}]},
     "presentation.boards.*.symbols.*": {"description": "The symbol drawn on spaces with this value.", "examples": ["#"]},
     "presentation.boards.*.labels": {"examples": ["edges", "none"]},
-    "presentation.boards.*.title": {"examples": ["Atlantis", "the board"]},
+    "presentation.boards.*.title": {"examples": ["the island", "the board"]},
     "presentation.zones": {"examples": [{"bank": {"group_by": "suit", "top": "highest", "top_by": "value"}}]},
     "presentation.zones.*": {"description": "How this zone's components are laid out.", "examples": [{"group_by": "suit", "top": "last"}]},
     "presentation.zones.*.group_by": {"examples": ["suit", "colour"]},
