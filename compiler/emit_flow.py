@@ -161,21 +161,28 @@ def write_turn(u: UnitWriter, p, t, end: Label) -> None:
 def first_player(u: UnitWriter, t) -> None:
     c = u.c
     with c.at(t.where_first):
-        c.line("if st.pass_to is not None:")  # 'pass turn to p' before the turns (in on_begin): p plays first
-        with c.block():
-            c.line("st.current = live(st, st.pass_to)")
+        # 'pass turn to p' before the turns (in on_begin): p plays first
         if t.first is not None:
-            c.line("else:")
-            with c.block():
-                c.line(f"st.current = live(st, {expr_call(c, t.first)})")
+            pass_to_or(c, f"live(st, {expr_call(c, t.first)})")
         else:
-            c.line("elif st.current is None:")
-            with c.block():
-                c.line("st.current = seat_order(st, 0)[0] if not all(st.eliminated) else None")
-            c.line("else:")
-            with c.block():
-                c.line("st.current = live(st, st.current)")
-        c.line("st.pass_to = None")
+            pass_to_or(c, "seat_order(st, 0)[0] if not all(st.eliminated) else None", "st.current is None",
+                       "live(st, st.current)")
+
+
+def pass_to_or(c, current: str, when: str | None = None, otherwise: str | None = None) -> None:
+    """Who plays next: the player a rule passed the turn to (``pass turn to
+    p``), else ``current`` (only ``when`` that holds, then ``otherwise``)."""
+    c.line("if st.pass_to is not None:")
+    with c.block():
+        c.line("st.current = live(st, st.pass_to)")
+    c.line(f"elif {when}:" if when else "else:")
+    with c.block():
+        c.line(f"st.current = {current}")
+    if otherwise is not None:
+        c.line("else:")
+        with c.block():
+            c.line(f"st.current = {otherwise}")
+    c.line("st.pass_to = None")
 
 
 def turn_head(u: UnitWriter, p, t, end: Label) -> Label:
@@ -300,17 +307,6 @@ def again_or_end(u: UnitWriter, t, turn_end: Label, action_loop: Label) -> None:
 def next_player(u: UnitWriter, t, head: Label) -> None:
     c, sm = u.c, u.machine
     with c.at(t.where_next):
-        c.line("if st.pass_to is not None:")
-        with c.block():
-            c.line("st.current = live(st, st.pass_to)")
-        if t.next is not None:
-            c.line("else:")
-            with c.block():
-                c.line(f"st.current = live(st, {expr_call(c, t.next)})")
-        else:
-            c.line("else:")
-            with c.block():
-                c.line("st.current = next_player(st, st.current, 1)")
-        c.line("st.pass_to = None")
+        pass_to_or(c, f"live(st, {expr_call(c, t.next)})" if t.next is not None else "next_player(st, st.current, 1)")
         c.line("st.end_turn = False")
         c.line(f"pc = {sm.ref(head)}; continue")
