@@ -202,18 +202,18 @@ def space_in(board: Board, index, key):
 
 
 def drawn_boards(st) -> list[tuple[str, str, Board]]:
-    """The boards a table draws, each as (its type, its title, its Board):
-    a board kept per something once per part, titled by the part's value
-    (a seat by its player's name: ``plot of Alice``)."""
+    """The boards a table draws, each as (its type, which part it is, its
+    Board): a board kept per something once per part, the part named by its
+    value (a seat by its player's name: `` of Alice``), else ``""``."""
     from rulebook.interpreter.labels import describe
 
     out = []
     for tname, board in st.cat.boards.items():
         if not board.parts:
-            out.append((tname, tname, board))
+            out.append((tname, "", board))
             continue
         per = st.prog.comp_types[tname].board["per"]
         t = st.prog.comp_types[tname].static.get(per)
         for value, part in board.parts.items():
-            out.append((tname, f"{tname} of {describe(st, value, t)}", part))
+            out.append((tname, f" of {describe(st, value, t)}", part))
     return out

@@ -48,7 +48,7 @@ def render_text(st, view: dict, seat_style=None, legend: bool = True, title: boo
     marks mean."""
     out: list[Text] = []
     prog = st.prog
-    for tname, heading, board in drawn_boards(st):  # a board kept per seat: each seat's part
+    for tname, part, board in drawn_boards(st):  # a board kept per seat: each seat's part
         ct = prog.comp_types[tname]
         show = (ct.board or {}).get("show")
         if not show or board.kind == "graph":
@@ -76,7 +76,7 @@ def render_text(st, view: dict, seat_style=None, legend: bool = True, title: boo
         cell = max([CELL] + [len(n) + 1 for n in col_names.values()])
         gutter = max([3] + [len(n) for n in row_names.values()])
         if title:
-            out.append(Text(board_title(prog, tname, heading[len(tname):]), style="bold"))  # " of P1": a part
+            out.append(Text(board_title(prog, tname, part), style="bold"))  # " of P1": a part
         out.append(Text((" " * (gutter + 2) + "".join(f"{col_names[c]:<{cell}}" for c in cols)).rstrip(),
                         style="dim"))
         for r in rows:

@@ -199,7 +199,7 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
     everybody sees), their terrain, and the pieces on them from the view."""
     out, shown = [], set()
     prog = st.prog
-    for tname, heading, board in drawn_boards(st):  # a board kept per seat: each seat's part
+    for tname, part, board in drawn_boards(st):  # a board kept per seat: each seat's part
         ct = prog.comp_types[tname]
         spec = ct.board or {}
         if spec.get("show") is False:  # kept off the table: a display choice, the view still holds its pieces
@@ -239,7 +239,7 @@ def _boards(st, v: dict, hints: dict) -> tuple[list[dict], set[str]]:
         edges = []
         if board.kind == "graph":
             edges = sorted({tuple(sorted((a, b))) for a in board.ids for b in board.adj.get(a, ())})
-        out.append({"type": tname, "title": board_title(prog, tname, heading[len(tname):]), "kind": board.kind,
+        out.append({"type": tname, "title": board_title(prog, tname, part), "kind": board.kind,
                     "layout": spec.get("layout", "odd-r"),
                     "spaces": spaces, "edges": [list(e) for e in edges],
                     "labels": look.get("labels", "edges"), "swatches": dict(look.get("colours") or {}),
