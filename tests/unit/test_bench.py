@@ -179,3 +179,30 @@ def test_the_peer_script_measures_open_spiel_or_says_it_is_missing():
     else:
         games, decisions, seconds = got
         assert games > 0 and 5 * games <= decisions <= 9 * games and seconds > 0  # 5 to 9 marks a game
+
+
+def test_the_work_count_is_the_same_for_the_same_games(capsys):
+    """benchmarks/work_count.py counts calls and instructions, not time: two
+    counts of the same games give the same numbers, and more games more work."""
+    spec = importlib.util.spec_from_file_location("work_count", SUITE.parent / "work_count.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(["examples/nim/ruleset.yaml", "--games", "1"])
+    out = capsys.readouterr().out
+    assert re.search(r"^calls=[1-9]\d*$", out, re.M) and re.search(r"^instructions=[1-9]\d*$", out, re.M)
+    assert re.search(r"^ +\d+  <rulebook nim ", out, re.M)  # the generated module's share, by its file name
+
+    from rulebook.compiler.build import compile_path
+    from rulebook.interpreter.game import Game
+
+    from rulebook.simulate.run import game_seed, play_one
+
+    game = Game(compile_path(ROOT / "examples" / "nim" / "ruleset.yaml").program)
+
+    def play(i):
+        play_one(game, 2, game_seed(0, i))
+
+    play(0)  # the first game fills the engine's lazy tables: counted after it, as main() does
+    assert module.count_calls(play, 2) == module.count_calls(play, 2) < module.count_calls(play, 4)
+    assert module.count_instructions(play, 2) == module.count_instructions(play, 2)
+    assert sum(module.count_instructions(play, 2).values()) < sum(module.count_instructions(play, 4).values())
