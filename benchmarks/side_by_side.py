@@ -81,9 +81,13 @@ def rulebook_public_game(ruleset: str, players: int):
     """The same random games through the public decision interface (who
     must decide, their legal options with labels, a checked ``apply``), as
     a human, a bot or PettingZoo plays them."""
-    from rulebook.simulate.run import game_seed, random_seats
+    return public_games(_game(ruleset), players)
 
-    game = _game(ruleset)
+
+def public_games(game, players: int):
+    """``one(i)``: the ``i``-th random game of ``game`` through its public
+    decision interface (benchmarks/work_count.py counts the same games)."""
+    from rulebook.simulate.run import game_seed, random_seats
 
     def one(i: int) -> None:
         seed = game_seed(1, i)

@@ -1,9 +1,10 @@
 """How much work the engine does for a ruleset's random games, counted, not timed.
 
-    python benchmarks/work_count.py RULESET [--players N] [--games G]
+    python benchmarks/work_count.py RULESET [--players N] [--games G] [--public]
 
 Plays G random games (the engine's own playout loop, the seeds of
-``rulebook simulate``) and prints the Python calls made and the bytecode
+``rulebook simulate``; with ``--public``, through the public decision
+interface as benchmarks/side_by_side.py plays them) and prints the Python calls made and the bytecode
 instructions executed, per file. On a shared machine two timings of the same
 code differ by more than a small regression; these counts do not depend on
 the load. Run it with two engines (two virtual environments, one ruleset) and
@@ -66,6 +67,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("ruleset")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--public", action="store_true", help="play through game.options and game.apply")
     args = parser.parse_args(argv)
 
     from rulebook.compiler.build import compile_path
@@ -79,8 +81,14 @@ def main(argv: list[str] | None = None) -> None:
     def play(i: int) -> None:
         play_one(game, players, game_seed(0, i))
 
+    if args.public:
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        from side_by_side import public_games
+
+        play = public_games(game, players)
+
     play(0)  # compiled and warmed before counting
-    print(f"ruleset={args.ruleset} players={players} games={args.games}")
+    print(f"ruleset={args.ruleset} players={players} games={args.games} public={args.public}")
     print(f"calls={count_calls(play, args.games)}")
     counts = count_instructions(play, args.games)
     print(f"instructions={sum(counts.values())}")
