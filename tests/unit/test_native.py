@@ -48,7 +48,8 @@ def _games(game: Game, players: int, count: int) -> str:
 
 @needs_native
 @pytest.mark.parametrize(("path", "players"), [
-    ("rulesets/get-bit/ruleset.yaml", 4),
+    # Two builds keep the suite's time: every ruleset's native games are checked by
+    # tools/same_games.py --native (docs/performance.md), these two by every run.
     ("rulesets/dead-mans-draw/ruleset.yaml", 2),  # a unit with one local (l_0 = L[0]: no tuple of one)
     ("examples/liars-dice/ruleset.yaml", 3),  # staged actions, simultaneous and public choices, procedures that ask
 ])
