@@ -4,12 +4,14 @@
 
 Plays G random games (the engine's own playout loop, the seeds of
 ``rulebook simulate``; with ``--public``, through the public decision
-interface as benchmarks/side_by_side.py plays them) and prints the Python calls made and the bytecode
-instructions executed, per file. On a shared machine two timings of the same
+interface as benchmarks/side_by_side.py plays them) and prints the Python
+calls made and the bytecode instructions executed, per file. On a shared machine two timings of the same
 code differ by more than a small regression; these counts do not depend on
 the load. Run it with two engines (two virtual environments, one ruleset) and
 compare the lines: equal counts of calls and instructions mean the same work,
-so a difference in measured speed is the machine's, not the engine's. It does
+so a difference in measured speed is the machine's, not the engine's. One
+game is played before counting, since the engine fills some tables on first
+use; compare runs made the same way (a fresh process each). It does
 not see what an instruction costs (a constant and a global read count as one
 each): a change of that kind still needs the side-by-side benchmarks.
 """
