@@ -16,20 +16,27 @@ from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from rulebook.display.presentation import hints
 from rulebook.display.titles import phase_title, words, zone_title
 from rulebook.interpreter.labels import player_name
 from rulebook.interpreter.view import component_view, view
 from rulebook.terminal import boardmap
+from rulebook.terminal.looks import cell_rows, stack_cells
 from rulebook.terminal.text import WRAP_CONSOLE, items_text, name_players, pack_items, seat_style, value_text, wrapped
 
 
-def _zone_groups(st, v: dict, skip_families: set, seen: set | None = None) -> tuple[list, dict]:
+def _zone_groups(st, v: dict, skip_families: set, seen: set | None = None,
+                 look: dict | None = None) -> tuple[list, dict]:
     """Split the view's zones into shared ones and each player's: a zone
     kept per player belongs to that player, one kept per component to the
     component's owner when the viewer can see who owns it. An empty zone of
     a family that no rule of the chosen variants names, or (``seen`` given)
-    that has never held anything in this game, is left off the table."""
+    that has never held anything in this game, is left off the table.
+    Each zone comes as ``(label, zone, its type, its stacks or None, its
+    items as text)``, drawn as the presentation hints ``look`` say."""
     from rulebook.interpreter.ops import zone_family, zone_key, zone_label
+
+    look = look or hints(st.prog)
 
     families, viewer = st.prog.families, v["viewer"]
     used = st.prog.used_zones or frozenset(families)
@@ -55,22 +62,27 @@ def _zone_groups(st, v: dict, skip_families: set, seen: set | None = None) -> tu
             key_view = component_view(st, key, viewer)
             label = f"{title}[{key_view.get('name') or key_view.get('type')}]"
             owner = key_view.get("owner") if isinstance(key_view.get("owner"), int) else None
-        entry = (label, zone, fam.of)
+        cells = stack_cells(zone["items"], look["zones"].get(fam.name), look["types"])
+        entry = (label, zone, fam.of, cells, items_text(zone["items"], fam.of, look["types"]))
         (per_player[owner] if owner is not None and owner in per_player else shared).append(entry)
     return shared, per_player
 
 
 def _zone_lines(entries: list, name_width: int, width: int, one_line: bool = False) -> list[Text]:
     """One row per zone: its name, its count and its items, the items
-    wrapped under themselves. Built line by line (no table) so that plain
-    text has no trailing padding."""
+    wrapped under themselves (``one_line``: cut to one row, but a zone of
+    stacks, which is never cut). Built line by line (no table) so that
+    plain text has no trailing padding."""
     out = []
     indent = 2 + name_width + 1 + 4 + 2
-    for label, zone, of in entries:
+    for label, zone, _of, cells, body in entries:
         head = Text("  ")
         head.append(label[:name_width].ljust(name_width))
         head.append(f" {zone['count']:>4}  ", style="cyan")
-        body = items_text(zone["items"], of)
+        if cells:
+            rows = cell_rows(cells, max(20, width - indent))
+            out += [(head if i == 0 else Text(" " * indent)) + row for i, row in enumerate(rows)]
+            continue
         if not body.plain:
             out.append(head.rstrip() or head)
             continue
@@ -123,6 +135,7 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
     Up to 3 the viewer's own zones are drawn whole."""
     v = view(st, p)
     prog = st.prog
+    look = hints(prog)
     parts: list[RenderableType] = []
     status = _status_line(st, v)
     score_line = scores_text(st, p)
@@ -147,7 +160,7 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
     board_lines = boardmap.render_text(st, v, seat_style, legend=compact < 3, title=compact < 2, side=width - 2)
     board_zones = {((ct.board or {}).get("show") or {}).get("pieces") for ct in prog.comp_types.values() if ct.board}
     parts += [Text("  ") + line for line in board_lines]
-    shared, per_player = _zone_groups(st, v, board_zones if board_lines else set(), seen)
+    shared, per_player = _zone_groups(st, v, board_zones if board_lines else set(), seen, look)
     if compact >= 3:
         return Group(*parts, *_small_screen(st, p, per_player, public_vars, width, one_line=compact >= 4,
                                           hide_own=compact >= 5))
@@ -203,14 +216,32 @@ def _small_screen(st, p, per_player: dict, public_vars: dict, width: int, one_li
     full = [e for e in per_player.get(p, []) if e[1]["count"]] if p is not None and not hide_own else []
     if full:  # nothing of the viewer's own to show: no line for it
         own = Text.assemble((player_name(st, p), f"bold {seat_style(p)}"), (" (you)  ", "bold"))
-        for i, (label, zone, of) in enumerate(full):
+        flowing = [e for e in full if not e[3]]
+        for i, (label, zone, _of, _cells, body) in enumerate(flowing):
             own.append((" · " if i else "") + f"{_short_label(label, st, p)} {zone['count']}: ")
-            own.append_text(items_text(zone["items"], of))
-        rows = wrapped(own, 4, width, first=0)
+            own.append_text(body)
+        rows = wrapped(own, 4, width, first=0) if flowing else [own.rstrip() or own]
         if one_line and len(rows) > 1:
             rows = [rows[0][: width - 14] + Text(" … (r: all)", style="dim")]
-        parts += rows
+        parts += rows + _stack_rows([e for e in full if e[3]], st, p, width)
+    for q in range(st.n):  # the others' stacks too: a zone of stacks is never cut (only the last resort leaves it)
+        if q != p and not hide_own:
+            stacked = [e for e in per_player.get(q, []) if e[1]["count"] and e[3]]
+            if stacked:
+                parts.append(Text(player_name(st, q), style=f"bold {seat_style(q)}"))
+                parts += _stack_rows(stacked, st, q, width)
     return parts
+
+
+def _stack_rows(entries: list, st, q, width: int) -> list[Text]:
+    """Each zone of stacks under a player's name: ``pile 4  cups 4   coins
+    2 3 [6]``, its stacks in columns on as many rows as they need."""
+    out = []
+    for label, zone, _of, cells, _body in entries:
+        head = Text(f"    {_short_label(label, st, q)} {zone['count']}  ")
+        rows = cell_rows(cells, max(20, width - len(head)))
+        out += [(head if i == 0 else Text(" " * len(head))) + row for i, row in enumerate(rows)]
+    return out
 
 
 def _shared_section(st, p, shared: list, public_vars: dict, name_width: int, width: int, compact: int) -> list:
@@ -257,18 +288,18 @@ def _player_section(st, v: dict, p, q: int, entries: list, name_width: int, widt
     full = [e for e in entries if e[1]["count"]]
     empty = [e[0] for e in entries if not e[1]["count"]]
     parts: list[Text] = []
-    if compact and q != p:  # the others' zones in a flow after their name
+    if compact and q != p:  # the others' zones in a flow after their name, their stacks under it
         flow = Text()
-        for label, zone, of in full:
+        for label, zone, _of, _cells, body in (e for e in full if not e[3]):
             flow.append(("" if not flow.plain else " · ") + f"{_short_label(label, st, q)} {zone['count']}: ")
-            flow.append_text(items_text(zone["items"], of))
+            flow.append_text(body)
         if pv:
             flow = Text(vars_text + (" · " if flow.plain else "")) + flow
         line = Text.assemble(heading, "   ", flow) if flow.plain else heading  # each part keeps its style
         lines = wrapped(line, 4, width, first=0)
         if compact >= 2 and len(lines) > 1:
             lines = [lines[0][: width - 1] + Text("…")]
-        return lines
+        return lines + _stack_rows([e for e in full if e[3]], st, q, width)
     parts.append(heading)
     if pv:
         parts += _wrapped(Text(vars_text), 2, width)

@@ -113,21 +113,28 @@ def _item_text(item: dict, zone_type: str | None) -> str:
     return f"[hidden]{kind}" + (f" ({', '.join(shown)})" if shown else "")
 
 
-def items_text(items: list[dict], zone_type: str | None = None) -> Text:
+def items_text(items: list[dict], zone_type: str | None = None, types: dict | None = None) -> Text:
     """A zone's items in order, runs of equal ones as "name ×N"; face-down
-    ones as their backs, dimmed."""
+    ones as their backs, dimmed; with the presentation hints' ``types``,
+    a face-up one on the colour the ruleset gives its property
+    (``rulebook.terminal.looks``)."""
+    from rulebook.terminal.looks import item_style
+
     runs: list[list] = []
     for item in items:
         label = _item_text(item, zone_type)
         if runs and runs[-1][0] == label:
             runs[-1][1] += 1
         else:
-            runs.append([label, 1, bool(item.get("hidden"))])
+            style = "dim" if item.get("hidden") else (item_style(item, types) if types else "")
+            runs.append([label, 1, style])
     out = Text()
-    for i, (label, n, hidden) in enumerate(runs[:MAX_GROUPS]):
+    for i, (label, n, style) in enumerate(runs[:MAX_GROUPS]):
         if i:
             out.append(", ")
-        out.append(label + (f" ×{n}" if n > 1 else ""), style="dim" if hidden else "")
+        out.append(label, style=style)
+        if n > 1:
+            out.append(f" ×{n}")
     if len(runs) > MAX_GROUPS:
         out.append(f", … +{sum(r[1] for r in runs[MAX_GROUPS:])} more", style="dim")
     return out

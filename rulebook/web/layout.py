@@ -15,6 +15,7 @@ to a client holding the author's token.
 
 from __future__ import annotations
 
+from rulebook.display import presentation
 from rulebook.display.axes import axis_names
 from rulebook.display.scores import breakdown, live_scores
 from rulebook.display.targets import option_targets
@@ -23,7 +24,6 @@ from rulebook.interpreter.boards import drawn_boards
 from rulebook.interpreter.labels import comp_name, player_name
 from rulebook.interpreter.ops import zone_family, zone_key, zone_label
 from rulebook.interpreter.view import component_view, view
-from rulebook.web import hints as presentation
 from rulebook.web.help import descriptions
 
 
@@ -154,6 +154,15 @@ def _item(item: dict, zone_of: str | None) -> dict:
     return out
 
 
+def _stacks(items: list[dict], hint: dict | None, zone_of: str | None) -> list[dict] | None:
+    """The zone's stacks as the terminal draws them too (``presentation.stacks``), each item as the page draws it."""
+    groups = presentation.stacks(items, hint)
+    if groups is None:
+        return None
+    return [dict(g, value="?" if g["value"] is None else g["value"], items=[_item(i, zone_of) for i in g["items"]])
+            for g in groups]
+
+
 def _zones(st, v: dict, seat, hints: dict, seen: set[str], skip: set[str]) -> list[dict]:
     """Every zone worth drawing, in the layout order: a zone of a family no
     rule of the chosen variants names, or one that has never held anything
@@ -188,6 +197,7 @@ def _zones(st, v: dict, seat, hints: dict, seen: set[str], skip: set[str]) -> li
             "count": zone["count"],
             "visibility": fam.visibility,
             "items": [_item(i, fam.of) for i in zone["items"]],
+            "stacks": _stacks(zone["items"], hints["zones"].get(fam.name), fam.of),
             "order": order.index(fam.name) if fam.name in order else len(order),
         })
     out.sort(key=lambda e: e["order"])

@@ -117,30 +117,18 @@ function itemsNode(items, zone) {
   return box;
 }
 
-function stacksNode(zone, hint) {
-  // the ruleset groups this zone into stacks by a property (presentation.zones): one stack per value, its
-  // top card drawn last (on top) and marked
+function stacksNode(zone) {
+  // the ruleset groups this zone into stacks by a property (presentation.zones): the server groups them
+  // (rulebook.display.presentation.stacks, as the terminal does), each stack's top last, drawn on top and marked
   const box = el("div", "items stacks");
-  const groups = new Map();
-  for (const it of zone.items) {
-    const v = it.props && it.props[hint.group_by] !== undefined ? String(it.props[hint.group_by]) : "?";
-    if (!groups.has(v)) groups.set(v, []);
-    groups.get(v).push(it);
-  }
-  for (const [value, members] of groups) {
-    let ordered = members.slice();
-    if (hint.top === "first") ordered.reverse();
-    else if ((hint.top === "highest" || hint.top === "lowest") && hint.top_by) {
-      const key = it => Number((it.props || {})[hint.top_by]);
-      ordered.sort((a, b) => hint.top === "highest" ? key(a) - key(b) : key(b) - key(a));
-    }
+  for (const group of zone.stacks) {
     const stack = el("div", "stack");
-    stack.dataset.group = value;
-    stack.appendChild(el("div", "stack-head", value.replace(/_/g, " ") + " · " + members.length));
+    stack.dataset.group = group.value;
+    stack.appendChild(el("div", "stack-head", group.value.replace(/_/g, " ") + " · " + group.items.length));
     const pile = el("div", "pile");
-    ordered.forEach((it, k) => {
+    group.items.forEach((it, k) => {
       const node = compNode(it, 1, zone);
-      if (hint.top && k === ordered.length - 1 && value !== "?") { node.classList.add("top"); node.appendChild(el("span", "top-mark", "top")); }
+      if (group.top && k === group.items.length - 1) { node.classList.add("top"); node.appendChild(el("span", "top-mark", "top")); }
       pile.appendChild(node);
     });
     stack.appendChild(pile);
@@ -156,8 +144,7 @@ function zoneNode(zone) {
   head.appendChild(el("b", "", zone.label));
   head.appendChild(document.createTextNode(" · " + zone.count + (zone.visibility === "public" ? "" : " · " + zone.visibility)));
   z.appendChild(head);
-  const hint = (table.zone_hints || {})[zone.family];
-  z.appendChild(hint && hint.group_by ? stacksNode(zone, hint) : itemsNode(zone.items, zone));
+  z.appendChild(zone.stacks ? stacksNode(zone) : itemsNode(zone.items, zone));
   return z;
 }
 
