@@ -30,6 +30,9 @@ class Screen:
     fresh: list[str]
     options: list[str]
     pages: list[list[str]] = field(default_factory=list)  # the catch-up pages shown before it
+    # lines the program wrote longer than the terminal is wide: the terminal breaks them anywhere,
+    # mid-word and without indent, so a screen that fits has none
+    too_wide: list[str] = field(default_factory=list)
 
     def shows(self, text: str) -> bool:
         """Whether ``text`` is readable on this screen or its pages, a line
@@ -42,6 +45,7 @@ class Screen:
 class Capture:
     screens: list[Screen] = field(default_factory=list)
     ending: list[str] = field(default_factory=list)  # what the terminal shows after the game ends
+    ending_too_wide: list[str] = field(default_factory=list)
 
 
 class _Recorder(Console):
@@ -65,6 +69,11 @@ class _Enter:
 
     def isatty(self) -> bool:
         return False
+
+
+def too_wide(text: str, width: int) -> list[str]:
+    """The lines of ``text`` longer than ``width``, which a terminal would break for us."""
+    return [line.rstrip() for line in text.split("\n") if len(line.rstrip()) > width]
 
 
 def terminal_rows(text: str, width: int) -> list[str]:
@@ -114,8 +123,10 @@ def whole_game(game, players: int, seed: int, human: int = 0, width: int = 80, h
             session.console.print((session.ask_head or "") + (SPACE_PROMPT if session.dense else PROMPT) + ": ",
                                   end="")
             pages = [terminal_rows(text, width) for text in session.console.cleared[1:]]
-            capture.screens.append(Screen(terminal_rows(session.console.export_text(clear=True), width), fresh,
-                                          [o.label for o in options], pages))
+            text = session.console.export_text(clear=True)
+            wide = [line for page in session.console.cleared[1:] + [text] for line in too_wide(page, width)]
+            capture.screens.append(Screen(terminal_rows(text, width), fresh, [o.label for o in options], pages,
+                                          wide))
             session.fresh[p] = 0
         else:
             answer = 0 if p == human else decide(game, st, p, agents[p])
@@ -123,5 +134,6 @@ def whole_game(game, players: int, seed: int, human: int = 0, width: int = 80, h
         game.apply(st, p, answer)
         session.flush(frozenset({first}) if len(options) == 1 else frozenset())  # as Session.play does
     session.finish()
-    capture.ending = terminal_rows(session.console.export_text(clear=True), width)
+    text = session.console.export_text(clear=True)
+    capture.ending, capture.ending_too_wide = terminal_rows(text, width), too_wide(text, width)
     return capture

@@ -236,6 +236,8 @@ def option_lines(options, screen_width: int = 80) -> list[Text]:
     longest = max((len(c) for c in cells), default=0)
     columns = max(1, (screen_width - 2) // (longest + 3)) if len(cells) > 4 else 1
     rows = -(-len(cells) // columns)
+    if columns == 1:  # one option a row, a long one broken at words under its label
+        return [row for cell in cells for row in _long_cell(cell, 2, width + 3, screen_width)]
     out = []
     for r in range(rows):
         line = Text("  ")
@@ -248,6 +250,18 @@ def option_lines(options, screen_width: int = 80) -> list[Text]:
                 line.append_text(piece)
         out.append(line)
     return out
+
+
+def _long_cell(cell: Text, indent: int, number: int, screen_width: int) -> list[Text]:
+    """An option as rows of the screen: indented ``indent``, a label longer
+    than a row broken at words and going on under its start (past its
+    number, ``number`` columns), never mid-word nor by the terminal."""
+    if indent + len(cell) <= screen_width:
+        return [Text(" " * indent) + cell]
+    rows = wrapped(cell, indent + number, screen_width, first=indent)
+    for row in rows:
+        row.rstrip()
+    return rows
 
 
 def _run_lines(runs: list, width: int, screen_width: int) -> list[Text]:
@@ -265,6 +279,13 @@ def _run_lines(runs: list, width: int, screen_width: int) -> list[Text]:
             line = Text("  ") + (Text(words + ":", style="bold") if words else Text())
         for o, n, rest in members:
             cell = _cell(o, n, rest, 1)
+            if len(cell) + 4 > screen_width:  # longer than a row: rows of its own, broken at words
+                if line.plain.strip():
+                    out.append(line)
+                rows = _long_cell(cell, 4, len(str(o.index + 1)) + 2, screen_width)
+                out += rows[:-1]
+                line = rows[-1]
+                continue
             gap = " " if line.plain.endswith(":") else ("" if not line.plain.strip() else "   ")
             if len(line) + len(gap) + len(cell) > screen_width and line.plain.strip():
                 out.append(line)

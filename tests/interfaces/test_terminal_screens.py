@@ -32,6 +32,7 @@ def test_every_screen_of_a_whole_game_fits_80x24_and_shows_what_happened(game_id
     for i, screen in enumerate(capture.screens):
         where = f"{game_id} screen {i}:\n" + "\n".join(screen.lines)
         assert len(screen.lines) <= HEIGHT and all(len(row) <= WIDTH for row in screen.lines), where
+        assert not screen.too_wide, f"{where}\nleft for the terminal to break: {screen.too_wide}"
         assert screen.lines[0].startswith("─"), where  # the header's rule is the top row
         assert screen.lines[-1].rstrip().endswith("q to quit):"), where  # and the question the bottom one
         for page in screen.pages:
@@ -39,6 +40,7 @@ def test_every_screen_of_a_whole_game_fits_80x24_and_shows_what_happened(game_id
         missing = [text for text in screen.fresh if not screen.shows(text)]
         assert not missing, f"{where}\nnot shown: {missing}"
     ending = "\n".join(capture.ending)
+    assert not capture.ending_too_wide, capture.ending_too_wide
     assert ending.count("Game over.") == 1, ending
     assert "winner" in ending or "Winners: nobody" in ending, ending
 
@@ -56,3 +58,22 @@ def test_identical_options_are_listed_once_and_alike_ones_under_their_common_wor
     assert text.count("red person (2)") == 1 and "2. red person (2) ×2" in text
     assert "move boat: 4. 1 at sea (9,4)   5. 2 at sea (5,11)   6. 3 at sea (2,9)" in text
     assert "7. stop moving" in text
+
+
+def test_a_long_option_is_broken_at_words_under_its_label():
+    """Lifeboat's navigation cards read as long sentences: broken at words,
+    going on under the label's start, never left to the terminal (which
+    breaks mid-word at column 80, with no indent)."""
+    from rulebook.terminal.panels import option_lines
+
+    class Option:
+        def __init__(self, index, label):
+            self.index, self.label, self.value = index, label, index
+
+    long = "nav 23 (no seagull; overboard: [Sailor]; thirsty: [Madame Wong, Sir Stephen]; rowers are thirsty)"
+    rows = [line.plain for line in option_lines([Option(0, long), Option(1, "nav 5")], 80)]
+    assert rows == ["   1. nav 23 (no seagull; overboard: [Sailor]; thirsty: [Madame Wong, Sir",
+                    "      Stephen]; rowers are thirsty)", "   2. nav 5"], rows
+    alike = ["move boat 1 " + "on and on " * 9, "move boat 2 at sea", "move boat 3 at sea"]
+    rows = [line.plain for line in option_lines([Option(i, x) for i, x in enumerate(alike)], 80)]
+    assert all(len(row) <= 80 for row in rows) and rows[2].startswith("       on and"), rows
