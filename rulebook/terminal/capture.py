@@ -92,9 +92,11 @@ def terminal_rows(text: str, width: int) -> list[str]:
 
 
 def whole_game(game, players: int, seed: int, human: int = 0, width: int = 80, height: int = 24,
-               bots: str = "greedy", limit: int = 400) -> Capture:
-    """Play one game with seat ``human`` answered at random (seeded) and
-    bots at the other seats, keeping each of the human's screens."""
+               bots: str = "greedy", limit: int = 400, pick=None) -> Capture:
+    """Play one game with seat ``human`` answered at random (seeded; or by
+    ``pick(options)``, an option's index) and bots at the other seats, as
+    ``rulebook play GAME --human 1 --seed SEED`` plays it, keeping each of
+    the human's screens."""
     from rulebook.terminal.play import PROMPT, SPACE_PROMPT, Session, _bots
 
     st = game.new(players=players, seed=seed)
@@ -116,7 +118,7 @@ def whole_game(game, players: int, seed: int, human: int = 0, width: int = 80, h
         if p == human and len(options) > 1:
             fresh = [ln.text for ln in session.history[p][len(session.history[p]) - session.fresh[p]:]] \
                 if session.fresh[p] else []
-            answer = rnd.randrange(len(options))
+            answer = rnd.randrange(len(options)) if pick is None else pick(options)
             session.console.export_text(clear=True)  # what came before was cleared by the screen
             session.console.cleared = []
             session.show(p, options, None)

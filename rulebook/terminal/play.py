@@ -360,19 +360,51 @@ class Session:
         game, st = self.game, self.st
         if self.log:
             self.log.end(st)
+        scores = [name_players(st, line) for line in final_scores(game, st)]
         if self.seats:  # the humans see the final table (in hot seat: what everybody may see)
             self.say("")
             if self.screen:  # the screen is redrawn: how the game ended goes under the final table
                 self.console.clear()
+                self.final_screen(scores)
+                return
             self.console.print(table_view(st, self.viewer, self.console.width, self.seen))
-            seat = self.viewer if self.viewer is not None else self.seats[0]
-            ending = [ln for ln in self.history[seat][len(self.history[seat]) - self.fresh[seat]:]
-                      if ln.kind != "end"]  # the table's status says who won
-            if self.screen and ending:
-                panel = events_panel(st, ending, len(ending), limit=len(ending), width=self.console.width)
-                self.console.print(Group(Text("How the game ended", style="bold"), *panel.renderables[1:]))
-        for line in final_scores(game, st):
-            self.say(name_players(st, line))
+        for line in scores:
+            self.say(line)
+
+    def final_screen(self, scores: list[Text]) -> None:
+        """The game-over screen, within the terminal's height: the final
+        table (drawn more compactly as needed), how the game ended (what
+        happened since the seat's last decision; lines that do not fit are
+        paged first, as during the game) and the final scores, with a row
+        left for the shell's prompt."""
+        st, console = self.st, self.console
+        width, height = console.width, console.height
+        seat = self.viewer if self.viewer is not None else self.seats[0]
+        ending = [ln for ln in self.history[seat][len(self.history[seat]) - self.fresh[seat]:]
+                  if ln.kind != "end" and ln.text]  # the table's status says who won
+        needed = fresh_rows(st, ending, len(ending), width)
+        for compact in range(5):
+            table = table_view(st, self.viewer, width, self.seen, compact)
+            used = self.lines_of(table) + len(scores) + 1
+            if used + needed <= height:
+                break
+        room = height - used - 1  # the panel's title takes a row
+        shown = len(ending)
+        while shown and fresh_rows(st, ending, shown, width) - 1 > room:
+            shown -= 1
+        if shown < len(ending):
+            for page in catch_up_pages(st, ending[: len(ending) - shown], width, height):
+                console.print(page)
+                console.print(Text("Enter: go on"), end="")
+                if self.reader.read() is None:
+                    break
+                console.clear()
+        console.print(table)
+        if shown:
+            panel = events_panel(st, ending[len(ending) - shown:], shown, limit=shown, width=width)
+            console.print(Group(Text("How the game ended", style="bold"), *panel.renderables[1:]))
+        for line in scores:
+            console.print(line)
 
     def stop(self, why: str) -> None:
         """Leave the game: saved, abandoned, or at the end of the input."""

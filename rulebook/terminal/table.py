@@ -162,7 +162,7 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
     parts += [Text("  ") + line for line in board_lines]
     shared, per_player = _zone_groups(st, v, board_zones if board_lines else set(), seen, look)
     if compact >= 3:
-        return Group(*parts, *_small_screen(st, p, per_player, public_vars, width, one_line=compact >= 4,
+        return Group(*parts, *_small_screen(st, v, p, per_player, public_vars, width, one_line=compact >= 4,
                                           hide_own=compact >= 5))
     labels = [e[0] for e in shared] + [e[0] for es in per_player.values() for e in es]
     name_width = min(max((len(x) for x in labels), default=8), 28)
@@ -205,7 +205,7 @@ def _public_vars(prog, v: dict) -> dict:
     return public
 
 
-def _small_screen(st, p, per_player: dict, public_vars: dict, width: int, one_line: bool = False,
+def _small_screen(st, v: dict, p, per_player: dict, public_vars: dict, width: int, one_line: bool = False,
                   hide_own: bool = False) -> list[Text]:
     """The least a small screen shows under the map: the public variables
     and the viewer's own zones in a flow (``one_line``: cut to one line,
@@ -228,7 +228,7 @@ def _small_screen(st, p, per_player: dict, public_vars: dict, width: int, one_li
         if q != p and not hide_own:
             stacked = [e for e in per_player.get(q, []) if e[1]["count"] and e[3]]
             if stacked:
-                parts.append(Text(player_name(st, q), style=f"bold {seat_style(q)}"))
+                parts.append(_heading(st, v, p, q))
                 parts += _stack_rows(stacked, st, q, width)
     return parts
 
@@ -270,15 +270,7 @@ def _player_section(st, v: dict, p, q: int, entries: list, name_width: int, widt
     flow after the name."""
     prog = st.prog
     pinfo = v["players"][q]
-    heading = Text(player_name(st, q), style=f"bold {seat_style(q)}")
-    if q == p:
-        heading.append(" (you)", style="bold")
-    if q in v["to_move"]:
-        heading.append("  ◀ to decide", style="bold")
-    if pinfo["eliminated"]:
-        heading.append("  out of the game", style="red")
-    if v["over"] and q in v["winners"]:
-        heading.append("  winner", style="bold green")
+    heading = _heading(st, v, p, q)
     pv = {k: val for k, val in pinfo["vars"].items() if shown_var(prog, k, val, prog.pvar_types.get(k))
           and value_text(st, val, prog.pvar_types.get(k), p) != player_name(st, q)}  # "character Kid" for Kid
     vars_text = _vars_text(st, pv, prog.pvar_types, p, prog.pvar_shown, q) if pv else ""
@@ -307,6 +299,20 @@ def _player_section(st, v: dict, p, q: int, entries: list, name_width: int, widt
     if empty and not compact:
         parts.append(Text("  empty: " + ", ".join(empty), style="dim"))
     return parts
+
+
+def _heading(st, v: dict, p, q: int) -> Text:
+    """Player ``q``'s name and tags: you, to decide, out, winner."""
+    heading = Text(player_name(st, q), style=f"bold {seat_style(q)}")
+    if q == p:
+        heading.append(" (you)", style="bold")
+    if q in v["to_move"]:
+        heading.append("  ◀ to decide", style="bold")
+    if v["players"][q]["eliminated"]:
+        heading.append("  out of the game", style="red")
+    if v["over"] and q in v["winners"]:
+        heading.append("  winner", style="bold green")
+    return heading
 
 
 def _short_label(label: str, st, q) -> str:

@@ -41,8 +41,10 @@ def test_every_screen_of_a_whole_game_fits_80x24_and_shows_what_happened(game_id
         assert not missing, f"{where}\nnot shown: {missing}"
     ending = "\n".join(capture.ending)
     assert not capture.ending_too_wide, capture.ending_too_wide
+    assert len(capture.ending) < HEIGHT, ending  # and a row for the shell's prompt after it
+    assert "How the game ended" in ending and "Game over." in capture.ending[1] + capture.ending[0], ending
     assert ending.count("Game over.") == 1, ending
-    assert "winner" in ending or "Winners: nobody" in ending, ending
+    assert "Game over. Winner: " in ending or "Game over. Winners: " in ending, ending  # who won, once
 
 
 def test_identical_options_are_listed_once_and_alike_ones_under_their_common_words():
