@@ -29,13 +29,13 @@ PROMPT = "choice (number, ? for help, s to save, q to quit):"
 
 
 class Pane:
-    """One tmux server with one 120x40 window running a command."""
+    """One tmux server with one window (120x40 unless told) running a command."""
 
-    def __init__(self, name: str, command: list[str], cwd: Path):
+    def __init__(self, name: str, command: list[str], cwd: Path, size: tuple[int, int] = (120, 40)):
         self.socket = f"rulebook-test-{os.getpid()}-{name}"
-        shell = f"{shlex.join(command)}; echo \"[exit $?]\"; sleep 600"
+        shell = f"{shlex.join(command)}; printf \"[exit %s]\" $?; sleep 600"  # no newline: a full screen stays put
         env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TMUX")}
-        self.tmux("new-session", "-d", "-x", "120", "-y", "40", "-c", str(cwd), shell, env=env)
+        self.tmux("new-session", "-d", "-x", str(size[0]), "-y", str(size[1]), "-c", str(cwd), shell, env=env)
 
     def tmux(self, *args: str, env=None) -> str:
         done = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, env=env,
@@ -45,6 +45,14 @@ class Pane:
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p")
+
+    def rows(self) -> list[str]:
+        """The screen's rows, a line the terminal wrapped joined again
+        (``-J``), so that a line longer than the terminal shows as one."""
+        rows = [row.rstrip() for row in self.tmux("capture-pane", "-p", "-J").split("\n")]
+        while rows and not rows[-1]:
+            rows.pop()
+        return rows
 
     def wait_for(self, test, what: str) -> str:
         """The screen, once ``test(screen)`` holds; fails after DEADLINE."""
@@ -81,8 +89,8 @@ def rulebook(*args: str) -> list[str]:
 def pane(tmp_path):
     panes = []
 
-    def start(name: str, *args: str) -> Pane:
-        p = Pane(name, rulebook(*args), tmp_path)
+    def start(name: str, *args: str, size: tuple[int, int] = (120, 40)) -> Pane:
+        p = Pane(name, rulebook(*args), tmp_path, size)
         panes.append(p)
         return p
 
@@ -164,3 +172,54 @@ def test_hot_seat_hides_each_screen_until_enter(pane):
     p.wait_text("Quit without saving?")
     p.type("y")
     assert "Game abandoned." in p.wait_text("[exit 0]")
+
+
+def test_a_whole_game_at_80x24_in_a_real_terminal_is_the_recorded_one(pane):
+    """Issue 41: a whole Dead Man's Draw (seed 7, the game of the issue) at
+    a real 80x24 terminal, seat 1 answering 1 at every prompt, paging
+    through what happened with Enter. Each screen is the very screen the
+    recording terminal of ``rulebook.terminal.capture`` drew for the same
+    answers (so its checks of every seed game's every screen,
+    tests/interfaces/test_terminal_screens.py, hold at a real terminal):
+    no line longer than the terminal, the header with whose turn and the
+    scores at the top, the prompt at the bottom, the lines narrated since
+    the seat's last decision on it or on the pages before it, the banks
+    drawn whole in stacks; and the game-over screen says how it ended."""
+    from rulebook.files.loading import load_game
+    from rulebook.terminal.capture import whole_game
+
+    game, _ = load_game("dead-mans-draw")
+    recorded = whole_game(game, 2, seed=7, pick=lambda options: 0)
+    p = pane("dmd80", "play", "dead-mans-draw", "--human", "1", "--seed", "7", size=(80, 24))
+    for i, screen in enumerate(recorded.screens):
+        for k, page in enumerate(screen.pages):
+            wait_rows(p, page, f"screen {i}, page {k + 1}")
+            p.type("")
+        rows = wait_rows(p, screen.lines, f"screen {i}")
+        assert len(rows) <= 24 and all(len(row) <= 80 for row in rows), rows
+        assert rows[0].startswith("─") and "turn" in rows[0], rows  # the header: where the game is
+        assert any("Scores" in row for row in rows[:3]), rows
+        assert rows[-1].endswith("q to quit):"), rows
+        assert all(screen.shows(text) for text in screen.fresh), (screen.fresh, rows)
+        assert not any(row.endswith("…") or "(r: all)" in row for row in rows if "bank" in row), rows
+        if i == 0:  # colour on a terminal: the cards on their suits' declared colours
+            assert re.search(r"\x1b\[[0-9;:]*48[;:][25]", p.tmux("capture-pane", "-p", "-e")), "no colour"
+        p.type("1")
+    rows = wait_rows(p, recorded.ending + ["[exit 0]"], "the game-over screen")
+    ending = "\n".join(rows)
+    assert "Game over. Winner: P2." in ending and "How the game ended" in ending and "Final scores" in ending
+    assert "The deck is empty: the game ends." in ending
+
+
+def wait_rows(p: Pane, expected: list[str], what: str) -> list[str]:
+    """The pane's rows once they are ``expected`` (the recorded screen); on
+    a timeout, both side by side."""
+    end = time.monotonic() + DEADLINE
+    while True:
+        rows = p.rows()
+        if rows == expected:
+            return rows
+        if time.monotonic() > end:
+            pytest.fail(f"timed out waiting for {what}; the terminal:\n" + "\n".join(rows)
+                        + "\n--- recorded:\n" + "\n".join(expected))
+        time.sleep(0.05)
