@@ -220,27 +220,35 @@ def _small_screen(st, v: dict, p, per_player: dict, public_vars: dict, width: in
         for i, (label, zone, _of, _cells, body) in enumerate(flowing):
             own.append((" · " if i else "") + f"{_short_label(label, st, p)} {zone['count']}: ")
             own.append_text(body)
-        rows = wrapped(own, 4, width, first=0) if flowing else [own.rstrip() or own]
-        if one_line and len(rows) > 1:
-            rows = [rows[0][: width - 14] + Text(" … (r: all)", style="dim")]
-        parts += rows + _stack_rows([e for e in full if e[3]], st, p, width)
+        stacked = [e for e in full if e[3]]
+        if not flowing:  # only stacks: the first on the name's row
+            parts += _stack_rows(stacked, st, p, width, lead=own.rstrip() or own)
+        else:
+            rows = wrapped(own, 4, width, first=0)
+            if one_line and len(rows) > 1:
+                rows = [rows[0][: width - 14] + Text(" … (r: all)", style="dim")]
+            parts += rows + _stack_rows(stacked, st, p, width)
     for q in range(st.n):  # the others' stacks too: a zone of stacks is never cut (only the last resort leaves it)
         if q != p and not hide_own:
             stacked = [e for e in per_player.get(q, []) if e[1]["count"] and e[3]]
             if stacked:
-                parts.append(_heading(st, v, p, q))
-                parts += _stack_rows(stacked, st, q, width)
+                parts += _stack_rows(stacked, st, q, width, lead=_heading(st, v, p, q))
     return parts
 
 
-def _stack_rows(entries: list, st, q, width: int) -> list[Text]:
+def _stack_rows(entries: list, st, q, width: int, lead: Text | None = None) -> list[Text]:
     """Each zone of stacks under a player's name: ``pile 4  cups 4   coins
-    2 3 [6]``, its stacks in columns on as many rows as they need."""
+    2 3 [6]``, its stacks in columns on as many rows as they need. With
+    ``lead`` (the player's name, alone on its row) the first zone starts on
+    that row, a row saved on a small screen."""
     out = []
-    for label, zone, _of, cells, _body in entries:
-        head = Text(f"    {_short_label(label, st, q)} {zone['count']}  ")
+    for k, (label, zone, _of, cells, _body) in enumerate(entries):
+        words = f"{_short_label(label, st, q)} {zone['count']}  "
+        head = lead + Text("   " + words) if lead is not None and k == 0 else Text("    " + words)
         rows = cell_rows(cells, max(20, width - len(head)))
         out += [(head if i == 0 else Text(" " * len(head))) + row for i, row in enumerate(rows)]
+    if lead is not None and not entries:
+        out.append(lead)
     return out
 
 
@@ -287,11 +295,13 @@ def _player_section(st, v: dict, p, q: int, entries: list, name_width: int, widt
             flow.append_text(body)
         if pv:
             flow = Text(vars_text + (" · " if flow.plain else "")) + flow
-        line = Text.assemble(heading, "   ", flow) if flow.plain else heading  # each part keeps its style
-        lines = wrapped(line, 4, width, first=0)
+        stacked = [e for e in full if e[3]]
+        if not flow.plain:  # only stacks: the first on the name's row
+            return _stack_rows(stacked, st, q, width, lead=heading)
+        lines = wrapped(Text.assemble(heading, "   ", flow), 4, width, first=0)  # each part keeps its style
         if compact >= 2 and len(lines) > 1:
             lines = [lines[0][: width - 1] + Text("…")]
-        return lines + _stack_rows([e for e in full if e[3]], st, q, width)
+        return lines + _stack_rows(stacked, st, q, width)
     parts.append(heading)
     if pv:
         parts += _wrapped(Text(vars_text), 2, width)
