@@ -27,7 +27,14 @@ OUT = Path(__file__).resolve().parent.parent / "docs" / "img"
 SCREENS = [("dead-mans-draw", 2, 5, 6), ("survive", 2, 5, 30), ("lifeboat", 4, 5, 3)]
 
 
-def screen(game_id: str, players: int, seed: int, before: int) -> str:
+def screen(game_id: str, players: int, seed: int, before: int, randomly: bool = False) -> str:
+    """The screen at seat 1's decision number ``before`` (from 0), the seat
+    answering its first option each time, or (``randomly``) as
+    ``rulebook.terminal.capture.whole_game`` answers, so that the screen is
+    that capture's screen number ``before``."""
+    import random
+
+    rnd = random.Random(seed)
     game, _ = load_game(game_id)
     st = game.new(players=players, seed=seed)
     bots = _bots("greedy", players, seed)
@@ -43,13 +50,13 @@ def screen(game_id: str, players: int, seed: int, before: int) -> str:
             if made == before:
                 break
             made += 1
-            answer = 0
+            answer = rnd.randrange(len(options)) if randomly else 0
+            session.fresh[0] = 0  # as after a decision of the seat's own
         else:
             answer = decide(game, st, p, bots[p]) if p != 0 else 0
+        first = len(st.events)
         game.apply(st, p, answer)
-        if p == 0:
-            session.fresh[0] = 0  # as after a decision of the seat's own
-        session.flush()
+        session.flush(frozenset({first}) if len(options) == 1 else frozenset())  # as the play session does
     session.console.export_text(clear=True)  # the narration printed so far is not on the screen
     session.reader = _Enter()  # the pages of what happened before the screen go by (and are not drawn)
     session.show(0, game.options(st, 0), None)
@@ -71,7 +78,15 @@ def png(svg: str, path: Path, width: int = 1000, height: int = 640) -> None:
                        timeout=120)
 
 
-if __name__ == "__main__" and sys.argv[1:2] == ["--scoreboard"]:
+if __name__ == "__main__" and sys.argv[1:2] == ["--bank"]:
+    # docs/images/terminal-dmd-bank-NAME.png: Dead Man's Draw seed 7 (the game of issue 41) at seat 1's
+    # 18th decision, a Cannon aimed at the other player's bank of eleven cards, answered as the 80x24
+    # capture answers. "before" was drawn with rulebook/terminal of commit c1d1154 in place of this one.
+    name = sys.argv[2]
+    target = Path(__file__).resolve().parent.parent / "docs" / "images" / f"terminal-dmd-bank-{name}.png"
+    png(screen("dead-mans-draw", 2, 7, 17, randomly=True), target, height=680)
+    print(f"wrote {target}")
+elif __name__ == "__main__" and sys.argv[1:2] == ["--scoreboard"]:
     # docs/images/young-svintus-scoreboard-NAME.png: the same screen of Young Svintus (4 players, seed 3,
     # seat 1's fourth decision), before or after its scoring section's show (run once with each ruleset)
     name = sys.argv[2]

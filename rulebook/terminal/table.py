@@ -244,7 +244,7 @@ def _stack_rows(entries: list, st, q, width: int, lead: Text | None = None) -> l
     out = []
     for k, (label, zone, _of, cells, _body) in enumerate(entries):
         words = f"{_short_label(label, st, q)} {zone['count']}  "
-        head = lead + Text("   " + words) if lead is not None and k == 0 else Text("    " + words)
+        head = Text.assemble(lead, "   " + words) if lead is not None and k == 0 else Text("    " + words)
         rows = cell_rows(cells, max(20, width - len(head)))
         out += [(head if i == 0 else Text(" " * len(head))) + row for i, row in enumerate(rows)]
     if lead is not None and not entries:
@@ -302,6 +302,8 @@ def _player_section(st, v: dict, p, q: int, entries: list, name_width: int, widt
         if compact >= 2 and len(lines) > 1:
             lines = [lines[0][: width - 1] + Text("…")]
         return lines + _stack_rows(stacked, st, q, width)
+    if compact >= 2 and full and all(e[3] for e in full) and not pv:  # only stacks: the first on the name's row
+        return _stack_rows(full, st, q, width, lead=heading)
     parts.append(heading)
     if pv:
         parts += _wrapped(Text(vars_text), 2, width)
