@@ -9,7 +9,7 @@ from rich.text import Text
 
 from rulebook.interpreter.labels import player_name
 from rulebook.interpreter.narrate import Line
-from rulebook.terminal.text import WRAP_CONSOLE, name_players, styled_line, wrapped
+from rulebook.terminal.text import name_players, styled_line, wrapped
 
 KEYS = (
     ("a number", "pick that option"),
@@ -109,7 +109,7 @@ def decision_panel(st, p, prompt: str, options, seconds: float | None = None, sc
         line = decision_head(st, p, prompt)
         if spaces:
             line.append(" · type its column,row", style="")
-        parts += list(name_players(st, line).wrap(WRAP_CONSOLE, screen_width))  # at words, not by the terminal
+        parts += wrapped(name_players(st, line), 4, screen_width, first=0)  # at words, going on under its start
     if seconds is not None:
         parts.append(Text(f"You have {seconds:g} seconds to answer.", style="bold yellow"))
     parts += space_lines(options, spaces, screen_width) if spaces else option_lines(options, screen_width)
