@@ -151,7 +151,7 @@ def space_option(st, options, typed: str):
     from rulebook.display.targets import option_targets
 
     hits = [o.index for o in options if any(t == f"c{c}" for c in spaces for t in option_targets(st, o.value, None))]
-    if not hits:  # an option naming the space in its words: "serpent at sea (6,1)"
+    if not hits:  # an option naming the space in its words: "monster at sea (6,1)"
         written = re.compile(rf"(?<!\d){col}\s*,\s*{row}(?!\d)")
         hits = [o.index for o in options if written.search(o.label)]
     if len(hits) == 1:

@@ -100,7 +100,7 @@ def _wrapped(text: Text, indent: int, width: int) -> list[Text]:
 
 
 def _vars_text(st, values: dict, types: dict, viewer, shown: dict | None = None, owner: int | None = None) -> str:
-    """``day 1 · seagulls 0``: each variable and its value, in the words of
+    """``day 1 · birds 0``: each variable and its value, in the words of
     its ``shown_as`` when the ruleset gives them (``shown``; ``owner``: the
     player of player variables)."""
     return " · ".join(f"{words(k)} {shown_value(st, k, val, types.get(k), viewer, shown, owner)}"
@@ -258,7 +258,7 @@ def _shared_section(st, p, shared: list, public_vars: dict, name_width: int, wid
     head_line = Text("Table", style="bold")
     if public_vars:
         vars_line = _vars_text(st, public_vars, st.prog.var_types, p, st.prog.var_shown)
-        if len(vars_line) + 7 <= width:  # "Table  day 1 · seagulls 0": one line where it fits
+        if len(vars_line) + 7 <= width:  # "Table  day 1 · birds 0": one line where it fits
             parts.append(head_line + Text("  " + vars_line))
         else:
             parts.append(head_line)

@@ -202,7 +202,7 @@ def test_no_class_of_the_engine_is_over_about_400_lines(pkg):
     assert not over, over
 
 
-@pytest.mark.parametrize("pkg", ["dsl", "validator", "compiler", "interpreter", "agents"])
+@pytest.mark.parametrize("pkg", ["dsl", "validator", "compiler", "interpreter", "agents", "rulebook/terminal"])
 def test_the_engine_names_no_game(pkg):
     # the schemas' examples too
     for path in [p for ext in ("py", "lark", "json") for p in (ROOT / pkg).glob(f"*.{ext}")]:
