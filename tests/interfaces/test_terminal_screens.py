@@ -1,15 +1,19 @@
 """Every screen of whole games at 80x24, for every seed game (issue 41,
 items 1-3): the play session draws each screen on a recording terminal of
 80 columns and 24 rows, a human seat answering at random and greedy bots
-at the others (``rulebook.terminal.capture``). Each screen must fit, keep
-its header, and show everything narrated to the seat since its previous
-decision (on the screen or on the pages before it); the game-over screen
-says how the game ended, once."""
+at the others (``rulebook.terminal.capture``). Each screen must fit (no
+line left for the terminal to break), keep its header (whose turn or who
+is to decide, the scores) and the question, and show everything narrated
+to the seat since its previous decision (on the screen or on the pages
+before it); the game-over screen fits too and says how the game ended,
+once. ``test_tmux_play`` finds these very screens at a real 80x24
+terminal for one whole game."""
 
 from __future__ import annotations
 
 import pytest
 
+from rulebook.display.scores import live_board
 from rulebook.files.loading import load_game
 from rulebook.terminal.capture import whole_game
 
@@ -28,12 +32,16 @@ def players_of(game) -> int:
 def test_every_screen_of_a_whole_game_fits_80x24_and_shows_what_happened(game_id):
     game, _ = load_game(game_id)
     capture = whole_game(game, players_of(game), seed=1, width=WIDTH, height=HEIGHT)
+    scored = live_board(game, game.new(players=players_of(game), seed=1), 0) is not None
     assert capture.screens, "the human seat was never asked"
     for i, screen in enumerate(capture.screens):
         where = f"{game_id} screen {i}:\n" + "\n".join(screen.lines)
         assert len(screen.lines) <= HEIGHT and all(len(row) <= WIDTH for row in screen.lines), where
         assert not screen.too_wide, f"{where}\nleft for the terminal to break: {screen.too_wide}"
         assert screen.lines[0].startswith("─"), where  # the header's rule is the top row
+        header = " ".join(screen.lines[:3])  # under it whose turn, or who is to decide, and the scores
+        assert "'s turn" in header or "to decide" in header, where
+        assert "Scores" in header or not scored, where
         assert screen.lines[-1].rstrip().endswith("q to quit):"), where  # and the question the bottom one
         for page in screen.pages:
             assert len(page) <= HEIGHT and page[0].startswith("Since your last decision"), where
