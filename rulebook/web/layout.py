@@ -6,7 +6,8 @@ scores it may know and the pending decision's legal options into one JSON
 document that the page in ``rulebook/web`` draws. Nothing here names a
 game: zones, players, variables and boards come from the ruleset's own
 declarations, and how they look from its optional ``presentation`` hints
-(``presentation.py``).
+(``rulebook.display.presentation``, which the terminal reads too: a zone's
+stacks are grouped there, once, for both).
 
 ``author_table`` is the same document for the author's panel, drawn with
 every face shown (the author sees the whole state); it is only ever sent
