@@ -45,7 +45,7 @@ def render(st, view: dict) -> list[str]:
 
 
 def render_text(st, view: dict, seat_style=None, legend: bool = True, title: bool = True,
-                side: int = 0) -> list[Text]:
+                side: int = 0, look: dict | None = None) -> list[Text]:
     """The maps of every drawable board in ``view``. ``seat_style(p)``: the
     style of seat ``p``'s pieces (None: no colour). ``legend`` and
     ``title`` off: the map alone (a small screen). ``side``: the columns
@@ -54,7 +54,7 @@ def render_text(st, view: dict, seat_style=None, legend: bool = True, title: boo
     marks mean."""
     out: list[Text] = []
     prog = st.prog
-    looks = hints(prog)["boards"] if drawn_boards(st) else {}
+    looks = (look or hints(prog))["boards"] if drawn_boards(st) else {}  # ``look``: the hints, when read already
     for tname, part, board in drawn_boards(st):  # a board kept per seat: each seat's part
         ct = prog.comp_types[tname]
         show = (ct.board or {}).get("show")

@@ -157,7 +157,8 @@ def table_view(st, p, width: int = 80, seen: set | None = None, compact: int = 0
     if score_line is not None:
         for row in score_line.split("\n"):  # a line per column of the scoreboard
             parts += wrapped(name_players(st, row), 8, width, first=0)
-    board_lines = boardmap.render_text(st, v, seat_style, legend=compact < 3, title=compact < 2, side=width - 2)
+    board_lines = boardmap.render_text(st, v, seat_style, legend=compact < 3, title=compact < 2, side=width - 2,
+                                      look=look)
     board_zones = {((ct.board or {}).get("show") or {}).get("pieces") for ct in prog.comp_types.values() if ct.board}
     parts += [Text("  ") + line for line in board_lines]
     shared, per_player = _zone_groups(st, v, board_zones if board_lines else set(), seen, look)
