@@ -70,8 +70,8 @@ def stacks(items: list[dict], hint: dict | None) -> list[dict] | None:
     """A zone's items (as ``interpreter.view`` gives them) grouped into
     stacks by the zone's ``group_by`` hint: ``[{"value": "coins", "items":
     [bottom ... top], "top": True}]``, one stack per value in the order
-    the values first appear; a face-down item, or one without the
-    property, goes in a stack of value None. The items of a stack are
+    the values first appear; an item whose value the viewer does not see
+    (face down, its back not showing it) goes in a stack of value None. The items of a stack are
     ordered so that its top comes last: ``top: first`` reverses them,
     ``highest``/``lowest`` sorts them by ``top_by``; ``top`` is whether the
     last one is marked as the top (a ``top`` hint is given and the stack's
@@ -82,7 +82,7 @@ def stacks(items: list[dict], hint: dict | None) -> list[dict] | None:
         return None
     groups: dict = {}
     for item in items:
-        value = item.get(by) if not item.get("hidden") and isinstance(item.get(by), (str, int, float)) else None
+        value = item.get(by) if isinstance(item.get(by), (str, int, float)) else None  # a back may show it
         groups.setdefault(None if value is None else str(value), []).append(item)
     top, key = hint.get("top"), hint.get("top_by")
     out = []

@@ -82,7 +82,7 @@ def stack_cells(items: list[dict], hint: dict | None, types: dict) -> list[Text]
             continue
         cell = Text(words(group["value"]), style=chip(colour(members[-1], types)))
         for k, item in enumerate(members):
-            text = short(item, types)
+            text = "[hidden]" if item.get("hidden") else short(item, types)
             if group["top"] and k == len(members) - 1 and len(members) > 1:  # one card is its own top
                 cell.append(" ")
                 cell.append(f"[{text}]", style="bold")

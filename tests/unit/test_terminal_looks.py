@@ -60,6 +60,8 @@ def test_stacks_group_by_the_property_with_the_top_last():
     groups = stacks(items, {"group_by": "suit", "top": "highest", "top_by": "value"})
     assert [(g["value"], [i.get("value") for i in g["items"]], g["top"]) for g in groups] == [
         ("cups", [1, 3], True), ("coins", [1], True), (None, [None], False)]
+    back = {"hidden": True, "type": "c", "suit": "coins"}  # a back that shows the suit: in that suit's stack
+    assert [len(g["items"]) for g in stacks(items + [back], {"group_by": "suit"})] == [2, 2, 1]
     lowest = stacks(items[:3], {"group_by": "suit", "top": "lowest", "top_by": "value"})
     assert [i["value"] for i in lowest[0]["items"]] == [3, 1]
     assert stacks(items, {}) is None and stacks(items, None) is None
