@@ -205,3 +205,34 @@ def test_native_code_gives_the_same():
         pytest.skip(str(native.missing()))
     fast = Game(native.native_program(compile_ok(GAME).program))
     assert said(fast) == SAID
+
+
+# ------------------------------------------------------------------ the editor's server
+def test_the_language_server_reads_guards():
+    from rulebook.lsp.analysis import analyse
+    from rulebook.lsp.completion import complete
+    from rulebook.lsp.definitions import definition_of
+    from rulebook.lsp.names import find_at
+
+    text = textwrap.dedent(HEAD) + textwrap.dedent(GAME)
+    lines = text.splitlines()
+    analysis = analyse("unit.yaml", text)
+    assert analysis.diagnostics == []
+    guard = lines.index("      return 1 if square == n or n > 0") + 1
+    column = lines[guard - 1].index("square") + 1  # the let's name read in a guard below it
+    use = find_at(analysis, guard, column)
+    assert (use.kind, use.name, use.type) == ("local", "square", "int")
+    (target,) = definition_of(analysis, "file:///unit.yaml", guard, column)
+    assert target.range.start.line + 1 == lines.index("      let square: int = n * n") + 1
+    complete(analysis, guard, column)  # answers, whatever it offers
+
+
+@pytest.mark.parametrize("change,code", [
+    (('      "high"\n', ""), "E047"),
+    (("sign(c.value - 4))", "map([1], x => return x))"), "E020"),
+])
+def test_the_language_server_reports_mistakes_in_guards(change, code):
+    from rulebook.lsp.analysis import analyse
+
+    analysis = analyse("unit.yaml", textwrap.dedent(HEAD) + textwrap.dedent(GAME.replace(*change)))
+    assert [d.code for d in analysis.diagnostics] == [code]
