@@ -2,15 +2,17 @@
 value given early, when a condition holds, instead of one long nested
 ``a if c else b``.
 
-    let hand_suits = map(hand[player], x => x.suit)
-    return true if led_suit not in hand_suits
-    c.suit == led_suit
+    return none if is_empty(xs)
+    let best = max(xs)
+    return best if best > limit
+    limit
 
 The lines below a guard are computed only when its condition is false, so
-they may read what the guard has ruled out. Every value a text can give
-must agree with the last line's (E041, as two branches of a conditional
-would if they could not be compared), and a guard cannot stand last
-(E047): when no condition holds, the last line is the value.
+they may rely on what the guard has ruled out (``max(xs)`` of a list with
+items). Every value a text can give must agree with the last line's (E041,
+as two branches of a conditional would if they could not be compared), and
+a guard cannot stand last (E047): when no condition holds, the last line
+is the value.
 
 The guard is ``X("return_if", cond, value, rest)``: the operands of
 ``ifexpr``, so every pass that reads a function's body treats it as the
