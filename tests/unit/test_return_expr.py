@@ -182,6 +182,34 @@ def test_guards_give_the_value_early():
     assert said(compile_ok(GAME)) == SAID
 
 
+LISTED = """
+components:
+  card:
+    for_each: {value: "range(1, 7)"}
+zones:
+  deck: {of: card}
+functions:
+  listed:
+    params: {n: int}
+    value: |
+      return [] if n <= 0
+      range(n)
+setup: move components(card) to deck
+phases:
+  main:
+    on_begin: |
+      say "{is_empty(listed(0))} {is_empty(listed(2))} {count(listed(3)) > 0}"
+      say "{is_empty(listed(count(deck) - 6))} {is_empty(listed(count(deck) - 4))}"
+      end game
+"""
+
+
+def test_a_guarded_list_is_tested_for_items():
+    # written at the call site (a constant argument), where the test for items reads each case (compiler/emptiness.py),
+    # and called (an argument computed); the deck holds 6 cards
+    assert said(compile_ok(LISTED)) == ["yes no yes", "yes no"]
+
+
 def test_the_generated_function_reads_as_the_lines_do():
     result = compile_text(textwrap.dedent(HEAD) + textwrap.dedent(GAME), "unit.yaml")
     src = result.program.source
