@@ -557,6 +557,9 @@ def _to_parse_error(err: UnexpectedInput, text: str) -> ParseError:
             hint = "'==' compares; 'set x = ...' and 'let x = ...' assign"
         elif "RPAR" in err.expected or "RSQB" in err.expected:
             hint = "is a closing bracket missing?"
+        elif tok.type == "_NL" and "ELSE" in err.expected and re.match(r"\s*return\b", before):
+            hint = ("a procedure gives its value early with 'if condition: return value'; 'return value if "
+                    "condition' is a line of a function's value")
         elif tok.type == "_NL" and "COLON" in err.expected:
             hint = "a statement that opens a block ends with ':'"
         elif tok.type in ("OPTIONAL", "PUBLIC", "WITHIN", "LABEL") and re.match(r"\s*choose\b", before):

@@ -128,6 +128,15 @@ def test_a_guard_below_the_last_line_says_the_value_comes_last():
     assert "the last line is the value" in err.value.hint
 
 
+def test_a_guard_in_a_procedure_says_how_a_procedure_writes_it():
+    from rulebook.dsl.parser import parse_block
+
+    with pytest.raises(ParseError) as err:
+        parse_block("set x = 1\nreturn 1 if c\nreturn 2")
+    assert (err.value.code, err.value.line) == ("E020", 2)
+    assert "'if condition: return value'" in err.value.hint
+
+
 # ------------------------------------------------------------------ checking
 def place(body: str, code: str) -> tuple[int, int]:
     (d,) = [d for d in diagnostics(body) if d.code == code]
