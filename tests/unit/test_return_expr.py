@@ -177,6 +177,7 @@ def test_a_type_error_is_placed_at_the_guards_value():
     (("return 0 if n == 0", "return 0 if m == 0"), "E030"),
     (("return none if is_empty(table)", "return none if is_empty(3)"), "E041"),
     (("sign(c.value - 4))", "map([1], x => return x))"), "E020"),
+    (("sign(c.value - 4))", "map([1], x => return))"), "E020"),  # 'return' read as a name: refused as a word
 ])
 def test_guards_are_checked_as_the_rest_of_the_value(change, code):
     assert code in codes(GAME.replace(*change))
