@@ -26,6 +26,7 @@ from rulebook.compiler.emit_query import (
     read_invariant,
     search,
 )
+from rulebook.compiler.emit_return import emit_return_if
 from rulebook.compiler.emptiness import compare
 from rulebook.validator.ir import X, walk
 
@@ -245,6 +246,7 @@ EMIT = {
     "space_at_in": lambda e, name, i, *keys: f"space_at_in(st, {name!r}, {', '.join(ex(e, k) for k in (i, *keys))})",
     "within": lambda e, s, k, slot, pred: e.within(s, k, slot, pred),
     "let_in": emit_let,
+    "return_if": emit_return_if,
     "lines": lambda e, name, k, through, w: f"board_lines(st, {name!r}, {ex(e, k)}, "
                                             f"{'None' if through is None else ex(e, through)}, {e.const(w)})",
 }

@@ -98,7 +98,7 @@ def write_component(m, r: ComponentRules) -> None:
 # what a component's name may read and still be the same all game: its fixed properties, constants, the
 # game's parameters, and what is made of them
 FIXED_OPS = frozenset({"const", "local", "static", "param", "player_count", "list_item", "arith", "neg", "abs",
-                       "str_plus", "str", "ifexpr", "cmp", "not", "and", "or", "bool", "len"})
+                       "str_plus", "str", "ifexpr", "return_if", "cmp", "not", "and", "or", "bool", "len"})
 
 
 def _type_copies(code, m, r: ComponentRules) -> None:

@@ -193,7 +193,7 @@ CHEAP = frozenset({"const", "local", "param", "var", "current", "player_count", 
                    "static_get", "dyn", "owner", "zone_of", "shared_zone", "zone_items", "zone_len", "zone_item",
                    "zone_nonempty", "list_item", "field", "pvar", "type_of", "cmp", "arith", "neg", "not", "bool",
                    "not_none", "len", "first", "last", "as_list", "list", "in_game", "alive", "seat", "face_up",
-                   "is_face_up", "text_item", "ifexpr", "str", "abs"})
+                   "is_face_up", "text_item", "ifexpr", "return_if", "str", "abs"})
 
 
 # lookups that cannot fail (a declared variable or parameter, a shared zone and its ends, a test of

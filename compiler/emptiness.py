@@ -53,7 +53,7 @@ def has_items(e, xs: X) -> str:
         return f"({has_items(e, xs.a[0])} or {has_items(e, xs.a[1])})"
     if op == "list_plus_one":
         return "True"
-    if op == "ifexpr":
+    if op in ("ifexpr", "return_if"):  # a guard's operands are a conditional's (validator/expr_return.py)
         c, a, b = xs.a
         return f"({has_items(e, a)} if {e.ex(c)} else {has_items(e, b)})"
     if op == "filter":

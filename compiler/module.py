@@ -25,6 +25,7 @@ from rulebook.compiler.emit_parts import (
     write_tables,
     write_values,
 )
+from rulebook.compiler.emit_return import write_lines
 from rulebook.compiler.emit_unit import UnitWriter
 from rulebook.compiler.load import SOURCE_LINE
 from rulebook.validator.ir import Checked, Expr, Template
@@ -106,8 +107,8 @@ class ModuleWriter(Module):
             charge_call(code, rule.body)
             if looped(self, key):  # a search over a list: a loop that returns at the answer, no generator
                 code.search_loop(rule.body.op, *rule.body.a)
-            else:
-                code.line(f"return {code.ex(rule.body)}")
+            else:  # its lets as assignments, its guards as 'if ...: return ...' (compiler/emit_return.py)
+                write_lines(code, rule.body)
 
     def function_def(self, key, rule, name: str) -> Code:
         """A function of the module taking a ruleset function's parameters, its ``def`` line written."""

@@ -54,10 +54,19 @@ class Snippets:
         w.consts = {}
         return w
 
-    def _load(self, w: ModuleWriter, new_functions) -> dict:
-        for key in new_functions:
+    def _writer_for(self, new_functions) -> ModuleWriter:
+        """A writer that knows the names of the function variants the
+        snippet's check added (a function the ruleset calls only in text
+        said to everybody is another variant when a scenario calls it):
+        named before the snippet's own code is written, which calls them."""
+        w = self._writer()
+        for key in sorted(new_functions, key=repr):
             w.function_names[key] = w.name("fn_" + key[0])
             self.prog.compile_info["function_names"][key] = w.function_names[key]
+        return w
+
+    def _load(self, w: ModuleWriter, new_functions) -> dict:
+        for key in sorted(new_functions, key=repr):
             w.write_function(key, w.checked.functions[key])
         w.write_nonempty()  # the companions its code calls (compiler/emptiness.py), as the program's module has
         source, lines = w.source()
@@ -80,7 +89,8 @@ class Snippets:
         diags = diags + self._new_kinds(unit)
         if any(d.is_error for d in diags):
             return None, diags
-        w = self._writer()
+        new_functions = set(checker.out.functions) - known
+        w = self._writer_for(new_functions)
         uid = len(self.prog.units)
         w.unit_ids[unit.name] = uid
         code = w.add(Code(w, w.name("scenario_block"), unit.name, checker.out.slot_names.get(unit.name, {}),
@@ -88,7 +98,7 @@ class Snippets:
         writer = UnitWriter(code, w.an)
         writer.seq(unit.body)
         code.lines = writer.machine.finish([f"def {code.name}(st, fr):"], unit.where)
-        ns = self._load(w, set(checker.out.functions) - known)
+        ns = self._load(w, new_functions)
         self.prog.units.append(ns[code.name])
         self.prog.unit_ids[unit.name] = uid
         self.prog.unit_locals[unit.name] = unit.nlocals
@@ -116,12 +126,13 @@ class Snippets:
         if result is None or any(d.is_error for d in diags):
             return None, diags
         expr, parts = result
-        w = self._writer()
+        new_functions = set(checker.out.functions) - known
+        w = self._writer_for(new_functions)
         names = [w.expr_function(expr, "scenario_expect")]
         if parts:
             for x, _t in parts:
                 names.append(w.expr_function(Expr(x, expr.nlocals, slot_names=expr.slot_names), "scenario_side"))
-        ns = self._load(w, set(checker.out.functions) - known)
+        ns = self._load(w, new_functions)
         side = None
         if parts:
             side = ((ns[names[1]], parts[0][1]), (ns[names[2]], parts[1][1]))

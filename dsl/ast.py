@@ -121,6 +121,20 @@ class LetExpr:
 
 
 @dataclass(frozen=True, slots=True)
+class ReturnIf:
+    """``return value if cond`` on a line of its own in an expression text
+    (a guard): when ``cond`` holds the text's value is ``value`` and the
+    lines below (``body``) are not computed. ``body`` is None when the guard
+    is the last line, which the checker refuses (E047): no value is left for
+    when ``cond`` does not hold."""
+
+    value: Expr
+    cond: Expr
+    body: Expr | None
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
 class IfExpr(_Ast):
     then: Expr
     cond: Expr
@@ -191,6 +205,7 @@ Expr = Union[
     Call,
     LambdaExpr,
     LetExpr,
+    ReturnIf,
     IfExpr,
     OrOp,
     AndOp,

@@ -196,6 +196,14 @@ class _ToAst(Transformer):
             return A.LetExpr(str(c[0]), c[2], c[3], _pos(meta), c[1])
         return A.LetExpr(str(c[0]), c[1], c[2], _pos(meta))
 
+    def return_if(self, meta, c):
+        return A.ReturnIf(c[0], c[1], c[2] if len(c) > 2 else None, _pos(meta))
+
+    def return_value(self, meta, c):
+        """The last line written ``return value``: the value itself, as
+        when written bare (both read the same)."""
+        return c[0]
+
     def let_type(self, meta, c):
         """The declared type as the ruleset format writes types: 'card', 'list', 'list of card'."""
         if not c:
@@ -359,6 +367,10 @@ def _token_name(t: str) -> str:
     except KeyError:
         return t
     return f"'{pattern.value}'" if pattern.type == "str" else t.lower()
+
+
+RETURN_HINT = ("in a procedure 'return value' is a statement; in a function's value 'return value if condition' "
+               "is a line above the last one; inside an expression choose with 'a if condition else b'")
 
 
 def _describe(expected) -> str:
@@ -526,7 +538,14 @@ def _to_parse_error(err: UnexpectedInput, text: str) -> ParseError:
         hint = None
         tline, tcol = tok.line or line, tok.column or col
         before = text.split("\n")[tline - 1][: tcol - 1].rstrip() if tline <= len(text.split("\n")) else ""
-        if tok.type == "_INDENT":
+        nested = re.search(r"(?<![\w.])return\s*$", before)
+        if nested is not None and tok.type != "_NL":  # 'return' read as a name: it stands inside a value
+            return ParseError("E020", "'return' inside an expression: it begins a line of its own", tline,
+                              nested.start() + 1, RETURN_HINT)
+        if str(tok) == "return" and tok.type != "NAME" and not before:
+            hint = ("the last line is the value: a line 'return value if condition' goes above it, and the "
+                    "lines below it are the value when its condition does not hold")
+        elif tok.type == "_INDENT":
             # the indent token sits at the end of the line before; point at the indented line
             lines = text.split("\n")
             nxt = next((i for i in range(tline, len(lines)) if lines[i].strip()), tline)
@@ -538,6 +557,9 @@ def _to_parse_error(err: UnexpectedInput, text: str) -> ParseError:
             hint = "'==' compares; 'set x = ...' and 'let x = ...' assign"
         elif "RPAR" in err.expected or "RSQB" in err.expected:
             hint = "is a closing bracket missing?"
+        elif tok.type == "_NL" and "ELSE" in err.expected and re.match(r"\s*return\b", before):
+            hint = ("a procedure gives its value early with 'if condition: return value'; 'return value if "
+                    "condition' is a line of a function's value")
         elif tok.type == "_NL" and "COLON" in err.expected:
             hint = "a statement that opens a block ends with ':'"
         elif tok.type in ("OPTIONAL", "PUBLIC", "WITHIN", "LABEL") and re.match(r"\s*choose\b", before):

@@ -50,9 +50,8 @@ def _src(node) -> tuple[str, int]:
         return f"{node.func}({', '.join(args)})", POSTFIX
     if isinstance(node, A.LambdaExpr):
         return f"{node.param} => {_wrap(node.body, LAMBDA)}", LAMBDA
-    if isinstance(node, A.LetExpr):  # only ever a whole expression text: lines, never bracketed
-        declared = f": {node.type}" if node.type is not None else ""
-        return f"let {node.name}{declared} = {_wrap(node.value, LAMBDA)}\n{_src(node.body)[0]}", LAMBDA
+    if isinstance(node, (A.LetExpr, A.ReturnIf)):  # only ever a whole expression text: lines, never bracketed
+        return "\n".join(_lines(node)), LAMBDA
     if isinstance(node, A.IfExpr):
         return f"{_wrap(node.then, OR)} if {_wrap(node.cond, OR)} else {_wrap(node.orelse, TERNARY)}", TERNARY
     if isinstance(node, A.OrOp):
@@ -72,3 +71,22 @@ def _src(node) -> tuple[str, int]:
     if isinstance(node, A.Neg):
         return f"-{_wrap(node.operand, FACTOR)}", FACTOR
     raise TypeError(f"not an expression node: {type(node).__name__}")
+
+
+def _lines(node) -> list[str]:
+    """The lines of an expression text that names values (``let``) or gives
+    its value early (``return value if cond``). After a guard the last line
+    is written ``return value``, which reads as the guard's other case and
+    parses to the same value."""
+    out, guarded = [], False
+    while isinstance(node, (A.LetExpr, A.ReturnIf)):
+        if isinstance(node, A.LetExpr):
+            declared = f": {node.type}" if node.type is not None else ""
+            out.append(f"let {node.name}{declared} = {_wrap(node.value, LAMBDA)}")
+        else:
+            out.append(f"return {_wrap(node.value, OR)} if {_wrap(node.cond, OR)}")
+            guarded = True
+        node = node.body
+    if node is not None:
+        out.append(("return " if guarded else "") + _src(node)[0])
+    return out

@@ -53,6 +53,7 @@ CODES: dict[str, tuple[str, str]] = {
     "E044": ("error", "statement not allowed here"),
     "E045": ("error", "zone needs an index"),
     "E046": ("error", "bad keyword argument"),
+    "E047": ("error", "no value when no guard holds"),
     "E050": ("error", "transition to an unknown phase"),
     "E051": ("error", "phase unreachable from the start"),
     "E052": ("error", "no end reachable from phase"),

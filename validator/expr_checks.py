@@ -32,6 +32,7 @@ from rulebook.validator.expr_operators import (
     check_not_op,
     check_or_op,
 )
+from rulebook.validator.expr_return import check_return_if
 
 EXPRESSION_CHECKS = {
     A.AndOp: check_and_op,
@@ -52,6 +53,7 @@ EXPRESSION_CHECKS = {
     A.NoneLit: check_none_lit,
     A.NotOp: check_not_op,
     A.OrOp: check_or_op,
+    A.ReturnIf: check_return_if,
     A.Slice: check_slice,
     A.StrLit: check_str_lit,
 }

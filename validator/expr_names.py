@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rulebook.dsl.parser import RETURN_HINT
 from rulebook.validator.check_expr import BUILTIN_NAMES, const
 from rulebook.validator.diagnostics import did_you_mean
 from rulebook.validator.ir import X
@@ -53,6 +54,8 @@ def check_name(ck, n, cx):
         hint = f"'{name}' is defined further down; a definition can only use the ones above it"
     elif hint is None and name in ck.pvar_types:
         hint = f"'{name}' is a player variable: write p.{name} for a player p"
+    elif name == "return":  # read as a name where no line begins: inside a value (dsl/parser.py)
+        cx.error("E020", "'return' inside an expression: it begins a line of its own", n.pos, RETURN_HINT)
     elif name in ck.functions:
         hint = f"'{name}' is a function: write {name}({', '.join(p for p, _ in ck.functions[name][0])})"
     cx.error("E030", f"unknown name '{name}'", n.pos, hint, len(name))
