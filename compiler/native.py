@@ -100,7 +100,7 @@ def native_program(program):
     import Cython
 
     source = typed_source(program.source) + runtime_tail()
-    parts = [source, Cython.__version__, sys.version, _ext(), " ".join(_compiler() + CYTHON_FLAGS + C_FLAGS)]
+    parts = [source, Cython.__version__, sys.version, _ext(), " ".join(_compiler() + CYTHON_FLAGS + c_flags())]
     key = hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
     name = f"rb_native_{key}"
     ns = _LOADED.get(key)
@@ -395,6 +395,20 @@ def _matches(lib: Path, sig: Path, digest: str) -> bool:
 # key: a library built otherwise is built again.
 CYTHON_FLAGS = ["-3", "--fast-fail", "-X", "binding=False", "-X", "emit_code_comments=False"]
 C_FLAGS = ["-fPIC", "-O2", "-w"]
+# ``RULEBOOK_NATIVE_BUILD=quick``: the C compiler does not optimise (-O0).
+# Several times quicker to build and slower to play, the same games: for an
+# author who rebuilds after every edit, and for the test suite, whose builds
+# are played a few games each. The level is part of the library's key, so a
+# quick library is never loaded where an optimised one is asked for.
+BUILD_ENV = "RULEBOOK_NATIVE_BUILD"
+QUICK_C_FLAGS = ["-fPIC", "-O0", "-w"]
+
+
+def c_flags() -> list[str]:
+    """The C compiler's flags for this build: ``QUICK_C_FLAGS`` when
+    ``$RULEBOOK_NATIVE_BUILD`` is ``quick``, else ``C_FLAGS``."""
+    quick = os.environ.get(BUILD_ENV, "").strip().lower() == "quick"
+    return QUICK_C_FLAGS if quick else C_FLAGS
 
 
 def _build(name: str, source: str, folder: Path) -> Path:
@@ -404,7 +418,7 @@ def _build(name: str, source: str, folder: Path) -> Path:
     _run(cython, folder, "Cython could not translate the compiled ruleset")
     include = sysconfig.get_paths()["include"]
     out = folder / f"{name}{_ext()}"
-    cc = _compiler() + [*C_FLAGS, "-I", include, f"{name}.c", "-o", str(out)]
+    cc = _compiler() + [*c_flags(), "-I", include, f"{name}.c", "-o", str(out)]
     _run(cc, folder, "the C compiler failed on the compiled ruleset")
     return out
 

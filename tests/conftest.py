@@ -9,8 +9,24 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-# compiled rulesets are cached in a folder of this test run's own, not the user's (subprocesses inherit it)
-os.environ["RULEBOOK_CACHE"] = tempfile.mkdtemp(prefix="rulebook-test-cache-")
+
+
+def _test_cache() -> str:
+    """A cache folder of this test run's own, not the user's (subprocesses
+    inherit it). The workers of one ``pytest -n`` run share it, so that a
+    ruleset compiled or built as native code by one is found by the other."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")
+    if not run.isalnum():
+        return tempfile.mkdtemp(prefix="rulebook-test-cache-")
+    folder = Path(tempfile.gettempdir()) / f"rulebook-test-cache-{run}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return str(folder)
+
+
+os.environ["RULEBOOK_CACHE"] = _test_cache()
+# native builds in tests are not optimised by the C compiler: the same games, built
+# several times quicker (compiler/native.py, QUICK_C_FLAGS); one test builds as users do
+os.environ.setdefault("RULEBOOK_NATIVE_BUILD", "quick")
 
 
 @cache

@@ -126,6 +126,7 @@ print(program.native, program.module_file)
 @needs_native
 def test_a_library_that_does_not_match_its_digest_is_built_again(tmp_path):
     env = dict(os.environ, RULEBOOK_CACHE=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+    env.pop(native.BUILD_ENV, None)  # built as a user's is, optimised: the suite's other builds are quick
     game = str(ROOT / "examples/nim/ruleset.yaml")
 
     def run() -> str:
@@ -190,3 +191,15 @@ def test_the_runtime_helpers_built_with_the_module_find_every_name_they_use():
             for ins in dis.get_instructions(code):
                 if ins.opname == "LOAD_GLOBAL":
                     assert ins.argval in ns or hasattr(builtins, ins.argval), (f.__name__, ins.argval)
+
+
+def test_a_quick_build_is_its_own_library(monkeypatch):
+    """``RULEBOOK_NATIVE_BUILD=quick`` turns the C compiler's optimiser off;
+    the flags are part of the library's key, so a quick library and an
+    optimised one are never taken for each other."""
+    monkeypatch.delenv(native.BUILD_ENV, raising=False)
+    assert native.c_flags() == native.C_FLAGS and "-O2" in native.C_FLAGS
+    monkeypatch.setenv(native.BUILD_ENV, "quick")
+    assert native.c_flags() == native.QUICK_C_FLAGS and "-O0" in native.QUICK_C_FLAGS
+    monkeypatch.setenv(native.BUILD_ENV, "optimised")
+    assert native.c_flags() == native.C_FLAGS

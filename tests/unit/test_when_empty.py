@@ -9,16 +9,19 @@ nothing (W108, each place once, partial draws included).
 
 from __future__ import annotations
 
+import textwrap
 from contextlib import contextmanager
 
 import pytest
 from click.testing import CliRunner
 from rulebook.compiler import native
+from rulebook.compiler.build import compile_text
+from rulebook.interpreter.errors import RuleError
 from rulebook.interpreter.game import Game
 
 from rulebook.cli.main import cli
 from rulebook.testing.random_games import empty_draw_warnings, run_checks
-from tests.helpers import compile_ok, diagnostics
+from tests.helpers import HEAD, compile_ok, diagnostics
 
 # deck holds the card of value 5 and discard 1 to 4 (top first) when the phase begins
 BODY = """
@@ -172,10 +175,15 @@ def test_a_deal_refills_too_and_goes_on():
 
 
 def test_a_draw_that_keeps_refilling_its_zone_is_bounded_by_the_work_budget():
-    g = game("{refill_from: discard}", draw="draw 1000000000 from deck to discard")
-    with pytest.raises(Exception) as err:
+    """The budget is made small (the limits a host passes): the default one
+    stops the same draw after about a hundred times the work."""
+    body = BODY.replace(" WHEN", ", when_empty: {refill_from: discard}").replace("TRIGGERS", "")
+    text = textwrap.dedent(HEAD) + textwrap.dedent(body.replace("DRAW", "draw 1000000000 from deck to discard"))
+    g = Game(compile_text(text, "unit.yaml", limits={"max_work": 20_000}).program)
+    with pytest.raises(RuleError) as err:
         g.new(players=2, seed=1)
-    assert getattr(err.value, "code", None) == "R100"
+    assert err.value.code == "R100" and err.value.where.startswith("unit.yaml:"), err.value
+    assert "20000" in err.value.message
 
 
 # ------------------------------------------------------------------ error and nothing
