@@ -212,6 +212,8 @@ def ask_action(u: UnitWriter, p, t, turn_end: Label, answer: Label) -> str:
         with c.block():
             c.line(f"pc = {sm.ref(turn_end)}; continue")
         c.line("p = st.current")
+        if c.m.memoised():  # from here to the answer, functions keep their values (compiler/per_state.py)
+            c.line("st.memo = {}")
         c.line(f"options = {menu_function(c.m, p.name, t.actions)}(st, p)")
         staged = staged_actions(c.m.checked, t.actions)
         if staged:  # staged actions: the first of their parameters only (the others are asked next)

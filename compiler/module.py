@@ -27,6 +27,7 @@ from rulebook.compiler.emit_parts import (
 )
 from rulebook.compiler.emit_unit import UnitWriter
 from rulebook.compiler.load import SOURCE_LINE
+from rulebook.compiler.per_state import write_front as write_memo_front
 from rulebook.compiler.tabling import write_front
 from rulebook.validator.ir import Checked, Expr, Template
 
@@ -112,13 +113,17 @@ class ModuleWriter(Module):
 
     def tabled_front(self, key, rule, name: str) -> str:
         """The name the function's body is written under: ``name`` itself, or,
-        for a function kept in a table (compiler/tabling.py), a name of its
-        own behind the front ``name`` that looks its arguments up."""
+        for a function kept in a table (compiler/tabling.py) or while a
+        decision is made (compiler/per_state.py), a name of its own behind
+        the front ``name`` that looks its arguments up."""
         table = self.tabled().get(key)
-        if table is None:
+        if table is None and key not in self.memoised():
             return name
         value_name = self.name(name + "_value")
-        write_front(self, key, rule, name, value_name, table)
+        if table is not None:
+            write_front(self, key, rule, name, value_name, table)
+        else:
+            write_memo_front(self, key, rule, name, value_name)
         return value_name
 
     def function_def(self, key, rule, name: str) -> Code:
