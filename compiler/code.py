@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from rulebook.compiler import emit_expr, emit_query, emit_stmt, emptiness
 from rulebook.compiler.emit_query import LAMBDA_SLOT, inlined, once_per_query
 from rulebook.compiler.emit_unit import in_nested_scope
-from rulebook.compiler.plan import NOT_LITERAL, fixed_key, index_plan, literal_value
 from rulebook.compiler.per_state import memoised_functions
+from rulebook.compiler.plan import NOT_LITERAL, fixed_key, index_plan, literal_value
 from rulebook.compiler.tabling import tabled_functions
 from rulebook.interpreter import lib as _lib
 from rulebook.validator.ir import X
