@@ -225,7 +225,7 @@ def ask_action(u: UnitWriter, p, t, turn_end: Label, answer: Label) -> str:
             c.line(f"raise no_action(st, p, {p.name!r}, {why_function(c.m, t.actions)}, "
                    f"{c.const(t.where_actions)})")
         if not staged:  # a staged action's parameters are asked one by one: the playout answers each
-            u.auto_answer(f"L[{ANSWER}]", answer, "auto_pick(st, p, options)")
+            u.auto_answer(f"L[{ANSWER}]", answer, "auto_pick(st, p, options)", bool(c.m.memoised()))
         c.line(f"pend = {{'kind': 'action', 'players': [p], 'options': [options], 'answers': [None], "
                f"'done': [False], 'slot': {ANSWER}, 'prompt': {p.name + ': your move'!r}, 'type': 'action'}}")
         if staged:

@@ -10,10 +10,10 @@ same value each time there, and compiler/per_state.py makes such functions
 look it up in ``st.memo`` once the menu has opened it.
 
 ``st.memo`` is a dict only from the moment the compiled flow starts
-computing a turn's action menu until the state can change again: an answer
-is drawn (``playout.auto_pick``, ``auto_all``), the run loop returns or
-starts (``run.run``, after the end check that follows the question), or the
-question is asked again (``run.reask``). Everywhere else it is None and the
+computing a turn's action menu until the state can change again: a playout
+draws the answer (the flow drops the memo just before ``playout.auto_pick``),
+the run loop returns or starts (``run.run``, after the end check that
+follows the question), or the question is asked again (``run.reask``). Everywhere else it is None and the
 functions compute as they are written. It is not part of the game: a clone
 starts without one, a save never holds one.
 

@@ -42,7 +42,6 @@ def auto_pick(st, who: int, options: list):
     value = options[int(draw() * len(options)) if draw is not None else a.pick(who, len(options))]
     st.history.append([who, value])
     st.since_decision = st.work = st.loops = st.depth = 0
-    st.memo = None  # answered: the state changes from here (interpreter/memo.py)
     a.left -= 1
     if a.left <= 0:  # the cap: the next question is asked as usual
         st.auto = None
@@ -61,7 +60,6 @@ def auto_all(st, players: list, options: list) -> list:
     else:
         answers, made = answer_rounds(st.history, players, options, a.pick)
     st.since_decision = st.work = st.loops = st.depth = 0
-    st.memo = None
     a.left -= made
     if a.left <= 0:
         st.auto = None
