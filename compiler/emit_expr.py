@@ -107,8 +107,9 @@ def charge_call(code, body: X) -> None:
     not charged, its cost being bounded by its body and charged with its
     callers' (ordinary games pay nothing for their small functions); nor is
     one whose calls are all written at their call site (``inlined``), as
-    those bodies call no function."""
-    if any(n.op == "fn" and not inlined(code.m, n.a[0], n.a[3]) for n in walk(body)):
+    those bodies call no function; a table's call counts as the call it
+    stands for (compiler/tabling.py: the budget is spent as without tables)."""
+    if any(n.op == "fn" and not inlined(code.m, n.a[0], n.a[3], tables=False) for n in walk(body)):
         code.line("st.work += 1")
         code.line(f"if st.work > {code.limit('max_work')}: over_budget(st, 'calls')")
 

@@ -212,6 +212,8 @@ def ask_action(u: UnitWriter, p, t, turn_end: Label, answer: Label) -> str:
         with c.block():
             c.line(f"pc = {sm.ref(turn_end)}; continue")
         c.line("p = st.current")
+        if c.m.memoised():  # from here to the answer, functions keep their values (compiler/per_state.py)
+            c.line("st.memo = {}")
         c.line(f"options = {menu_function(c.m, p.name, t.actions)}(st, p)")
         staged = staged_actions(c.m.checked, t.actions)
         if staged:  # staged actions: the first of their parameters only (the others are asked next)
@@ -223,7 +225,7 @@ def ask_action(u: UnitWriter, p, t, turn_end: Label, answer: Label) -> str:
             c.line(f"raise no_action(st, p, {p.name!r}, {why_function(c.m, t.actions)}, "
                    f"{c.const(t.where_actions)})")
         if not staged:  # a staged action's parameters are asked one by one: the playout answers each
-            u.auto_answer(f"L[{ANSWER}]", answer, "auto_pick(st, p, options)")
+            u.auto_answer(f"L[{ANSWER}]", answer, "auto_pick(st, p, options)", bool(c.m.memoised()))
         c.line(f"pend = {{'kind': 'action', 'players': [p], 'options': [options], 'answers': [None], "
                f"'done': [False], 'slot': {ANSWER}, 'prompt': {p.name + ': your move'!r}, 'type': 'action'}}")
         if staged:

@@ -274,6 +274,8 @@ def write_tables(m) -> None:
     t.append(f"SEARCH = {dict(sorted(m.checked.search.items()))!r}")
     t.append(f"PLAYER_NAME = {m.player_label_fn}")
     t.append(f"HAS_END_RULES = {bool(ch.end_rules)}")
+    t.append("# the functions kept in tables of their values by arguments (compiler/tabling.py)")
+    t.append(f"TABLED = {sorted({key[0] for key in m.tabled()})!r}")
     t.append(f"INDEXES = {sorted(m.index_plan())!r}")
     import pprint
 

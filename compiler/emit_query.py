@@ -297,13 +297,15 @@ def invariant_parts(m, body: X, bound: set) -> list[tuple[X, X | None]]:
     return out
 
 
-def inlined(m, key, args) -> bool:
+def inlined(m, key, args, tables: bool = True) -> bool:
     """Whether a call of the ruleset function ``key`` with ``args`` is written
     at its call site (``Code.call_function``): a small body, called with
-    locals and constants (nothing computed twice, nothing reordered)."""
+    locals and constants (nothing computed twice, nothing reordered); not
+    a function kept in a table (compiler/tabling.py), unless ``tables`` is
+    false (whether it would be, were it not one)."""
     rule = m.checked.functions[key]
     return rule.event_slot < 0 and all(a.op in ("local", "const") for a in args) and small_body(rule.body) \
-        and not looped(m, key)
+        and not looped(m, key) and (not tables or key not in m.tabled())
 
 
 LOOPED = {"any_by": ("{test}", "True", "False"), "all_by": ("not ({test})", "False", "True"),

@@ -194,15 +194,19 @@ class UnitWriter:
         self.c.line("return SUSPEND")
         self.machine.start(answer)
 
-    def auto_answer(self, target: str, answer: Label, call: str) -> None:
+    def auto_answer(self, target: str, answer: Label, call: str, memo: bool = False) -> None:
         """In an engine playout (``st.auto``, interpreter/playout.py) the
         question is answered here, without suspending: the end rules are
         tried as the run loop tries them before every decision, the answer
-        is drawn and recorded, and the unit goes on at ``answer``."""
+        is drawn and recorded, and the unit goes on at ``answer``. With
+        ``memo``, the values kept while the decision was made are dropped
+        before the answer (interpreter/memo.py)."""
         c = self.c
         c.line("if st.auto is not None:")
         with c.block():
             c.end_rules_first()
+            if memo:
+                c.line("st.memo = None")
             c.line(f"{target} = {call}")
             c.line(f"pc = {self.machine.ref(answer)}; continue")
 

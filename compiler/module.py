@@ -28,6 +28,8 @@ from rulebook.compiler.emit_parts import (
 from rulebook.compiler.emit_return import write_lines
 from rulebook.compiler.emit_unit import UnitWriter
 from rulebook.compiler.load import SOURCE_LINE
+from rulebook.compiler.per_state import write_front as write_memo_front
+from rulebook.compiler.tabling import write_front
 from rulebook.validator.ir import Checked, Expr, Template
 
 
@@ -102,13 +104,28 @@ class ModuleWriter(Module):
         return self.source()
 
     def write_function(self, key, rule) -> None:
-        code = self.function_def(key, rule, self.function_names[key])
+        code = self.function_def(key, rule, self.tabled_front(key, rule, self.function_names[key]))
         with code.block():
             charge_call(code, rule.body)
             if looped(self, key):  # a search over a list: a loop that returns at the answer, no generator
                 code.search_loop(rule.body.op, *rule.body.a)
             else:  # its lets as assignments, its guards as 'if ...: return ...' (compiler/emit_return.py)
                 write_lines(code, rule.body)
+
+    def tabled_front(self, key, rule, name: str) -> str:
+        """The name the function's body is written under: ``name`` itself, or,
+        for a function kept in a table (compiler/tabling.py) or while a
+        decision is made (compiler/per_state.py), a name of its own behind
+        the front ``name`` that looks its arguments up."""
+        table = self.tabled().get(key)
+        if table is None and key not in self.memoised():
+            return name
+        value_name = self.name(name + "_value")
+        if table is not None:
+            write_front(self, key, rule, name, value_name, table)
+        else:
+            write_memo_front(self, key, rule, name, value_name)
+        return value_name
 
     def function_def(self, key, rule, name: str) -> Code:
         """A function of the module taking a ruleset function's parameters, its ``def`` line written."""
@@ -124,7 +141,7 @@ class ModuleWriter(Module):
         while self.nonempty_todo:
             key = self.nonempty_todo.pop(0)
             rule = self.checked.functions[key]
-            code = self.function_def(key, rule, self.nonempty_names[key])
+            code = self.function_def(key, rule, self.tabled_front(key, rule, self.nonempty_names[key]))
             with code.block():
                 charge_call(code, rule.body)
                 code.line(f"return {code.nonempty(rule.body)}")

@@ -139,6 +139,7 @@ class Columns(dict):
         self.where = where
         self.kept = kept
         self.read = None  # itemgetter(*where): a base column in this order, as a tuple, in one call
+        self.tables: dict = {}  # function -> its values by arguments, for these rows (interpreter/tables.py)
 
     def __missing__(self, name):
         if self.base is not None:

@@ -31,6 +31,7 @@ def run(st) -> None:
     stack = st.stack
     st.loops = 0
     st.depth = 0
+    st.memo = None  # an answer was given, or the game starts: the state changes from here
     try:
         while stack:
             fr = stack[-1]
@@ -54,6 +55,8 @@ def run(st) -> None:
         failure = rule_error(prog, err, sys.exc_info()[2])
         failure.decision = len(st.history)
         raise failure from None
+    finally:
+        st.memo = None  # the decision's values are kept only while it is made (interpreter/memo.py)
 
 
 def rule_error(prog, err: Exception, tb) -> RuleError:
@@ -103,7 +106,11 @@ def reask(st) -> dict | None:
     fr[1] -= 1  # a question's answer block follows the block that asks it
     st.pending = None
     st.loops = st.depth = 0
-    r = st.prog.units[fr[0]](st, fr)
+    st.memo = None
+    try:
+        r = st.prog.units[fr[0]](st, fr)
+    finally:
+        st.memo = None  # the state may change after: the values of this decision are not kept
     return st.pending if r == SUSPEND else None
 
 

@@ -46,7 +46,7 @@ def start_state(prog: Program, catalogs: dict, n: int, params: dict | None, seed
             raise RuleError("E063", f"parameter '{k}' is a player: a seat from 0 to {n - 1}, not {literal(v)}")
     st.params = merged
     st.record = st.quiet = st.track = False
-    st.auto, st.lost = None, ()
+    st.auto, st.lost, st.memo = None, (), None
     st.events = []
     st.rng = rng.seed_state(seed)
     st.script = tuple(chance)
@@ -116,7 +116,7 @@ def catalog_only(prog: Program, players: int) -> Catalog:
     st = prog.state_type.__new__(prog.state_type)
     st.prog, st.n, st.params, st.record, st.events = prog, players, dict(prog.params), False, []
     st.quiet = st.track = False
-    st.auto, st.lost = None, ()
+    st.auto, st.lost, st.memo = None, (), None
     st.rng, st.vars, st.eliminated, st.current = rng.seed_state(0), {}, [False] * players, None
     st.work = st.loops = st.depth = 0
     st.script = ()

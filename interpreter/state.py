@@ -77,6 +77,7 @@ class State:
         "track",  # whether players' memory is kept up: ``lost`` counted (the real game; not samples, not saved)
         "lost",  # per player, per component: how often it was mixed out of that player's sight (not saved)
         "index",  # changing properties by value, for the queries that read them (interpreter/indexes.py; not saved)
+        "memo",  # values of functions while one decision is made, or None (interpreter/memo.py; not saved)
     )
 
     def clone(self) -> State:
@@ -118,6 +119,7 @@ class State:
         s.script = self.script  # a tuple, replaced and never mutated (interpreter.ops.next_scripted)
         s.quiet = self.quiet
         s.auto = None
+        s.memo = None
         s.track = self.track
         s.lost = self.lost  # a tuple, replaced and never mutated (interpreter.ops.lose)
         s.index = indexes.copy(self.index) if self.index else self.index

@@ -409,7 +409,8 @@ def function_variant(ck, name: str, public: bool, event: str | None, n, cx: Cx):
     finally:
         ck.checking_functions.discard(key)
     ck.function_types[key] = t
-    ck.out.functions[key] = FunctionRule(name, slots, body, unit.nlocals, scope.event_slot, unit.names)
+    ck.out.functions[key] = FunctionRule(name, slots, body, unit.nlocals, scope.event_slot, unit.names,
+                                         tuple(ptype for _pname, ptype in params))
     return key, t
 
 

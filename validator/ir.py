@@ -195,6 +195,7 @@ class FunctionRule:
     nlocals: int
     event_slot: int = -1
     slot_names: dict = field(default_factory=dict)
+    param_types: tuple = ()  # the parameters' declared types, in order (what a table of its values is keyed by)
 
 
 @dataclass

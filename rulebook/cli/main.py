@@ -57,13 +57,18 @@ def cli(ctx, debug, native):
 @click.option("--out", "-o", "out", type=click.Path(dir_okay=False), help="Write to FILE instead of standard output.")
 def compile_cmd(game, variants, out):
     """Print the Python module the compiler writes for a ruleset (readable,
-    commented with the rule each part comes from)."""
+    commented with the rule each part comes from), then, on standard error,
+    the functions kept in tables (computed once per argument tuple)."""
+    from rulebook.validator.files import escape
+
     loaded, _ = load_game(game, variants)
     source = loaded.program.source
     if out:
         Path(out).write_text(source, encoding="utf-8")
     else:
         click.echo(source, nl=False)
+    tabled = loaded.program.module.get("TABLED") or []
+    click.echo(escape(f"tabled: {', '.join(tabled) if tabled else 'none'}"), err=True)
 
 
 @cli.command("list")
