@@ -45,6 +45,9 @@ from dataclasses import dataclass, fields, is_dataclass
 
 from rulebook.validator.ir import S, Expr, FunctionRule, Template, Unit, X
 
+# No list is longer: each item is at least a pointer of 8 bytes, and no process holds 8 TB. A length or a
+# count of unknown lists is at most this, so a small number times one stays far within the number limit.
+LONGEST = 2**40
 ROUNDS_BEFORE_WIDENING = 4
 MAX_ROUNDS = 20
 
@@ -353,10 +356,10 @@ def _range(b: Bounds, env, lo, hi, _w):
 
 
 def _sum(s):
-    if s is None or not finite(known(s.item)) or s.most is None:
+    if s is None or not finite(known(s.item)):
         return None
-    item = s.item
-    return Num(min(item.lo, 0) * s.most, max(item.hi, 0) * s.most)
+    item, most = s.item, LONGEST if s.most is None else s.most
+    return Num(min(item.lo, 0) * most, max(item.hi, 0) * most)
 
 
 def _map(b: Bounds, env, xs, slot, f):
@@ -380,7 +383,7 @@ def _search(b: Bounds, env, xs, slot, pred):
 def _sum_by(b: Bounds, env, xs, slot, key):
     s = b.items(b.ev(xs, env))
     v = known(b.ev(key, b.bind(env, slot, s)))
-    return _sum(Seq(v, s.least, s.most)) if s is not None else None
+    return _sum(Seq(v, s.least, s.most) if s is not None else Seq(v, 0, None))
 
 
 def _pick_key(b: Bounds, env, fn, xs, slot, key, empty):
@@ -459,7 +462,7 @@ def _item(b: Bounds, env, xs, i, _w):
 
 def _len(b: Bounds, env, xs):
     s = b.items(b.ev(xs, env))
-    return Num(s.least, s.most) if s is not None else Num(0, None)
+    return Num(s.least, LONGEST if s.most is None else s.most) if s is not None else Num(0, LONGEST)
 
 
 def _zone_len(b: Bounds, env, z):
@@ -484,6 +487,18 @@ def _pick2(b: Bounds, env, fn, x, y):
 def _roll(b: Bounds, env, k, _w):
     v = known(b.ev(k, env))
     return Num(1, v.hi if isinstance(v, Num) else None)
+
+
+def _index_of(b: Bounds, env, xs, x):
+    s = b.items(b.ev(xs, env))
+    b.ev(x, env)
+    return Num(-1, (LONGEST if s is None or s.most is None else s.most) - 1)
+
+
+def _count_of(b: Bounds, env, xs, x):
+    s = b.items(b.ev(xs, env))
+    b.ev(x, env)
+    return Num(0, LONGEST if s is None or s.most is None else s.most)
 
 
 def _flatten(b: Bounds, env, xs):
@@ -536,6 +551,8 @@ RULES = {
     "top_n": lambda b, env, xs, k: (b.ev(k, env), _seq_like(b, env, xs, False))[1],
     "components": lambda b, env, name: Seq(None, 0, b.limits.get("max_components")),
     "roll": _roll,
+    "index_of": _index_of,
+    "count_of": _count_of,
     "flatten": _flatten,
     "let_in": _let,
     "fn": lambda b, env, key, player, event, args: b.call(env, key, player, event, args),
