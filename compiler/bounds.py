@@ -5,8 +5,8 @@ A product is checked (``lib.mul``) because a rule may multiply without end
 (``set x = x * x`` in a loop reaches a million digits in a few steps) and
 because ``*`` of a list and a number is an error in the language, not a
 repetition. Most products in rules are of small known numbers: a loop
-index over ``range(1, 8)`` times a direction's step, a card's printed value
-times a count. This pass computes, for every expression of the checked
+index over ``range(1, 8)`` times a step from a list of constants, a
+component's fixed property times a count. This pass computes, for every expression of the checked
 ruleset (``validator.ir.X``), what is known of its value at compile time:
 
 - ``Num(lo, hi)``: an integer (``int`` or ``bool``) from ``lo`` to ``hi``
@@ -24,7 +24,7 @@ lengths (a zone holds at most ``max_components``), ``range`` with known
 ends, and what ``map``, ``filter``, slices, ``sum``, ``min``/``max``, ``let``
 and items of lists make of them. A function's parameters are known as the
 join of the arguments of every call in the rules (a fixpoint, widened after
-a few rounds when a recursion keeps growing them), its value as that of its
+a few rounds when a recursion keeps widening them), its value as that of its
 body. A local of a procedure or hook that statements assign is not known.
 
 The compiler asks ``plain_product``: both operands known integers whose
@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, is_dataclass
 
-from rulebook.validator.ir import S, Expr, FunctionRule, Template, Unit, X
+from rulebook.validator.ir import Expr, FunctionRule, S, Template, Unit, X
 
 # No list is longer: each item is at least a pointer of 8 bytes, and no process holds 8 TB. A length or a
 # count of unknown lists is at most this, so a small number times one stays far within the number limit.
