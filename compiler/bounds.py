@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, is_dataclass
 
-from rulebook.validator.ir import Expr, FunctionRule, S, Template, Unit, X
+from rulebook.validator.ir import Expr, FunctionRule, S, Template, Unit, X, walk
 
 # No list is longer: each item is at least a pointer of 8 bytes, and no process holds 8 TB. A length or a
 # count of unknown lists is at most this, so a small number times one stays far within the number limit.
@@ -183,6 +183,9 @@ class Bounds:
     def _analyse(self) -> None:
         for name, expr in self.ch.defines:
             self.defines[name] = known(self.ev(expr.x, {}))
+        for rules in self.ch.components.values():
+            self._component(rules)
+        self.order = callers_first(self.ch.functions)
         for round_no in range(MAX_ROUNDS):
             before = (dict(self.args), dict(self.results))
             self._round()
@@ -209,8 +212,15 @@ class Bounds:
         """Every expression evaluated once; a function's body with the arguments
         its calls gave so far (a function no rule calls yet waits, except in
         the recording round, where its parameters are unknown)."""
-        given = dict(self.args)
-        for key, rule in self.ch.functions.items():
+        given = dict(self.args) if self.recording else self.args
+        if self.recording:
+            for rules in self.ch.components.values():
+                self._component(rules)
+        for f in fields(self.ch):
+            if f.name not in ("functions", "components", "defines", "meta", "source_lines", "slot_names"):
+                self._roots(getattr(self.ch, f.name), False)
+        for key in self.order:
+            rule = self.ch.functions[key]
             args = given[key]
             if args is NOTHING and not self.recording:
                 continue
@@ -219,11 +229,6 @@ class Bounds:
                 env[slot] = NOTHING if args is NOTHING else args[i + 1]
             env = {s: known(v) for s, v in env.items()}
             self.results[key] = join(self.results[key], self.ev(rule.body, env))
-        for rules in self.ch.components.values():
-            self._component(rules)
-        for f in fields(self.ch):
-            if f.name not in ("functions", "components", "defines", "meta", "source_lines", "slot_names"):
-                self._roots(getattr(self.ch, f.name), False)
         for _name, expr in self.ch.defines:
             self.ev(expr.x, {})
 
@@ -334,6 +339,33 @@ class Bounds:
         if fn not in ("min", "max"):
             return None
         return join(item, const_value(empty)) if (s is None or s.least == 0) else item
+
+
+def callers_first(functions: dict) -> list:
+    """The functions' keys, each after every function that calls it (no
+    function calls itself, E044), so that one round sees all of a function's
+    arguments before its body."""
+    done: set = set()
+    post: list = []
+    for start in functions:
+        stack = [(start, iter(_callees(functions[start])))]
+        if start in done:
+            continue
+        done.add(start)
+        while stack:
+            key, callees = stack[-1]
+            nxt = next((c for c in callees if c not in done and c in functions), None)
+            if nxt is None:
+                stack.pop()
+                post.append(key)
+            else:
+                done.add(nxt)
+                stack.append((nxt, iter(_callees(functions[nxt]))))
+    return post[::-1]
+
+
+def _callees(rule) -> list:
+    return [n.a[0] for n in walk(rule.body) if n.op == "fn"]
 
 
 LAMBDA_SLOTS = {"sum_by": 1, "pick_key": 2, "best_by": 2, "best_each": 2, "sort_by": 1, "filter": 1, "map": 1,
@@ -555,6 +587,7 @@ RULES = {
     "count_of": _count_of,
     "flatten": _flatten,
     "let_in": _let,
+    "guarded": lambda b, env, guards, call: ([b.ev(g, env) for g in guards], b.ev(call, env))[1],
     "fn": lambda b, env, key, player, event, args: b.call(env, key, player, event, args),
 }
 
