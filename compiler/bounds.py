@@ -218,13 +218,13 @@ class Bounds:
                 self._component(rules)
         for f in fields(self.ch):
             if f.name not in ("functions", "components", "defines", "meta", "source_lines", "slot_names"):
-                self._roots(getattr(self.ch, f.name), False)
+                self._roots(getattr(self.ch, f.name))
         for key in self.order:
             rule = self.ch.functions[key]
             args = given[key]
             if args is NOTHING and not self.recording:
                 continue
-            env = {0: self.player if args is NOTHING else args[0]}
+            env = {0: None if args is NOTHING else args[0]}
             for i, slot in enumerate(rule.params):
                 env[slot] = NOTHING if args is NOTHING else args[i + 1]
             env = {s: known(v) for s, v in env.items()}
@@ -232,27 +232,29 @@ class Bounds:
         for _name, expr in self.ch.defines:
             self.ev(expr.x, {})
 
-    def _roots(self, obj, player: bool) -> None:
-        """Evaluate every expression under ``obj`` (statements, rules, tables)."""
+    def _roots(self, obj) -> None:
+        """Evaluate every expression under ``obj`` (statements, rules, tables).
+        Nothing is known of a unit's locals, its player included (none
+        before the first turn): only what its expressions bind themselves."""
         if isinstance(obj, X):
-            self.ev(obj, {0: self.player} if player else {})
+            self.ev(obj, {})
         elif isinstance(obj, Expr):
-            self._roots(obj.x, True)
+            self._roots(obj.x)
         elif isinstance(obj, Unit):
-            self._roots(obj.body, True)
+            self._roots(obj.body)
         elif isinstance(obj, S):
-            self._roots(obj.a, player)
+            self._roots(obj.a)
         elif isinstance(obj, Template):
-            self._roots(obj.pieces, False)
+            self._roots(obj.pieces)
         elif isinstance(obj, (list, tuple)):
             for item in obj:
-                self._roots(item, player)
+                self._roots(item)
         elif isinstance(obj, dict):
             for item in obj.values():
-                self._roots(item, player)
+                self._roots(item)
         elif is_dataclass(obj) and not isinstance(obj, (type, FunctionRule)):
             for f in fields(obj):
-                self._roots(getattr(obj, f.name), player)
+                self._roots(getattr(obj, f.name))
 
     def _component(self, rules) -> None:
         """The values a component type's fixed properties can take, from how its components are made."""
@@ -277,13 +279,12 @@ class Bounds:
         self.statics[rules.name] = {k: known(v) for k, v in found.items()}
 
     def static(self, kind, attr: str):
-        if kind is None:
-            if self.created:
+        if kind is None:  # of any type: none where a type has no such property
+            if self.created or any(attr not in props for props in self.statics.values()):
                 return None
             v = NOTHING
             for props in self.statics.values():
-                if attr in props:
-                    v = join(v, props[attr])
+                v = join(v, props[attr])
             return known(v)
         if kind in self.created:
             return None
@@ -548,7 +549,6 @@ RULES = {
     "list": _list,
     "param": lambda b, env, name: b.param(name),
     "player_count": lambda b, env: Num(*b.players),
-    "current": lambda b, env: b.player,
     "players": lambda b, env: Seq(b.player, b.players[0], b.players[1]),
     "live_players": lambda b, env: Seq(b.player, 0, b.players[1]),
     "seat": lambda b, env, p: (b.ev(p, env), Num(1, b.players[1]))[1],

@@ -85,6 +85,7 @@ CHECKED = [
     ("{n: int}", "n * n", "2000000000", "its square passes 10**18"),
     ("{n: int}", "n * 3", "total", "a variable can be any number"),
     ("{}", "free * free", "", "a parameter without choices"),
+    ("{}", "current * 2", "", "the current player is none before the first turn"),
 ]
 
 
