@@ -14,6 +14,7 @@ before the number divided, a zone before what moves into it).
 
 from __future__ import annotations
 
+from rulebook.compiler.bounds import plain_item, plain_product
 from rulebook.compiler.cse import KEEP, chain, key_of
 from rulebook.compiler.emit_let import emit_let
 from rulebook.compiler.emit_query import (
@@ -149,7 +150,8 @@ EMIT = {
     "dyn": lambda e, c, attr: f"st.props[{ex(e, c)}][{attr!r}]",
     "static": lambda e, c, attr, kind: e.static_prop(c, attr, kind),
     "static_get": lambda e, c, attr: e.static_prop(c, attr, None),
-    "list_item": lambda e, xs, i, w: f"item_of({ex(e, xs)}, {ex(e, i)}, {e.const(w)})",
+    "list_item": lambda e, xs, i, w: (f"{ex(e, xs)}[{ex(e, i)}]" if plain_item(e, xs, i)
+                                      else f"item_of({ex(e, xs)}, {ex(e, i)}, {e.const(w)})"),
     "text_item": lambda e, s, i, w: f"text_item({ex(e, s)}, {ex(e, i)}, {e.const(w)})",
     "slice": lambda e, xs, lo, hi, w: f"sliced({ex(e, xs)}, {'None' if lo is None else ex(e, lo)}, "
                                      f"{'None' if hi is None else ex(e, hi)}, {e.const(w)})",
@@ -169,7 +171,7 @@ EMIT = {
     "list_minus": lambda e, a, b: f"minus(st, {ex(e, a)}, {ex(e, b)})",
     "str_plus": lambda e, a, b, w: f"joined({ex(e, a)}, {ex(e, b)}, {e.const(w)}, {e.limit('max_value')})",
     "arith": lambda e, op, a, b, w: (f"mul({ex(e, a)}, {ex(e, b)}, {e.const(w)}, {e.limit('max_number')})"
-                                     if op == "*" else f"({ex(e, a)} {op} {ex(e, b)})"),
+                                     if op == "*" and not plain_product(e, a, b) else f"({ex(e, a)} {op} {ex(e, b)})"),
     "div": lambda e, op, a, b, w: f"divide({ex(e, b)}, {ex(e, a)}, {e.const(w)}, {op == '//'})",
     "neg": lambda e, a: f"(-{ex(e, a)})",
     "zone_nonempty": lambda e, z: f"(len(st.zones[{ex(e, z)}]) > 0)",

@@ -16,6 +16,7 @@ runtime error names ``file:line:col``.
 
 from __future__ import annotations
 
+from rulebook.compiler.bounds import safe_number
 from rulebook.compiler.emit_expr import SCALAR_KINDS, ex, snapshot, text_piece
 from rulebook.compiler.emit_moves import s_create, s_deal, s_draw, s_hide, s_move, s_remove, s_reveal, s_shuffle, s_swap
 from rulebook.validator.ir import Template, X, walk
@@ -78,6 +79,8 @@ def target_source(code, target, obj_var: str | None = None):
 
 
 def bounded(code, value: X, src: str) -> str:
+    if safe_number(code, value):  # known to stay within the limit (compiler/bounds.py)
+        return src
     if any(n.op in ARITH and not (n.op == "arith" and n.a[0] == "*") for n in walk(value)):
         return f"number({src}, {code.const(code.where)}, {code.limit('max_number')})"
     return src

@@ -52,6 +52,7 @@ class Snippets:
         w.action_names = dict(info["action_names"])
         w._names |= set(self.prog.module)
         w.consts = {}
+        w.bounds = None  # checked arithmetic: a scenario may pass any argument (compiler/bounds.py)
         return w
 
     def _writer_for(self, new_functions) -> ModuleWriter:
