@@ -56,17 +56,21 @@ def shared_functions(checked) -> set:
     return {key for key, n in seen.items() if n >= 2}
 
 
-def does_work(checked, key) -> bool:
-    """A query or a range in the body, or a call of a function with one."""
-    for n in walk(checked.functions[key].body):
-        if n.op in ITERATING or (n.op == "fn" and does_work(checked, n.a[0])):
-            return True
-    return False
+def does_work(checked, key, known: dict | None = None) -> bool:
+    """A query or a range in the body, or a call of a function with one.
+    ``known``: the answers found so far (each function is looked at once,
+    however many calls lead to it)."""
+    known = {} if known is None else known
+    if key not in known:
+        known[key] = any(n.op in ITERATING or (n.op == "fn" and does_work(checked, n.a[0], known))
+                         for n in walk(checked.functions[key].body))
+    return known[key]
 
 
 def memoised_functions(checked, pure: set, tabled: dict) -> set:
     """The function variants compiled with a front that reads ``st.memo``."""
     out = set()
+    working: dict = {}
     for key in shared_functions(checked):
         rule = checked.functions[key]
         if key not in pure or key in tabled or rule.event_slot >= 0:
@@ -74,7 +78,7 @@ def memoised_functions(checked, pure: set, tabled: dict) -> set:
         if len(rule.param_types) != len(rule.params) or not all(
                 keyable(t) and t.kind != "list" for t in rule.param_types):
             continue
-        if does_work(checked, key):
+        if does_work(checked, key, working):
             out.add(key)
     return out
 

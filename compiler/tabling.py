@@ -119,19 +119,26 @@ def _fixed_type(n: X, created) -> bool:
     return not created  # static_get, type_of: any type, so none may be created
 
 
-def worth(checked, key, static: dict) -> bool:
+def worth(checked, key, static: dict, known: dict | None = None) -> bool:
     """Whether the body does enough work to pay for a look-up: a query over
     items that are not given to it (a range, the components of a type, a
     board's spaces, a list of the definitions), or a call of a function that
     has one. A query over a list parameter or a local costs about what keying
     the table by that list would (``hashable`` visits every item), and such
-    lists come from the state, so their tables would seldom be read again."""
-    for n in walk(checked.functions[key].body):
-        if n.op in ITERATING and (n.op in ALWAYS_WORTH or _items_of(n).op != "local"):
-            return True
-        if n.op == "fn" and n.a[0] in static and worth(checked, n.a[0], static):
-            return True
-    return False
+    lists come from the state, so their tables would seldom be read again.
+    ``known``: the answers found so far, so that each function is looked at
+    once however many calls lead to it."""
+    known = {} if known is None else known
+    if key not in known:
+        known[key] = False
+        for n in walk(checked.functions[key].body):
+            if n.op in ITERATING and (n.op in ALWAYS_WORTH or _items_of(n).op != "local"):
+                known[key] = True
+                break
+            if n.op == "fn" and n.a[0] in static and worth(checked, n.a[0], static, known):
+                known[key] = True
+                break
+    return known[key]
 
 
 def _items_of(n: X) -> X:
@@ -150,22 +157,32 @@ def keyable(t) -> bool:
 def tabled_functions(checked, created) -> dict:
     """Function variant key -> its ``Table``, for the functions compiled as tables."""
     static = static_functions(checked, created)
-    out = {}
+    out: dict = {}
+    worth_it: dict = {}
+    by_player: dict = {}
     for key, reads in static.items():
         rule = checked.functions[key]
         if len(rule.param_types) != len(rule.params) or not all(keyable(t) for t in rule.param_types):
             continue
-        if not worth(checked, key, static):
+        if not worth(checked, key, static, worth_it):
             continue
-        out[key] = Table(tuple(sorted(reads)), reads_player(checked, key),
+        out[key] = Table(tuple(sorted(reads)), reads_player(checked, key, by_player),
                          tuple(t.kind == "list" for t in rule.param_types))
     return out
 
 
-def reads_player(checked, key) -> bool:
+def reads_player(checked, key, known: dict | None = None) -> bool:
     """Whether the function's value may depend on ``player``, the seat it is
     asked for: its body reads it, other than by handing it to a function
-    that does not."""
+    that does not. ``known``: the answers found so far (each function is
+    looked at once)."""
+    known = {} if known is None else known
+    if key not in known:
+        known[key] = _reads_player(checked, key, known)
+    return known[key]
+
+
+def _reads_player(checked, key, known: dict) -> bool:
     stack = [checked.functions[key].body]
     while stack:
         n = stack.pop()
@@ -177,7 +194,7 @@ def reads_player(checked, key) -> bool:
             return True
         if n.op == "fn":
             callee, player, event, args = n.a
-            if reads_player(checked, callee):
+            if reads_player(checked, callee, known):
                 stack.append(player)
             stack.extend(args)
             if isinstance(event, X):

@@ -168,3 +168,40 @@ def test_reversi_plays_the_same_games_without_the_memo(monkeypatch):
         playout(a, draw=random.Random(seed).random)
         playout(b, draw=random.Random(seed).random)
         assert a.history == b.history and a.winners == b.winners
+
+
+def test_deep_calls_are_looked_at_once_each_by_both_passes():
+    """Seven levels of ten calls, reached by an action's options and its
+    condition: the tabling and memo passes look at each function once (they
+    followed every call before, ten million times at the last level)."""
+    import time
+
+    from rulebook.compiler.build import compile_text
+    from tests.helpers import ruleset
+
+    levels = ["  f0:\n    params: {n: int}\n    value: \"count(filter(range(1, 4), k => k > n))\""]
+    for k in range(1, 8):
+        calls = " + ".join([f"f{k - 1}(n)"] * 10)
+        levels.append(f"  f{k}:\n    params: {{n: int}}\n    value: \"{calls}\"")
+    text = ruleset("functions:\n" + "\n".join(levels) + "\n" + """
+vars:
+  x: 0
+actions:
+  go:
+    params: {n: "filter(range(0, 3), k => f7(k) >= 0)"}
+    if: "f7(0) > 0"
+    effect: set x = n
+phases:
+  p:
+    turn:
+      actions: [go]
+end:
+  done:
+    if: "f7(x) < 0 or x > 0"
+scoring:
+  score: "x"
+""")
+    start = time.process_time()
+    result = compile_text(text, "unit.yaml")
+    assert time.process_time() - start < 10, "the passes followed every call"
+    assert result.program is not None, [d.render() for d in result.report.errors]
