@@ -12,14 +12,24 @@ half against the greedy bot. The mask comes from ``info["action_mask"]`` (the
 env's canonical ids), so the policy never picks an illegal id. Every
 ``--eval-every`` steps the deterministic policy plays ``--eval-games`` seeded
 games against each bot; a win is a positive reward (``win_loss``: +1 among
-the winners). ``--normalize`` wraps the envs in ``VecNormalize`` (observations
-and rewards), which was not tried before.
+the winners), with a 95 % Wilson interval.
+
+What the policy sees: the env's observation codes a card's place as numbers
+(the zone's index, its position) in one column; ``--zones`` (on by default)
+adds, for every component row of the observation, a one-hot of its zone
+(``ZonesOneHot``), so that "this card is in the play area" is one input a
+linear layer can weigh, and ``VecNormalize`` scales every input to about
+unit size (the raw codes run from 0 to the vocabulary's size). Both are read
+from the observation's layout (``Encoder.segments``), never from a game.
+Rewards are terminal (+1 win, -1 loss), so ``gamma`` is 1 by default.
+Torch runs on one thread.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 
 import numpy as np
@@ -29,12 +39,40 @@ from rulebook.integrations.gymnasium import RulebookEnv
 
 try:
     import gymnasium
+    import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
 except ImportError as err:  # torch and sb3-contrib are not the project's dependencies
     raise SystemExit(f"this example needs torch and sb3-contrib ({err}): "
                      "pip install torch sb3-contrib gymnasium matplotlib") from err
+
+
+class ZonesOneHot(gymnasium.ObservationWrapper):
+    """The observation, then one block per component row (the ``items:``
+    segments of the env's encoder): a one-hot of the zone the component is
+    in (nothing when the player does not know where it is). The encoder
+    codes the zone as ``index + 1`` in the row's ``zone`` column."""
+
+    def __init__(self, env: RulebookEnv):
+        super().__init__(env)
+        enc = env.aec.encoder
+        self.zones = len(enc.cat.zone_family)
+        self.cols = []  # observation index of each component row's zone code
+        for name, seg in enc.segments.items():
+            if name.startswith("items:") and "zone" in seg.columns:
+                z = seg.columns.index("zone")
+                self.cols += [seg.start + r * seg.cols + z for r in range(seg.rows)]
+        self.cols = np.array(self.cols, dtype=np.int64)
+        size = env.observation_space.shape[0] + len(self.cols) * self.zones
+        self.observation_space = gymnasium.spaces.Box(-np.inf, np.inf, (size,), np.float32)
+
+    def observation(self, obs):
+        codes = obs[self.cols].astype(np.int64) - 1  # -1: not known / not present
+        extra = np.zeros((len(self.cols), self.zones), np.float32)
+        rows = np.nonzero((codes >= 0) & (codes < self.zones))[0]
+        extra[rows, codes[rows]] = 1.0
+        return np.concatenate([obs, extra.ravel()])
 
 
 class Masked(gymnasium.Wrapper):
@@ -59,8 +97,17 @@ class Masked(gymnasium.Wrapper):
         return self.mask
 
 
-def evaluate(model, envs: dict, games: int, seed: int, norm=None) -> dict:
-    """Win rate of the deterministic policy against each bot, over seeded games."""
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a win rate."""
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return round(centre - half, 3), round(centre + half, 3)
+
+
+def evaluate(model, envs: dict, games: int, seed: int, norm=None, intervals: dict | None = None) -> dict:
+    """Win rate of the deterministic policy against each bot, over seeded games
+    (``intervals``, when given, gets each bot's Wilson interval)."""
     out = {}
     for name, env in envs.items():
         wins = 0
@@ -74,52 +121,63 @@ def evaluate(model, envs: dict, games: int, seed: int, norm=None) -> dict:
                     wins += reward > 0
                     break
         out[name] = wins / games
+        if intervals is not None:
+            intervals[name] = {"games": games, "wins": int(wins), "interval": wilson(wins, games)}
     return out
 
 
 class Curve(BaseCallback):
     """Evaluates every ``every`` steps and stops after ``seconds``."""
 
-    def __init__(self, envs, every: int, games: int, seconds: float, norm):
+    def __init__(self, envs, every: int, games: int, seconds: float, norm, first_games: int):
         super().__init__()
         self.envs, self.every, self.games, self.seconds, self.norm = envs, every, games, seconds, norm
+        self.first_games = first_games
+        self.first: dict = {}
         self.points: list = []
         self.start = time.time()
         self.next = 0
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self.next:
+            first = not self.points  # the untrained policy: measured with as many games as the last point
+            games = self.first_games if first else self.games
             self.next += self.every
-            self.points.append((self.num_timesteps, evaluate(self.model, self.envs, self.games, 10_000, self.norm)))
-            print(json.dumps(self.points[-1]), flush=True)
+            rates = evaluate(self.model, self.envs, games, 10_000, self.norm, self.first if first else None)
+            self.points.append((self.num_timesteps, rates))
+            print(json.dumps([self.num_timesteps, rates, round(time.time() - self.start)]), flush=True)
         return time.time() - self.start < self.seconds
 
 
-def train(args) -> tuple[list, int, float]:
-    bots = ["random", "greedy"] * (args.envs // 2)
+def make_env(args, bot: str):
+    env = RulebookEnv(args.game, players=args.players, opponents=bot, max_decisions=args.max_decisions)
+    return Masked(ZonesOneHot(env) if args.zones else env)
 
-    def maker(bot):
-        return lambda: Masked(RulebookEnv(args.game, players=args.players, opponents=bot,
-                                       max_decisions=args.max_decisions))
 
-    venv = DummyVecEnv([maker(b) for b in bots])
+def train(args) -> tuple[list, int, float, dict]:
+    torch.set_num_threads(1)
+    bots = (args.train_against.split(",") * args.envs)[:args.envs]
+    venv = DummyVecEnv([lambda b=b: make_env(args, b) for b in bots])
     norm = None
-    if args.normalize:
-        venv = norm = VecNormalize(venv, norm_obs=True, norm_reward=True)
-    model = MaskablePPO("MlpPolicy", venv, n_steps=args.n_steps, batch_size=64, learning_rate=args.lr,
-                        ent_coef=args.ent_coef, gamma=args.gamma, seed=args.seed, verbose=0,
-                        policy_kwargs={"net_arch": [64, 64]}, device="cpu")
-    eval_envs = {b: Masked(RulebookEnv(args.game, players=args.players, opponents=b,
-                                          max_decisions=args.max_decisions)) for b in ("random", "greedy")}
-    curve = Curve(eval_envs, args.eval_every, args.eval_games, args.minutes * 60, norm)
+    if args.normalize:  # rewards are +-1 at the end already: only the observation is scaled
+        venv = norm = VecNormalize(venv, norm_obs=True, norm_reward=False, gamma=args.gamma)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=args.n_steps, batch_size=args.batch, learning_rate=args.lr,
+                        ent_coef=args.ent_coef, gamma=args.gamma, gae_lambda=args.gae_lambda, seed=args.seed,
+                        verbose=0, policy_kwargs={"net_arch": [args.width, args.width]}, device="cpu")
+    eval_envs = {b: make_env(args, b) for b in ("random", "greedy")}
+    curve = Curve(eval_envs, args.eval_every, args.eval_games, args.minutes * 60, norm, args.final_games)
     start = time.time()
     model.learn(total_timesteps=10**9, callback=curve)
-    curve.points.append((model.num_timesteps, evaluate(model, eval_envs, args.eval_games, 10_000, norm)))
-    return curve.points, model.num_timesteps, time.time() - start
+    if norm is not None:
+        norm.training = False  # the final measure does not move the normalisation
+    last: dict = {}
+    curve.points.append((model.num_timesteps, evaluate(model, eval_envs, args.final_games, 10_000, norm, last)))
+    return curve.points, model.num_timesteps, time.time() - start, {"first": curve.first, "last": last}
 
 
 def plot(curve, args, steps: int, seconds: float) -> None:
-    extra = ", VecNormalize" if args.normalize else ""
+    extra = ", zones one-hot" if args.zones else ""
+    extra += ", VecNormalize" if args.normalize else ""
     win_rate_plot(curve, "training steps (learner decisions)",
                   f"MaskablePPO on {args.game} (seat 0{extra}), {steps} steps in {seconds / 60:.1f} min", args.plot,
                   title_size=10)
@@ -130,21 +188,31 @@ def main() -> None:
     ap.add_argument("game")
     ap.add_argument("--players", type=int)
     ap.add_argument("--minutes", type=float, default=4)
-    ap.add_argument("--envs", type=int, default=4, help="training envs, half against each bot")
-    ap.add_argument("--n-steps", type=int, default=256)
+    ap.add_argument("--envs", type=int, default=4, help="training envs")
+    ap.add_argument("--train-against", default="random,greedy",
+                    help="the training envs' bots, in turn (random,greedy: half against each)")
+    ap.add_argument("--n-steps", type=int, default=512, help="steps per env between updates")
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--width", type=int, default=128, help="units in each of the two hidden layers")
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--ent-coef", type=float, default=0.01)
-    ap.add_argument("--gamma", type=float, default=0.99)
-    ap.add_argument("--normalize", action="store_true")
+    ap.add_argument("--gamma", type=float, default=1.0)
+    ap.add_argument("--gae-lambda", type=float, default=0.95)
+    ap.add_argument("--normalize", action=argparse.BooleanOptionalAction, default=True,
+                    help="VecNormalize the observations")
+    ap.add_argument("--zones", action=argparse.BooleanOptionalAction, default=True,
+                    help="add a one-hot of each component's zone to the observation")
     ap.add_argument("--max-decisions", type=int, default=200,
                     help="the learner's decisions before a game is cut (not a win): a policy that never ends a game")
     ap.add_argument("--eval-every", type=int, default=5000)
-    ap.add_argument("--eval-games", type=int, default=100)
+    ap.add_argument("--eval-games", type=int, default=100, help="games against each bot at each point")
+    ap.add_argument("--final-games", type=int, default=400,
+                    help="games against each bot before training and after it (the numbers with intervals)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--plot")
     args = ap.parse_args()
-    curve, steps, seconds = train(args)
-    print(json.dumps({"steps": steps, "seconds": round(seconds), "curve": curve}))
+    curve, steps, seconds, ends = train(args)
+    print(json.dumps({"steps": steps, "seconds": round(seconds), "curve": curve, "ends": ends}))
     if args.plot:
         plot(curve, args, steps, seconds)
 
