@@ -140,7 +140,7 @@ class Curve(BaseCallback):
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self.next:
-            first = not self.points  # the untrained policy: measured with as many games as the last point
+            first = not self.points  # the untrained policy (``--first-games``)
             games = self.first_games if first else self.games
             self.next += self.every
             rates = evaluate(self.model, self.envs, games, 10_000, self.norm, self.first if first else None)
@@ -165,7 +165,8 @@ def train(args) -> tuple[list, int, float, dict]:
                         ent_coef=args.ent_coef, gamma=args.gamma, gae_lambda=args.gae_lambda, seed=args.seed,
                         verbose=0, policy_kwargs={"net_arch": [args.width, args.width]}, device="cpu")
     eval_envs = {b: make_env(args, b) for b in ("random", "greedy")}
-    curve = Curve(eval_envs, args.eval_every, args.eval_games, args.minutes * 60, norm, args.final_games)
+    curve = Curve(eval_envs, args.eval_every, args.eval_games, args.minutes * 60, norm,
+                  args.first_games or args.eval_games)
     start = time.time()
     model.learn(total_timesteps=10**9, callback=curve)
     if norm is not None:
@@ -207,7 +208,9 @@ def main() -> None:
     ap.add_argument("--eval-every", type=int, default=5000)
     ap.add_argument("--eval-games", type=int, default=100, help="games against each bot at each point")
     ap.add_argument("--final-games", type=int, default=400,
-                    help="games against each bot before training and after it (the numbers with intervals)")
+                    help="games against each bot after training (the numbers with intervals)")
+    ap.add_argument("--first-games", type=int, default=0,
+                    help="games against each bot before training (default: --eval-games)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--plot")
     args = ap.parse_args()

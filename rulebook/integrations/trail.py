@@ -27,14 +27,26 @@ import json
 
 DEPTH = 4  # levels of a view split into parts: its keys, a zone, a zone's keys, a list's items
 
-_KW = {"sort_keys": True, "separators": (",", ":"), "default": repr}
+# made once: ``json.dumps`` with options makes an encoder at every call, and a view has hundreds of parts
+_SORTED = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=repr).encode
+_AS_IS = json.JSONEncoder(separators=(",", ":")).encode
+_KEYS: dict[str, str] = {}  # a dict key -> its JSON text (a view's keys are few and repeat)
 
 
 def dumps(value, sort: bool = True) -> str:
     """The JSON text of a value, as the adapter writes views (``sort``
     False: a value decoded from such a text, whose dicts keep the text's
     order, written again as it was)."""
-    return json.dumps(value, **_KW) if sort else json.dumps(value, separators=(",", ":"))
+    return _SORTED(value) if sort else _AS_IS(value)
+
+
+def _key(k: str) -> str:
+    got = _KEYS.get(k)
+    if got is None:
+        got = _SORTED(k)
+        if len(_KEYS) < 100_000:  # bounded: keys made from data (names of players, zones) could be many
+            _KEYS[k] = got
+    return got
 
 
 class Tree:
@@ -49,7 +61,7 @@ class Tree:
         if depth > 0 and isinstance(value, dict) and value and all(type(k) is str for k in value):
             self.keys = sorted(value) if sort else list(value)
             self.parts = [Tree(value[k], depth - 1, sort) for k in self.keys]
-            self.text = "{" + ",".join(f"{dumps(k)}:{p.text}" for k, p in zip(self.keys, self.parts)) + "}"
+            self.text = "{" + ",".join(f"{_key(k)}:{p.text}" for k, p in zip(self.keys, self.parts)) + "}"
         elif depth > 0 and isinstance(value, (list, tuple)) and value:
             self.parts = [Tree(x, depth - 1, sort) for x in value]
             self.text = "[" + ",".join(p.text for p in self.parts) + "]"

@@ -218,3 +218,34 @@ def test_random_sim_test_with_openspiels_serialization(ruleset):
     print the same name, and its states replay to the same ones."""
     game = load_game(f"rulebook:{ruleset}", explore_games=2)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("ruleset,players,cut", [("young-svintus", 3, 150), ("love-letter", 2, 0),
+                                                 ("dead-mans-draw", 2, 0)])
+def test_the_information_state_string_says_what_the_whole_views_said(ruleset, players, cut):
+    """The default string writes each view after the first as its changes; expanded, it is the string
+    of whole views (``information_state=views``, the string before), on states along a random game."""
+    from rulebook.integrations.trail import expand
+
+    made = [load_game(f"rulebook:{ruleset}", players=players, explore_games=2, max_game_length=cut,
+                      information_state=kind) for kind in ("changes", "views")]
+    changes, views = (g.new_initial_state() for g in made)
+    rng, nodes, compared = random.Random(3), 0, 0
+    while not changes.is_terminal():
+        if nodes % 25 == 0:
+            for p in range(players):
+                assert expand(changes.information_state_string(p)) == views.information_state_string(p)
+                compared += 1
+        if changes.is_chance_node():
+            outcomes, probs = zip(*changes.chance_outcomes())
+            action = rng.choices(outcomes, probs)[0]
+        else:
+            action = rng.choice(changes.legal_actions())
+        changes.apply_action(action)
+        views.apply_action(action)
+        nodes += 1
+    clone = changes.clone()  # a clone shares the trail and goes on alone
+    assert clone.information_state_string(0) == changes.information_state_string(0)
+    assert expand(changes.information_state_string(0)) == views.information_state_string(0)
+    assert len(changes.information_state_string(0)) < len(views.information_state_string(0))
+    assert compared >= 2 * players
