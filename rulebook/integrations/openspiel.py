@@ -33,7 +33,10 @@ game: everything is read from the ruleset through ``interpreter.game.Game``.
   JSON; ``observation_tensor`` is the same view encoded as in the PettingZoo
   env (``rulebook.pettingzoo_env.Encoder``). ``information_state_string`` is
   the player's own history: its views, each when it changed, and its own
-  actions; ``information_state_tensor`` is the observation tensor and the
+  actions, a view after the first written as its changes
+  (``rulebook.integrations.trail``: a long game's string would otherwise
+  grow by a whole view a step; ``information_state=views`` writes every
+  view whole, as ``trail.expand`` does); ``information_state_tensor`` is the observation tensor and the
   player's last ``history`` own actions, one-hot (fixed size, so perfect
   recall only where those tell the past; the string is exact).
 * **Length.** A game is cut (terminal, every return 0) after
@@ -579,7 +582,7 @@ def load_game(name: str, players: int | None = None, variants=(), params: dict |
     id, folder or file); ``players``, ``variants`` and ``params`` as on the
     command line; ``options``: the adapter's own parameters (``chance``,
     ``returns``, ``explore_games``, ``spare_actions``, ``max_game_length``,
-    ``seed``; see the module's docstring)."""
+    ``seed``, ``history``, ``information_state``; see the module's docstring)."""
     _require()
     ruleset = name[len(PREFIX):] if name.startswith(PREFIX) else name
     settings = dict(options)
