@@ -126,6 +126,25 @@ def evaluate(model, envs: dict, games: int, seed: int, norm=None, intervals: dic
     return out
 
 
+def random_policy(envs: dict, games: int, seed: int) -> dict:
+    """Win rate and Wilson interval of a uniformly random choice among the
+    legal ids, over the same seeded games as ``evaluate``: what the learned
+    policy must beat."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    for name, env in envs.items():
+        wins = 0
+        for g in range(games):
+            env.reset(seed=seed + g)
+            while True:
+                obs, reward, done, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+                if done or truncated:
+                    wins += reward > 0
+                    break
+        out[name] = {"games": games, "wins": int(wins), "rate": wins / games, "interval": wilson(wins, games)}
+    return out
+
+
 class Curve(BaseCallback):
     """Evaluates every ``every`` steps and stops after ``seconds``."""
 
@@ -176,12 +195,22 @@ def train(args) -> tuple[list, int, float, dict]:
     return curve.points, model.num_timesteps, time.time() - start, {"first": curve.first, "last": last}
 
 
-def plot(curve, args, steps: int, seconds: float) -> None:
-    extra = ", zones one-hot" if args.zones else ""
-    extra += ", VecNormalize" if args.normalize else ""
+def plot(curve, args, steps: int, seconds: float, ends: dict | None = None, baseline: dict | None = None) -> None:
+    """The win-rate curve, with the last point's intervals and the random policy's rates when known."""
+    extra = ["zones one-hot"] * args.zones + ["VecNormalize"] * args.normalize
+    intervals = {b: r["interval"] for b, r in (ends or {}).get("last", {}).items()}
+    rates = {b: r["rate"] for b, r in (baseline or {}).items()}
     win_rate_plot(curve, "training steps (learner decisions)",
-                  f"MaskablePPO on {args.game} (seat 0{extra}), {steps} steps in {seconds / 60:.1f} min", args.plot,
-                  title_size=10)
+                  f"MaskablePPO on {args.game}, seat 0 ({', '.join(extra) or 'raw observation'})\n"
+                  f"{steps} steps, {seconds / 60:.0f} min with evaluations (last: {args.final_games} games a bot)",
+                  args.plot, title_size=10, baselines=rates, intervals=intervals)
+
+
+def _last_json(path: str) -> dict:
+    """The last JSON object a run printed (its result)."""
+    with open(path) as f:
+        lines = [line for line in f if line.startswith("{")]
+    return json.loads(lines[-1])
 
 
 def main() -> None:
@@ -212,12 +241,25 @@ def main() -> None:
     ap.add_argument("--first-games", type=int, default=0,
                     help="games against each bot before training (default: --eval-games)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--baseline", help="a --random-only run's output: its rates are drawn in the plot")
+    ap.add_argument("--replot", help="a finished run's output: plot it again (to --plot) and stop")
+    ap.add_argument("--random-only", action="store_true",
+                    help="measure the uniformly random policy over --final-games games against each bot, and stop")
     ap.add_argument("--plot")
     args = ap.parse_args()
+    baseline = _last_json(args.baseline)["random_policy"] if args.baseline else None
+    if args.replot:  # a finished run's output plotted again (with the random policy's rates)
+        got = _last_json(args.replot)
+        plot(got["curve"], args, got["steps"], got["seconds"], got.get("ends"), baseline)
+        return
+    if args.random_only:  # the uniformly random policy on the evaluation's games, no training
+        envs = {b: make_env(args, b) for b in ("random", "greedy")}
+        print(json.dumps({"random_policy": random_policy(envs, args.final_games, 10_000)}))
+        return
     curve, steps, seconds, ends = train(args)
     print(json.dumps({"steps": steps, "seconds": round(seconds), "curve": curve, "ends": ends}))
     if args.plot:
-        plot(curve, args, steps, seconds)
+        plot(curve, args, steps, seconds, ends, baseline)
 
 
 if __name__ == "__main__":
