@@ -1,18 +1,20 @@
 """Train stable-baselines3's MaskablePPO (sb3-contrib) on a ruleset through the
 Gymnasium env and plot its win rate against the random and greedy bots
-(docs/research.md, "Training with MaskablePPO").
+(docs/research.md, "Training with MaskablePPO", has the commands and a run).
 
-    nice -n 10 /work/venv-rl/bin/python tools/research_ppo.py pig --minutes 4 \\
-        --plot docs/images/ppo-pig.png
+    /work/venvs/train/bin/python tools/research_ppo.py dead-mans-draw --minutes 15 \\
+        --train-against random --plot docs/images/ppo-dead-mans-draw.png
 
 Needs torch and sb3-contrib, which the project does not depend on (a venv of
-its own: ``pip install torch sb3-contrib gymnasium matplotlib -e .``). The
-learner is seat 0; of the training envs, half play against the random bot and
-half against the greedy bot. The mask comes from ``info["action_mask"]`` (the
-env's canonical ids), so the policy never picks an illegal id. Every
-``--eval-every`` steps the deterministic policy plays ``--eval-games`` seeded
-games against each bot; a win is a positive reward (``win_loss``: +1 among
-the winners), with a 95 % Wilson interval.
+its own: ``pip install torch==2.13.0 stable-baselines3 sb3-contrib matplotlib``
+and ``pip install -e ".[gymnasium]"``). The learner is seat 0; the training
+envs play the bots of ``--train-against`` in turn. The mask comes from
+``info["action_mask"]`` (the env's canonical ids), so the policy never picks
+an illegal id. Every ``--eval-every`` steps the deterministic policy plays
+``--eval-games`` seeded games against each bot, and ``--final-games`` at the
+end; a win is a positive reward (``win_loss``: +1 among the winners), with a
+95 % Wilson interval. ``--random-only`` measures a uniformly random policy on
+the same seeded games instead: what the learned one must beat.
 
 What the policy sees: the env's observation codes a card's place as numbers
 (the zone's index, its position) in one column; ``--zones`` (on by default)
