@@ -19,7 +19,7 @@ the same seeded games instead: what the learned one must beat.
 What the policy sees: the env's observation codes a card's place as numbers
 (the zone's index, its position) in one column; ``--zones`` (on by default)
 adds, for every component row of the observation, a one-hot of its zone
-(``ZonesOneHot``), so that "this card is in the play area" is one input a
+(``rulebook.integrations.gymnasium.ZonesOneHot``), so that "this card is in the play area" is one input a
 linear layer can weigh, and ``VecNormalize`` scales every input to about
 unit size (the raw codes run from 0 to the vocabulary's size). Both are read
 from the observation's layout (``Encoder.segments``), never from a game.
@@ -37,7 +37,7 @@ import time
 import numpy as np
 from win_rate_plot import win_rate_plot  # tools/, beside this script
 
-from rulebook.integrations.gymnasium import RulebookEnv
+from rulebook.integrations.gymnasium import RulebookEnv, ZonesOneHot
 
 try:
     import gymnasium
@@ -48,33 +48,6 @@ try:
 except ImportError as err:  # torch and sb3-contrib are not the project's dependencies
     raise SystemExit(f"this example needs torch and sb3-contrib ({err}): "
                      "pip install torch sb3-contrib gymnasium matplotlib") from err
-
-
-class ZonesOneHot(gymnasium.ObservationWrapper):
-    """The observation, then one block per component row (the ``items:``
-    segments of the env's encoder): a one-hot of the zone the component is
-    in (nothing when the player does not know where it is). The encoder
-    codes the zone as ``index + 1`` in the row's ``zone`` column."""
-
-    def __init__(self, env: RulebookEnv):
-        super().__init__(env)
-        enc = env.aec.encoder
-        self.zones = len(enc.cat.zone_family)
-        self.cols = []  # observation index of each component row's zone code
-        for name, seg in enc.segments.items():
-            if name.startswith("items:") and "zone" in seg.columns:
-                z = seg.columns.index("zone")
-                self.cols += [seg.start + r * seg.cols + z for r in range(seg.rows)]
-        self.cols = np.array(self.cols, dtype=np.int64)
-        size = env.observation_space.shape[0] + len(self.cols) * self.zones
-        self.observation_space = gymnasium.spaces.Box(-np.inf, np.inf, (size,), np.float32)
-
-    def observation(self, obs):
-        codes = obs[self.cols].astype(np.int64) - 1  # -1: not known / not present
-        extra = np.zeros((len(self.cols), self.zones), np.float32)
-        rows = np.nonzero((codes >= 0) & (codes < self.zones))[0]
-        extra[rows, codes[rows]] = 1.0
-        return np.concatenate([obs, extra.ravel()])
 
 
 class Masked(gymnasium.Wrapper):
