@@ -220,7 +220,7 @@ def test_random_sim_test_with_openspiels_serialization(ruleset):
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize("ruleset,players,cut", [("young-svintus", 3, 150), ("love-letter", 2, 0),
+@pytest.mark.parametrize("ruleset,players,cut", [("young-svintus", 3, 100), ("love-letter", 2, 0),
                                                  ("dead-mans-draw", 2, 0)])
 def test_the_information_state_string_says_what_the_whole_views_said(ruleset, players, cut):
     """The default string writes each view after the first as its changes; expanded, it is the string
