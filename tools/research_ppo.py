@@ -172,6 +172,8 @@ def train(args) -> tuple[list, int, float, dict]:
 
 def plot(curve, args, steps: int, seconds: float, ends: dict | None = None, baseline: dict | None = None) -> None:
     """The win-rate curve, with the last point's intervals and the random policy's rates when known."""
+    if len(curve) > 1 and curve[-1][0] == curve[-2][0]:  # a point of few games where the last one is measured
+        curve = curve[:-2] + curve[-1:]
     extra = ["zones one-hot"] * args.zones + ["VecNormalize"] * args.normalize
     intervals = {b: r["interval"] for b, r in (ends or {}).get("last", {}).items()}
     rates = {b: r["rate"] for b, r in (baseline or {}).items()}
