@@ -37,8 +37,9 @@ game: everything is read from the ruleset through ``interpreter.game.Game``.
   (``rulebook.integrations.trail``: a long game's string would otherwise
   grow by a whole view a step; ``information_state=views`` writes every
   view whole, as ``trail.expand`` does); ``information_state_tensor`` is
-  the observation tensor and the player's last ``history`` own actions, one-hot (fixed size, so perfect
-  recall only where those tell the past; the string is exact).
+  the observation tensor and the player's last ``history`` own actions,
+  one-hot (fixed size, so perfect recall only where those tell the past;
+  the string is exact).
 * **Length.** A game is cut (terminal, every return 0) after
   ``max_game_length`` decisions: by default four times the longest explored
   game, at least 1000.
