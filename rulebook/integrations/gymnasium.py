@@ -24,6 +24,8 @@ is over. A one-player ruleset has no bots. It knows no game.
   learner knocked out before its turn): ``reset`` returns its final
   observation with an empty mask and ``info["over"]`` True, and ``step``
   then raises; call ``reset`` again.
+* **A neural policy** may want ``ZonesOneHot(env)``: the observation and a
+  one-hot of each component's zone.
 * **Rewards** are terminal: ``reward="win_loss"`` (+1 the learner among the
   winners, -1 when others won without it, 0 when everybody or nobody won) or
   ``"returns"`` (``Game.returns``: 1 shared among the winners).
@@ -43,6 +45,7 @@ except ImportError:  # the optional extra is not installed: _require() says what
     gymnasium = np = spaces = None
 
 _Base = gymnasium.Env if gymnasium is not None else object
+_Wrapper = gymnasium.ObservationWrapper if gymnasium is not None else object
 
 
 class RulebookEnv(_Base):
@@ -173,3 +176,33 @@ class RulebookEnv(_Base):
         from rulebook.terminal.screen import render_view
 
         return render_view(self.st, self.seat)
+
+
+class ZonesOneHot(_Wrapper):
+    """A ``RulebookEnv``'s observation, then one block per component row (the
+    ``items:`` segments of its encoder): a one-hot of the zone the component
+    is in (nothing when the player does not know where it is). The encoder
+    codes the zone as ``index + 1`` in one column of the row, a number a
+    linear layer cannot read as "in the play area"; a neural policy learns
+    from this block (``tools/research_ppo.py``, docs/research.md). Built
+    from the encoder's layout, so it knows no game."""
+
+    def __init__(self, env: RulebookEnv):
+        super().__init__(env)
+        enc = env.aec.encoder
+        self.zones = len(enc.cat.zone_family)
+        self.cols = []  # observation index of each component row's zone code
+        for name, seg in enc.segments.items():
+            if name.startswith("items:") and "zone" in seg.columns:
+                z = seg.columns.index("zone")
+                self.cols += [seg.start + r * seg.cols + z for r in range(seg.rows)]
+        self.cols = np.array(self.cols, dtype=np.int64)
+        size = env.observation_space.shape[0] + len(self.cols) * self.zones
+        self.observation_space = spaces.Box(-BOUND, BOUND, (size,), np.float32)
+
+    def observation(self, obs):
+        codes = obs[self.cols].astype(np.int64) - 1  # -1: not known / not present
+        extra = np.zeros((len(self.cols), self.zones), np.float32)
+        rows = np.nonzero((codes >= 0) & (codes < self.zones))[0]
+        extra[rows, codes[rows]] = 1.0
+        return np.concatenate([obs, extra.ravel()])

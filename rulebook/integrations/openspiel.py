@@ -33,9 +33,13 @@ game: everything is read from the ruleset through ``interpreter.game.Game``.
   JSON; ``observation_tensor`` is the same view encoded as in the PettingZoo
   env (``rulebook.pettingzoo_env.Encoder``). ``information_state_string`` is
   the player's own history: its views, each when it changed, and its own
-  actions; ``information_state_tensor`` is the observation tensor and the
-  player's last ``history`` own actions, one-hot (fixed size, so perfect
-  recall only where those tell the past; the string is exact).
+  actions, a view after the first written as its changes
+  (``rulebook.integrations.trail``: a long game's string would otherwise
+  grow by a whole view a step; ``information_state=views`` writes every
+  view whole, as ``trail.expand`` does); ``information_state_tensor`` is
+  the observation tensor and the player's last ``history`` own actions,
+  one-hot (fixed size, so perfect recall only where those tell the past;
+  the string is exact).
 * **Length.** A game is cut (terminal, every return 0) after
   ``max_game_length`` decisions: by default four times the longest explored
   game, at least 1000.
@@ -51,6 +55,7 @@ from functools import lru_cache
 from rulebook.integrations.actions import ActionTable, explore, option_keys, stated_keys
 from rulebook.integrations.chance import Event, Origin, resume
 from rulebook.integrations.features import of_game
+from rulebook.integrations.trail import Trail, Tree
 from rulebook.interpreter.game import Game
 from rulebook.interpreter.view import view
 
@@ -102,7 +107,7 @@ def _compiled(ruleset: str, variants: tuple) -> Game:
 
 _SPEC = {"players": 0, "variants": "", "params": "", "chance": "explicit", "returns": "zero_sum",
          "explore_games": 20, "spare_actions": 64, "max_game_length": 0, "seed": 0,
-         "history": 16}
+         "history": 16, "information_state": "changes"}
 
 
 def _settings(params: dict) -> dict:
@@ -113,6 +118,8 @@ def _settings(params: dict) -> dict:
         raise ValueError(f"unknown parameter(s) {sorted(unknown)}; known: {sorted(_SPEC)}")
     if got["chance"] not in ("explicit", "sampled"):
         raise ValueError(f"chance must be 'explicit' or 'sampled', not {got['chance']!r}")
+    if got["information_state"] not in ("changes", "views"):
+        raise ValueError(f"information_state must be 'changes' or 'views', not {got['information_state']!r}")
     if got["returns"] not in ("zero_sum", "shares"):
         raise ValueError(f"returns must be 'zero_sum' or 'shares', not {got['returns']!r}")
     return got
@@ -207,7 +214,10 @@ if pyspiel is not None:
             # what each player has seen and done, in order: ("state", Decision) at each decision,
             # ("move", player, action id); views are computed from it only when a player's history is asked
             self.log: list = []
-            self.trail = [[] for _ in range(game.n)]  # each player's history so far (information_state_string)
+            # each player's history so far (information_state_string): a Trail, immutable and shared by
+            # clones, or with ``information_state=views`` the list of its whole views and actions
+            self.trail = [Trail() for _ in range(game.n)] if game.settings["information_state"] == "changes" \
+                else [[] for _ in range(game.n)]
             self.upto = [0] * game.n  # how much of ``log`` each trail holds
             self.own = [[] for _ in range(game.n)]  # each player's own action ids (information_state_tensor)
             self.at: Decision | None = None  # what is read of ``st`` (replaced at each decision)
@@ -218,8 +228,27 @@ if pyspiel is not None:
             """The player's view of the state at the last decision, as JSON."""
             return self.at.string(player)
 
-        def history(self, player: int) -> list[str]:
-            """The player's views, each when it changed, and its own actions ("played <id>")."""
+        def history(self, player: int) -> str:
+            """The player's history, one line each: its views, each when it changed or after its own
+            action, and its own actions ("played <id>"); a view after the first as its changes
+            (``rulebook.integrations.trail``), or whole with ``information_state=views``."""
+            trail = self.trail[player]
+            if isinstance(trail, list):
+                return "\n".join(self._whole_views(player))
+            for k in range(self.upto[player], len(self.log)):
+                item = self.log[k]
+                if item[0] == "move":
+                    if item[1] == player:
+                        trail = trail.played(item[2])
+                    continue
+                trail = trail.seen(item[1].tree(player))
+            self.trail[player] = trail
+            self.upto[player] = len(self.log)
+            return trail.text
+
+        def _whole_views(self, player: int) -> list[str]:
+            """The history as it was written before views were written as their changes: every view
+            whole (``information_state=views``; ``trail.expand`` of the default string gives the same)."""
             trail = self.trail[player]
             for k in range(self.upto[player], len(self.log)):
                 item = self.log[k]
@@ -242,7 +271,7 @@ if pyspiel is not None:
             other = Progress.__new__(Progress)  # not copy.copy: it would go through __reduce__ and replay the game
             other.__dict__.update(self.__dict__)
             other.log = list(self.log)
-            other.trail = [list(t) for t in self.trail]
+            other.trail = [t if isinstance(t, Trail) else list(t) for t in self.trail]  # a Trail is never changed
             other.upto = list(self.upto)
             other.own = [list(t) for t in self.own]
             other.moves = list(self.moves)
@@ -443,7 +472,7 @@ if pyspiel is not None:
         def string_from(self, state, player):
             d = state._d
             if self.perfect_recall:
-                return "\n".join(d.history(player))
+                return d.history(player)
             if d.st is None:
                 return "setting up"
             return d.view_of(player) + ("\nchance next" if d.event else "")
@@ -473,12 +502,12 @@ class Decision:
     every clone, and clones share this (the state is never changed once made, so neither is what is
     read of it)."""
 
-    __slots__ = ("st", "views", "strings", "encoded", "labels", "ids", "text")
+    __slots__ = ("st", "views", "trees", "encoded", "labels", "ids", "text")
 
     def __init__(self, st):
         self.st = st
         self.views: dict = {}  # player -> its view (``interpreter.view``)
-        self.strings: dict = {}  # player -> that view as JSON
+        self.trees: dict = {}  # player -> that view's JSON, by its parts (``trail.Tree``)
         self.encoded: dict = {}  # player -> its observation tensor (never written once made)
         self.labels: dict = {}  # player -> its options' labels
         self.ids: dict = {}  # player -> action id -> option index
@@ -490,12 +519,15 @@ class Decision:
             got = self.views[player] = view(self.st, player)
         return got
 
-    def string(self, player: int) -> str:
-        got = self.strings.get(player)
+    def tree(self, player: int) -> Tree:
+        got = self.trees.get(player)
         if got is None:
-            got = self.strings[player] = json.dumps(self.view(player), sort_keys=True,
-                                                    separators=(",", ":"), default=repr)
+            got = self.trees[player] = Tree(self.view(player))
         return got
+
+    def string(self, player: int) -> str:
+        """The player's view as JSON (sorted keys, compact separators, ``repr`` for anything else)."""
+        return self.tree(player).text
 
 
 # ------------------------------------------------------------------ registration
@@ -551,7 +583,7 @@ def load_game(name: str, players: int | None = None, variants=(), params: dict |
     id, folder or file); ``players``, ``variants`` and ``params`` as on the
     command line; ``options``: the adapter's own parameters (``chance``,
     ``returns``, ``explore_games``, ``spare_actions``, ``max_game_length``,
-    ``seed``; see the module's docstring)."""
+    ``seed``, ``history``, ``information_state``; see the module's docstring)."""
     _require()
     ruleset = name[len(PREFIX):] if name.startswith(PREFIX) else name
     settings = dict(options)

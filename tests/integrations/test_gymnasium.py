@@ -15,7 +15,7 @@ import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from rulebook.files.locate import all_rulesets  # noqa: E402
-from rulebook.integrations.gymnasium import RulebookEnv  # noqa: E402
+from rulebook.integrations.gymnasium import RulebookEnv, ZonesOneHot  # noqa: E402
 
 EVERY = sorted(path.parent.name for path in all_rulesets())  # rulesets/ and examples/: a new one is tested too
 
@@ -109,3 +109,25 @@ def test_the_docs_example_prints_what_the_docs_say(capsys):
     code, shown = re.search(r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", section, re.S).groups()
     exec(compile(code, "docs/research.md", "exec"), {})
     assert capsys.readouterr().out == shown
+
+
+def test_zones_one_hot_marks_the_zone_of_every_card_the_seat_sees():
+    from rulebook.interpreter.view import view
+
+    env = ZonesOneHot(RulebookEnv("dead-mans-draw", opponents="random"))
+    obs, info = env.reset(seed=5)
+    for _ in range(6):  # some cards in the play area, the banks and the discard pile
+        obs, reward, done, truncated, info = env.step(int(info["action_mask"].nonzero()[0][-1]))
+        if done:
+            obs, info = env.reset(seed=6)
+    inner = env.unwrapped
+    assert env.observation_space.contains(obs)
+    n_zones = env.zones
+    block = obs[len(obs) - len(env.cols) * n_zones:].reshape(len(env.cols), n_zones)
+    ordinal = inner.aec.encoder.cat.ordinal
+    expected = np.zeros_like(block)
+    for z, zone in enumerate(view(inner.st, 0)["zones"].values()):
+        for item in zone["items"]:
+            if not item.get("hidden"):
+                expected[ordinal[item["id"]], z] = 1
+    assert expected.sum() > 1 and (block == expected).all()

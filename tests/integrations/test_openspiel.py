@@ -28,14 +28,14 @@ EVERY = _every_count()
 # random_sim_test at the larger counts; they are played to a cut (max_game_length decisions, then
 # terminal with every return 0, as declared), which still runs the setup's shuffles and deals, reshuffles
 # and every observation. Whole games at the smallest count: test_a_long_game_plays_to_its_end (Young
-# Svintus's whole game is not in the suite: under random_sim_test its information-state string grows with
-# every card played, most of a minute per game).
+# Svintus's thousand and more decisions fit since the information-state string writes a view as its
+# changes: docs/research.md, "Tests and limits").
 CUT = {"survive": 30, "lifeboat": 40, "young-svintus": 40}
 
 
-@pytest.mark.parametrize("ruleset", ["survive", "lifeboat"])
-def test_a_long_game_plays_to_its_end(ruleset):
-    game = load_game(f"rulebook:{ruleset}", explore_games=2)
+@pytest.mark.parametrize("ruleset,players", [("survive", None), ("lifeboat", None), ("young-svintus", 2)])
+def test_a_long_game_plays_to_its_end(ruleset, players):
+    game = load_game(f"rulebook:{ruleset}", players=players, explore_games=2)
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
     rng, state, decisions = random.Random(1), game.new_initial_state(), 0
     while not state.is_terminal():
@@ -218,3 +218,34 @@ def test_random_sim_test_with_openspiels_serialization(ruleset):
     print the same name, and its states replay to the same ones."""
     game = load_game(f"rulebook:{ruleset}", explore_games=2)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("ruleset,players,cut", [("young-svintus", 3, 100), ("love-letter", 2, 0),
+                                                 ("dead-mans-draw", 2, 0)])
+def test_the_information_state_string_says_what_the_whole_views_said(ruleset, players, cut):
+    """The default string writes each view after the first as its changes; expanded, it is the string
+    of whole views (``information_state=views``, the string before), on states along a random game."""
+    from rulebook.integrations.trail import expand
+
+    made = [load_game(f"rulebook:{ruleset}", players=players, explore_games=2, max_game_length=cut,
+                      information_state=kind) for kind in ("changes", "views")]
+    changes, views = (g.new_initial_state() for g in made)
+    rng, nodes, compared = random.Random(3), 0, 0
+    while not changes.is_terminal():
+        if nodes % 25 == 0:
+            for p in range(players):
+                assert expand(changes.information_state_string(p)) == views.information_state_string(p)
+                compared += 1
+        if changes.is_chance_node():
+            outcomes, probs = zip(*changes.chance_outcomes())
+            action = rng.choices(outcomes, probs)[0]
+        else:
+            action = rng.choice(changes.legal_actions())
+        changes.apply_action(action)
+        views.apply_action(action)
+        nodes += 1
+    clone = changes.clone()  # a clone shares the trail and goes on alone
+    assert clone.information_state_string(0) == changes.information_state_string(0)
+    assert expand(changes.information_state_string(0)) == views.information_state_string(0)
+    assert len(changes.information_state_string(0)) < len(views.information_state_string(0))
+    assert compared >= 2 * players
