@@ -177,6 +177,7 @@ def test_deep_calls_are_looked_at_once_each_by_both_passes():
     import time
 
     from rulebook.compiler.build import compile_text
+
     from tests.helpers import ruleset
 
     levels = ["  f0:\n    params: {n: int}\n    value: \"count(filter(range(1, 4), k => k > n))\""]
