@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 
-from rulebook.compiler import emit_expr, emit_query, emit_stmt, emptiness
+from rulebook.compiler import emit_expr, emit_query, emit_stmt, emptiness, fused
 from rulebook.compiler.emit_query import LAMBDA_SLOT, inlined, once_per_query
 from rulebook.compiler.emit_unit import in_nested_scope
 from rulebook.compiler.plan import NOT_LITERAL, fixed_key, index_plan, literal_value
@@ -354,7 +354,8 @@ class Code:
         return emptiness.has_items(self, xs)
 
     def search_loop(self, op: str, xs: X, slot: int, pred: X) -> None:
-        emit_query.search_loop(self, op, xs, slot, pred)
+        if not fused.search_loop(self, op, xs, slot, pred):  # over a chain: its loops (compiler/fused.py)
+            emit_query.search_loop(self, op, xs, slot, pred)
 
     def stmts(self, body) -> None:
         emit_stmt.stmts(self, body)

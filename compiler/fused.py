@@ -281,6 +281,36 @@ def search(e, op: str, chain: Chain, slot: int | None, test: X | None) -> str:
     return once_per_query(e, slots, bodies, write)
 
 
+def search_loop(code, op: str, xs: X, slot: int, pred: X) -> bool:
+    """The body of a ruleset function that is a search (``any``, ``all``,
+    ``first`` with a condition, emit_query.looped) over a chain: its loops,
+    returning at the answer. False when ``xs`` is no chain, or a stage has a
+    part to compute once before the loop (then emit_query writes it)."""
+    chain = chain_of(code, xs)
+    if chain is None or not chain.stages and chain.source.op != "range":
+        return False
+    slots = chain.slots() | {slot}
+    if any(invariant_parts(code.m, body, slots) for body in chain.bodies()):
+        return False
+    _search_lines(code, op, chain, slot, pred)
+    return True
+
+
+def _search_lines(code, op: str, chain: Chain, slot, test) -> None:
+    c = Clauses(code, chain, in_place=False)
+    if slot is not None:
+        c.bind(slot)
+    check, found, otherwise = SEARCH[op]
+    item = c.item() if "{item}" in (check or "") + found else ""
+    answer = f"return {found.format(item=item)}"
+    if check is None:
+        c.write(code, [answer])
+    else:
+        cond = check.format(item=item, test=code.ex(test) if test is not None else "")
+        c.write(code, [f"if {cond}: {answer}"])
+    code.line(f"return {otherwise}")
+
+
 def _search_function(e, op: str, chain: Chain, slot, test, slots: set, bodies: list) -> str | None:
     """The search as a small function of the module (as emit_query.search_function):
     not when a body has a part to compute once before the loop, or reads a
@@ -302,18 +332,7 @@ def _search_function(e, op: str, chain: Chain, slot, test, slots: set, bodies: l
     params = [code.local(s, bind=True) for s in free]
     code.line(f"def {fn}({', '.join(['st'] + params)}):", e.where)
     with code.block():
-        c = Clauses(code, chain, in_place=False)
-        if slot is not None:
-            c.bind(slot)
-        check, found, otherwise = SEARCH[op]
-        item = c.item() if "{item}" in (check or "") + found else ""
-        answer = f"return {found.format(item=item)}"
-        if check is None:
-            c.write(code, [answer])
-        else:
-            cond = check.format(item=item, test=code.ex(test) if test is not None else "")
-            c.write(code, [f"if {cond}: {answer}"])
-        code.line(f"return {otherwise}")
+        _search_lines(code, op, chain, slot, test)
     return f"{fn}({', '.join(['st'] + [e.local(s) for s in free])})"
 
 
