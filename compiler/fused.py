@@ -101,15 +101,30 @@ class Clauses:
         self.name: str | None = None  # the current item, when a name holds it
         self.value: X | None = None  # the current item, when a map's body still to compute gives it
         self.source: str | None = self.iterable_of(chain.source)  # until a loop over it is written
-        for stage in chain.stages:
+        self.stages(chain.stages)
+
+    def stages(self, stages: list[X]) -> None:
+        for stage in stages:
             if stage.op == "map":
                 self.bind(stage.a[1])
                 self.value = stage.a[2]
             elif stage.op == "filter":
                 self.bind(stage.a[1])
                 self.out.append(("if", self.w.ex(stage.a[2])))
-            else:  # flatten: a loop over the current item's list
-                self.loop(f"charged(st, {self.item(iterable=True)})", self.w.temp("x"))
+            else:
+                self.flatten()
+
+    def flatten(self) -> None:
+        """A loop over the current item's list; when a map's body gives it as
+        a chain of its own (``d => filter(ray(d), ...)``, ``n => range(0, n)``),
+        that chain's loops, in these."""
+        inner = chain_of(self.w, self.value) if self.value is not None and self.source is None else None
+        if inner is None:
+            self.loop(f"charged(st, {self.item(iterable=True)})", self.w.temp("x"))
+            return
+        self.value, self.name = None, None
+        self.source = self.iterable_of(inner.source)
+        self.stages(inner.stages)
 
     def iterable_of(self, source: X) -> str:
         if source.op == "range" and id(source) not in (self.w.invariant_names or {}):
@@ -148,15 +163,20 @@ class Clauses:
 
     def item(self, iterable: bool = False) -> str:
         """Source of the current item."""
-        if self.source is not None:
-            source, self.source = self.source, None
-            self.loop(source, self.w.temp("x"))
+        self.looped()
         if self.value is not None:
             return self.expr(self.value, iterable)
         return self.name
 
+    def looped(self) -> None:
+        """The loop over a source no stage read yet (an answer that reads no item)."""
+        if self.source is not None:
+            source, self.source = self.source, None
+            self.loop(source, self.w.temp("x"))
+
     def comprehension(self) -> str:
         """The clauses as a comprehension's (after its item)."""
+        self.looped()
         parts = []
         for clause in self.out:
             if clause[0] == "for":
@@ -169,6 +189,7 @@ class Clauses:
 
     def write(self, code, last: list[str]) -> None:
         """The clauses as statements of ``code``, then the lines ``last`` inside them."""
+        self.looped()
         with ExitStack() as blocks:
             for clause in self.out:
                 if clause[0] == "let":
@@ -225,8 +246,7 @@ def has_items(e, xs: X) -> str | None:
         return None
     while chain.stages and chain.stages[-1].op == "map":
         chain.stages.pop()
-    if not chain.stages or len(chain.stages) == 1 and chain.stages[0].op == "filter" \
-            and chain.source.op != "range":
+    if chain.source.op != "range" and (not chain.stages or len(chain.stages) == 1 and chain.stages[0].op == "filter"):
         return None
     return search(e, "has_items", chain, None, None)
 
