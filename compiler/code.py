@@ -45,7 +45,6 @@ class Module:
         self._pure: set | None = None
         self._indexes: set | None = None
         self.looped: dict = {}  # function key -> whether it is written as a search loop (emit_query.looped)
-        self.indexed_props: set = set()
         self._constants: dict | None = None
         self.nonempty_names: dict = {}  # function key -> its companion that tests its list for items
         self.nonempty_todo: list = []  # companions asked for and not written yet
@@ -127,8 +126,14 @@ class Module:
         the ruleset's filters (compiler/plan.index_plan)."""
         if self._indexes is None:
             self._indexes = index_plan(self)
-            self.indexed_props = {p for _, p in self._indexes}
         return self._indexes
+
+    @property
+    def indexed_props(self) -> set:
+        """The properties some index keeps (of some type): a ``set`` of one
+        updates the index. Worked out from the whole ruleset on first use,
+        so a statement written before the first indexed filter knows it too."""
+        return {p for _, p in self.index_plan()}
 
     def pure_functions(self) -> set:
         """The ruleset's function variants that draw nothing at random, nor call one that does."""
