@@ -84,6 +84,11 @@ def planned(e, f: X) -> bool:
     return distinct_source(e.m, xs, inlined) is not None
 
 
+def _operand(src: str) -> str:
+    """``src`` fit to be an operand of ``not`` or ``is``: a name as it is, else in brackets."""
+    return src if src.isidentifier() else f"({src})"
+
+
 def _literal_int(src: str) -> bool:
     return src.removeprefix("-").isdigit()
 
@@ -120,7 +125,7 @@ class Clauses:
         that chain's loops, in these."""
         inner = chain_of(self.w, self.value) if self.value is not None and self.source is None else None
         if inner is None:
-            self.loop(f"charged(st, {self.item(iterable=True)})", self.w.temp("x"))
+            self.loop(f"charged(st, {self.item(iterable=True)})", self.temp())
             return
         self.value, self.name = None, None
         self.source = self.iterable_of(inner.source)
@@ -143,6 +148,13 @@ class Clauses:
             return self.w.ex(x)
         finally:
             self.w.in_iterable -= 1
+
+    def temp(self) -> str:
+        """A name for an item no lambda names (a flattened list's), unique in
+        the module: a comprehension nested in this one (a small function's
+        body written in place) may read this one's by name."""
+        self.w.m.fused_items = getattr(self.w.m, "fused_items", 0) + 1
+        return f"_it{self.w.m.fused_items}"
 
     def loop(self, iterable: str, target: str) -> None:
         self.out.append(("for", target, iterable))
@@ -172,7 +184,7 @@ class Clauses:
         """The loop over a source no stage read yet (an answer that reads no item)."""
         if self.source is not None:
             source, self.source = self.source, None
-            self.loop(source, self.w.temp("x"))
+            self.loop(source, self.temp())
 
     def comprehension(self) -> str:
         """The clauses as a comprehension's (after its item)."""
@@ -211,7 +223,8 @@ SEARCH = {"any": ("{item}", "True", "False"), "all": ("not {item}", "False", "Tr
           "first_by": ("{test}", "{item}", "None")}
 # the same in place, as a generator expression's consumer
 IN_PLACE = {"any": "any({item} {clauses})", "all": "all({item} {clauses})",
-            "any_not_none": "any({item} is not None {clauses})", "all_not_none": "all({item} is not None {clauses})",
+            "any_not_none": "any({item} is not None {clauses})",
+            "all_not_none": "all({item} is not None {clauses})",
             "first": "next(({item} {clauses}), None)", "has_items": "any(True {clauses})",
             "any_by": "any({test} {clauses})", "all_by": "all({test} {clauses})",
             "first_by": "next(({item} {clauses} if {test}), None)"}
@@ -295,6 +308,8 @@ def search(e, op: str, chain: Chain, slot: int | None, test: X | None) -> str:
         if slot is not None:
             c.bind(slot)
         item = c.item() if op in ("first", "first_by", "any", "all", "any_not_none", "all_not_none") else ""
+        if op.endswith("not_none"):
+            item = _operand(item)
         clauses = c.comprehension()
         return IN_PLACE[op].format(item=item, clauses=clauses, test=e.ex(test) if test is not None else "")
 
@@ -326,7 +341,7 @@ def _search_lines(code, op: str, chain: Chain, slot, test) -> None:
     if check is None:
         c.write(code, [answer])
     else:
-        cond = check.format(item=item, test=code.ex(test) if test is not None else "")
+        cond = check.format(item=_operand(item), test=code.ex(test) if test is not None else "")
         c.write(code, [f"if {cond}: {answer}"])
     code.line(f"return {otherwise}")
 

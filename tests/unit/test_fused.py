@@ -33,6 +33,8 @@ CASES = [
     ("any", "any(map(deck, c => c.value > k))"),
     ("any", "any(range(0, k))"),
     ("all", "all(map(hand[p], c => c.value > k))"),
+    ("any_not_none", "any(map(filter(deck, c => c.value > k), c => c))"),
+    ("all_not_none", "all(map(players, q => first(filter(hand[q], c => c.value > k))))"),
     ("any_by", "any(filter(deck, c => c.value > k), c => c.value == 8)"),
     ("any_by", "any(range(k, 40), n => n * n == 49)"),
     ("all_by", "all(flatten(map(range(1, 4), n => range(0, n * k))), m => m < 7)"),
