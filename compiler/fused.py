@@ -60,9 +60,11 @@ class Chain:
 
 
 def chain_of(e, xs: X) -> Chain | None:
-    """``xs`` as a chain, when it is one that draws nothing at random."""
-    stages, x = [], xs
-    while x.op in STAGES and not (x.op == "filter" and planned(e, x)):
+    """``xs`` as a chain, when it is one that draws nothing at random. A
+    part of it computed once before the query around it (``invariant_names``)
+    is its source: that list is read, not made again for each item."""
+    stages, x, kept = [], xs, e.invariant_names or {}
+    while x.op in STAGES and not (x.op == "filter" and planned(e, x)) and (x is xs or id(x) not in kept):
         stages.append(x)
         x = x.a[0]
     if not stages and x.op != "range" or not pure(e, xs):
