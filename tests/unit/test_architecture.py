@@ -204,6 +204,7 @@ def test_no_class_of_the_engine_is_over_about_400_lines(pkg):
 
 @pytest.mark.parametrize("pkg", ["dsl", "validator", "compiler", "interpreter", "agents"])
 def test_the_engine_names_no_game(pkg):
-    for path in [p for ext in ("py", "lark", "json") for p in (ROOT / pkg).glob(f"*.{ext}")]:  # and the schemas' examples
+    # the Python files, the grammar and the schemas (their examples too)
+    for path in [p for ext in ("py", "lark", "json") for p in (ROOT / pkg).glob(f"*.{ext}")]:
         for n, line in enumerate(path.read_text().splitlines(), 1):
             assert not GAME_WORDS.search(line), f"{path.name}:{n}: {line.strip()}"
