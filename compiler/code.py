@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 
-from rulebook.compiler import emit_expr, emit_query, emit_stmt, emptiness
+from rulebook.compiler import emit_expr, emit_query, emit_stmt, emptiness, fused
 from rulebook.compiler.emit_query import LAMBDA_SLOT, inlined, once_per_query
 from rulebook.compiler.emit_unit import in_nested_scope
 from rulebook.compiler.per_state import memoised_functions
@@ -49,7 +49,6 @@ class Module:
         self._memoised: set | None = None
         self._indexes: set | None = None
         self.looped: dict = {}  # function key -> whether it is written as a search loop (emit_query.looped)
-        self.indexed_props: set = set()
         self._constants: dict | None = None
         self.nonempty_names: dict = {}  # function key -> its companion that tests its list for items
         self.nonempty_todo: list = []  # companions asked for and not written yet
@@ -131,8 +130,14 @@ class Module:
         the ruleset's filters (compiler/plan.index_plan)."""
         if self._indexes is None:
             self._indexes = index_plan(self)
-            self.indexed_props = {p for _, p in self._indexes}
         return self._indexes
+
+    @property
+    def indexed_props(self) -> set:
+        """The properties some index keeps (of some type): a ``set`` of one
+        updates the index. Worked out from the whole ruleset on first use,
+        so a statement written before the first indexed filter knows it too."""
+        return {p for _, p in self.index_plan()}
 
     def pure_functions(self) -> set:
         """The ruleset's function variants that draw nothing at random, nor call one that does."""
@@ -374,7 +379,8 @@ class Code:
         return emptiness.has_items(self, xs)
 
     def search_loop(self, op: str, xs: X, slot: int, pred: X) -> None:
-        emit_query.search_loop(self, op, xs, slot, pred)
+        if not fused.search_loop(self, op, xs, slot, pred):  # over a chain: its loops (compiler/fused.py)
+            emit_query.search_loop(self, op, xs, slot, pred)
 
     def stmts(self, body) -> None:
         emit_stmt.stmts(self, body)

@@ -29,6 +29,7 @@ from rulebook.compiler.emit_query import (
 )
 from rulebook.compiler.emit_return import emit_return_if
 from rulebook.compiler.emptiness import compare
+from rulebook.compiler.fused import with_fusion
 from rulebook.validator.ir import X, walk
 
 MAX_DEPTH = 30  # nesting kept in one Python expression; deeper parts become functions of their own
@@ -253,6 +254,8 @@ EMIT = {
     "lines": lambda e, name, k, through, w: f"board_lines(st, {name!r}, {ex(e, k)}, "
                                             f"{'None' if through is None else ex(e, through)}, {e.const(w)})",
 }
+
+EMIT.update(with_fusion(EMIT))  # chains of map/filter/flatten/range read as one loop (compiler/fused.py)
 
 
 __all__ = ["EMIT", "LAMBDA_SLOT", "charge_call", "ex", "inlined", "looped", "snapshot", "text_piece"]

@@ -118,13 +118,16 @@ def lam(e, slot: int, body: X, items: X, template: str) -> str:
 
 
 # ------------------------------------------------------------ loop-invariant parts
-def once_per_query(e, slot: int, body: X, write) -> str:
+def once_per_query(e, slot: int | set, body: X | list, write) -> str:
     """``write()``, the source of a query over items bound to ``slot``,
     with the parts of ``body`` that depend on no item computed once
     before it (``invariant_parts``), also inside the small functions
     written at their call sites: ``playable(c)`` over a hand reads the
-    top of the discard once per hand, not once per card."""
-    parts = [] if e.in_iterable else invariant_parts(e.m, body, {slot})
+    top of the discard once per hand, not once per card. A fused chain
+    (compiler/fused.py) gives the slots of all its stages and their bodies."""
+    bound = slot if isinstance(slot, set) else {slot}
+    bodies = body if isinstance(body, list) else [body]
+    parts = [] if e.in_iterable else [p for b in bodies for p in invariant_parts(e.m, b, bound)]
     if not parts:
         return write()
     saved, saved_calls = e.invariant_names, e.inline_names

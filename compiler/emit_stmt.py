@@ -314,7 +314,11 @@ def narration_only(body) -> bool:
 
 def write_append(code, target, value) -> None:
     """``append``: in place where nothing else holds the list (``lib.appended``),
-    so a loop of appends costs the items appended, not their square."""
+    so a loop of appends costs the items appended, not their square. Also
+    for a property whose name an index keeps (``set_indexed``): an index
+    keeps only properties holding plain values, so the list appended to is
+    another type's property, which no index reads (and appending to a
+    plain value fails the same way on either path)."""
     w, big = code.const(code.where), code.limit("max_value")
     kind = target[0]
     if kind == "local":
@@ -325,7 +329,7 @@ def write_append(code, target, value) -> None:
         else:
             code.line(f"{name} = appended_local(st, [{name}], {v}, {w}, {big})")
         return
-    if kind == "var" or kind in ("pvar", "prop") and not (kind == "prop" and target[2] in code.m.indexed_props):
+    if kind in ("var", "pvar", "prop"):
         holder = "st.vars"
         if kind != "var":
             obj = code.temp("o")
@@ -333,7 +337,7 @@ def write_append(code, target, value) -> None:
             holder = f"st.{kind}s[{obj}]"
         code.line(f"appended(st, {holder}, {target[-1]!r}, {code.ex(value)}, {w}, {big})")
         return
-    get, put = code._read_modify(target)
+    get, put = read_modify(code, target)
     code.line(f"{put} = sized({get} + [{code.ex(value)}], {w}, {big})")
 
 

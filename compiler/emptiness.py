@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from rulebook.compiler.cse import pure
 from rulebook.compiler.emit_query import search
+from rulebook.compiler.fused import STAGES
+from rulebook.compiler.fused import has_items as fused_items
 from rulebook.validator.ir import X
 
 # count(xs) <op> k: (True when it means "xs is not empty", False when "xs is empty")
@@ -49,6 +51,10 @@ def compare(e, op: str, a: X, b: X) -> str:
 def has_items(e, xs: X) -> str:
     """Source of a bool: whether the list ``xs`` has an item."""
     op = xs.op
+    if op in STAGES or op == "range":
+        fused = fused_items(e, xs)  # a chain of them: one loop, stopping at the first item (compiler/fused.py)
+        if fused is not None:
+            return fused
     if op == "list_plus":
         return f"({has_items(e, xs.a[0])} or {has_items(e, xs.a[1])})"
     if op == "list_plus_one":

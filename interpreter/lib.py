@@ -30,8 +30,9 @@ __all__ = [
     'mul', 'add', 'divide', 'item_of', 'text_item', 'sliced', 'formatted', 'zone_item', 'player_zone',
     'comp_zone', 'anylist', 'type_of', 'face_up', 'public_piece', 'text_of', 'words', 'charge_text', 'sized',
     'appended', 'appended_local', 'joined', 'minus_one', 'minus', 'same', 'contains', 'first_of_each',
-    'hashable', 'flatten', 'distinct_lists', 'charge_size', 'numbers', 'best_by', 'best_each', 'best_each_of',
-    'sort_by', 'distinct_by', 'distinct_of', 'bottom_n', 'index_in', 'count_in', 'subsets', 'pick', 'roll',
+    'hashable', 'flatten', 'distinct_lists', 'charge_size', 'numbers', 'span', 'best_by', 'best_of', 'best_each',
+    'best_each_of', 'sort_by', 'distinct_by', 'distinct_of', 'bottom_n', 'index_in', 'count_in', 'subsets', 'pick',
+    'roll',
     'zone_of', 'zone_owner', 'components_of', 'components_in', 'opponents', 'next_player', 'sees', 'board_of',
     'neighbours', 'board_lines', 'distance', 'distance_row', 'within', 'seat_of', 'deciding_player',
     'direction', 'live', 'move_list', 'reveal', 'reveal_to', 'hide', 'remove', 'create', 'swap', 'eliminate',
@@ -435,6 +436,24 @@ def numbers(lo, hi, where: str, limit: int):
     if hi - lo > limit:
         raise RuleError("R107", f"range({lo}, {hi}) would hold {hi - lo} numbers; the limit is {limit}", where)
     return list(range(lo, hi))
+
+
+def span(lo, hi, where: str, limit: int):
+    """``range(lo, hi)`` read item by item by a loop (compiler/fused.py): the
+    same limit as ``numbers``, and the numbers never made into a list."""
+    if hi - lo > limit:
+        raise RuleError("R107", f"range({lo}, {hi}) would hold {hi - lo} numbers; the limit is {limit}", where)
+    return range(lo, hi)
+
+
+def best_of(pairs, less: bool):
+    """``best_by`` of (item, key) pairs, as a fused chain gives them
+    (compiler/fused.py): the first item whose key is least (or greatest)."""
+    found = best_key = None
+    for x, kv in pairs:
+        if found is None or (kv < best_key if less else kv > best_key):
+            found, best_key = x, kv
+    return found
 
 
 def best_by(items, key, less: bool):
