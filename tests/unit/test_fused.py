@@ -16,6 +16,7 @@ import re
 import textwrap
 
 import pytest
+from rulebook.compiler import code as code_module
 from rulebook.compiler import fused
 from rulebook.compiler.build import compile_text
 from rulebook.interpreter.errors import RuleError
@@ -109,8 +110,11 @@ def ruleset(exprs: list[str]) -> str:
 
 
 def both(monkeypatch, text: str, limits=None) -> tuple[Game, Game]:
-    """The ruleset compiled fused and not (no cache: the two modules differ)."""
+    """The ruleset compiled fused and not (no cache: the two modules differ).
+    The functions here read only fixed data, so the tabling pass would write
+    them as tables: it is turned off for both, so that this pass is seen alone."""
     monkeypatch.setenv("RULEBOOK_CACHE", "off")
+    monkeypatch.setattr(code_module, "tabled_functions", lambda checked, created: {})
     fast = compile_text(text, "unit.yaml", (), limits)
     with monkeypatch.context() as m:
         m.setattr(fused, "chain_of", lambda e, xs: None)
