@@ -111,7 +111,6 @@ def _table(game, st, v: dict, seat, log, seen, scores, decision) -> dict:
         "decision": decision,
         "log": log,
         "types": hints["types"],
-        "zone_hints": hints["zones"],
         "texts": descriptions(prog),
         "steps": len(st.history),
         "breakdown": _breakdown(game, st) if v["over"] else None,

@@ -5,6 +5,7 @@ colours a ruleset declares for the values of one property stay apart."""
 from __future__ import annotations
 
 import itertools
+import random
 from pathlib import Path
 
 import pytest
@@ -79,8 +80,14 @@ def test_the_page_gets_the_hints_as_data():
     assert colours["sea"] == "#5dade2" and colours["safe"] == "#f5eef8" and "beach" in colours
     assert t["types"]["creature"]["shape"] == "diamond" and t["types"]["tile"]["shape"] == "none"
     game = Game(compile_path(ROOT / "rulesets" / "dead-mans-draw" / "ruleset.yaml").program)
-    t = seat_table(game, game.new(players=2, seed=1), 0, [], set())
-    assert t["zone_hints"]["bank"] == {"group_by": "suit", "top": "highest", "top_by": "value"}
+    st, draw = game.new(players=2, seed=1), random.Random(3)
+    for _ in range(30):  # a few banked cards
+        p = game.to_move(st)[0]
+        game.apply(st, p, draw.randrange(len(game.options(st, p))))
+    t = seat_table(game, st, 0, [], set())
+    stacks = next(z for z in t["zones"] if z["id"] == "bank[0]")["stacks"]  # grouped by suit, as the ruleset says
+    assert stacks and len({s["value"] for s in stacks}) == len(stacks)
+    assert all(c["props"]["suit"] == s["value"] for s in stacks for c in s["items"])
     assert t["types"]["card"]["about"]["anchor"].startswith("Cards that entered")
     assert t["texts"]["zones"]["bank"].startswith("A player's bank")
 
