@@ -28,7 +28,12 @@ class Table:
     def __init__(self, *args: str, port: int | None = 0):
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         where = [] if port is None else ["--port", str(port)]  # None: the port the command chooses
-        self.proc = subprocess.Popen([sys.executable, "-m", "rulebook.cli", "serve", *args, *where,
+        # Ctrl-C as a host's terminal gives it (``stop``), however this test runs: a test run started in
+        # the background of a shell without job control ignores SIGINT, and its children inherit that
+        command = [sys.executable, "-c", "import runpy, signal, sys; "
+                   "signal.signal(signal.SIGINT, signal.default_int_handler); "
+                   "sys.argv = ['rulebook'] + sys.argv[1:]; runpy.run_module('rulebook.cli', run_name='__main__')"]
+        self.proc = subprocess.Popen([*command, "serve", *args, *where,
                                       "--no-open", "--bot-delay", "0"], stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=env)
         self.links: dict[str, str] = {}
