@@ -78,24 +78,33 @@ def search(e, op: str, xs: X, slot: int, pred: X, template: str) -> str:
 
 
 def search_function(e, op: str, xs: X, slot: int, pred: X) -> str | None:
-    whole = X(op, xs, slot, pred)
+    return loop_function(e, op.removesuffix("_by"), X(op, xs, slot, pred), {slot}, [pred],
+                         lambda code: search_loop(code, op, xs, slot, pred))
+
+
+def loop_function(e, stem: str, whole: X, slots: set, bodies: list, write) -> str | None:
+    """A call of a new function of the module, ``stem_<unit>``, whose lines
+    ``write(code)`` writes (a loop that returns at its answer); its
+    parameters are the locals ``whole`` reads beyond ``slots``, the items'
+    names. None where a body of ``bodies`` has a part to compute once
+    before the loop, or ``whole`` reads a value the code around it keeps."""
     nodes = list(walk(whole))
     kept = e.invariant_names or {}
-    if invariant_parts(e.m, pred, {slot}) or any(
+    if any(invariant_parts(e.m, body, slots) for body in bodies) or any(
             id(n) in kept or (e.cse_plan and id(n) in e.cse_plan)
             or (e.cse_bound and n.op in KEEP and key_of(n) in e.cse_bound) for n in nodes):
         return None
     if e.inline_names and any(id(n.a[3]) in e.inline_names for n in nodes if n.op == "fn"):
         return None
-    inner = {slot} | {n.a[LAMBDA_SLOT[n.op]] for n in nodes if n.op in LAMBDA_SLOT}
+    inner = slots | {n.a[LAMBDA_SLOT[n.op]] for n in nodes if n.op in LAMBDA_SLOT}
     free = sorted({n.a[0] for n in nodes if n.op == "local" and n.a[0] not in inner})
-    fn = e.m.name(f"{op[:-3]}_{e.name}")
+    fn = e.m.name(f"{stem}_{e.name}")
     code = e.m.add(type(e)(e.m, fn, e.unit_name, e.slot_names))
     code.where = e.where
     params = [code.local(s, bind=True) for s in free]
     code.line(f"def {fn}({', '.join(['st'] + params)}):", e.where)
     with code.block():
-        search_loop(code, op, xs, slot, pred)
+        write(code)
     return f"{fn}({', '.join(['st'] + [e.local(s) for s in free])})"
 
 

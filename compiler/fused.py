@@ -36,10 +36,10 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 
-from rulebook.compiler.cse import KEEP, key_of, pure
-from rulebook.compiler.emit_query import LAMBDA_SLOT, inlined, invariant_parts, once_per_query
+from rulebook.compiler.cse import pure
+from rulebook.compiler.emit_query import inlined, invariant_parts, loop_function, once_per_query
 from rulebook.compiler.plan import distinct_source, family_of_filter, value_test
-from rulebook.validator.ir import X, walk
+from rulebook.validator.ir import X
 
 STAGES = frozenset({"map", "filter", "flatten"})
 
@@ -349,28 +349,10 @@ def _search_lines(code, op: str, chain: Chain, slot, test) -> None:
 
 
 def _search_function(e, op: str, chain: Chain, slot, test, slots: set, bodies: list) -> str | None:
-    """The search as a small function of the module (as emit_query.search_function):
-    not when a body has a part to compute once before the loop, or reads a
-    value the code around it keeps."""
+    """The search as a small function of the module (emit_query.loop_function)."""
     whole = X("list", [chain.source, *chain.stages] + ([test] if test is not None else []))
-    nodes = list(walk(whole))
-    kept = e.invariant_names or {}
-    if any(invariant_parts(e.m, body, slots) for body in bodies) or any(
-            id(n) in kept or (e.cse_plan and id(n) in e.cse_plan)
-            or (e.cse_bound and n.op in KEEP and key_of(n) in e.cse_bound) for n in nodes):
-        return None
-    if e.inline_names and any(id(n.a[3]) in e.inline_names for n in nodes if n.op == "fn"):
-        return None
-    inner = slots | {n.a[LAMBDA_SLOT[n.op]] for n in nodes if n.op in LAMBDA_SLOT}
-    free = sorted({n.a[0] for n in nodes if n.op == "local" and n.a[0] not in inner})
-    fn = e.m.name(f"{op.removesuffix('_by')}_{e.name}")
-    code = e.m.add(type(e)(e.m, fn, e.unit_name, e.slot_names))
-    code.where = e.where
-    params = [code.local(s, bind=True) for s in free]
-    code.line(f"def {fn}({', '.join(['st'] + params)}):", e.where)
-    with code.block():
-        _search_lines(code, op, chain, slot, test)
-    return f"{fn}({', '.join(['st'] + [e.local(s) for s in free])})"
+    return loop_function(e, op.removesuffix("_by"), whole, slots, bodies,
+                         lambda code: _search_lines(code, op, chain, slot, test))
 
 
 def with_fusion(table: dict) -> dict:
