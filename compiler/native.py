@@ -396,10 +396,11 @@ def _matches(lib: Path, sig: Path, digest: str) -> bool:
 CYTHON_FLAGS = ["-3", "--fast-fail", "-X", "binding=False", "-X", "emit_code_comments=False"]
 C_FLAGS = ["-fPIC", "-O2", "-w"]
 # ``RULEBOOK_NATIVE_BUILD=quick``: the C compiler does not optimise (-O0).
-# Several times quicker to build and slower to play, the same games: for an
-# author who rebuilds after every edit, and for the test suite, whose builds
-# are played a few games each. The level is part of the library's key, so a
-# quick library is never loaded where an optimised one is asked for.
+# Several times quicker to build, the same games, but slower to play than the
+# Python module itself: for checking that native code plays the same (the
+# test suite, whose builds play a few games each), not for speed. The level
+# is part of the library's key, so a quick library is never loaded where an
+# optimised one is asked for.
 BUILD_ENV = "RULEBOOK_NATIVE_BUILD"
 QUICK_C_FLAGS = ["-fPIC", "-O0", "-w"]
 
