@@ -10,6 +10,7 @@ Each is a function given the module being written ``m`` (a
 
 from __future__ import annotations
 
+from rulebook.compiler import option_invariants
 from rulebook.compiler.code import Code
 from rulebook.validator.ir import walk
 
@@ -67,6 +68,9 @@ def write_actions(m) -> None:
         with code.block():
             if act.cond is not None:
                 code.line(f"if not {code.ex(act.cond)}: return")
+            code.once_plan = option_invariants.plan(m, act.require, act.params)
+            for line in option_invariants.starts(code.once_plan.values()):
+                code.line(line)
             loops = 0
             once = invariant_domains(m, act.params)
             for k in once:
@@ -84,6 +88,7 @@ def write_actions(m) -> None:
                 code.line(f"if {code.ex(act.require)}: out.append([{act.index}, {values}])")
             else:
                 code.line(f"out.append([{act.index}, {values}])")
+            code.once_plan = {}
             code.depth -= loops
         # its parts on their own, for why an action offers nothing (R101), and its label
         slots = [s for _, s, _ in act.params]

@@ -14,6 +14,7 @@ before the number divided, a zone before what moves into it).
 
 from __future__ import annotations
 
+from rulebook.compiler import option_invariants
 from rulebook.compiler.bounds import plain_item, plain_product
 from rulebook.compiler.cse import KEEP, chain, key_of
 from rulebook.compiler.emit_let import emit_let
@@ -67,6 +68,9 @@ def ex(e, x: X) -> str:
         src = EMIT[x.op](e, *x.a)
     finally:
         e.level -= 1
+    once = e.once_plan.get(id(x)) if e.once_plan else None
+    if once is not None and not e.in_iterable:
+        src = option_invariants.read(once, src)
     kept = e.cse_plan.get(id(x)) if e.cse_plan else None
     if kept is not None and not e.in_iterable:
         name, key = kept

@@ -24,6 +24,8 @@ the budget is spent exactly as without the memo.
 
 from __future__ import annotations
 
+from rulebook.interpreter.budget import over_budget
+
 
 def memoised(st, memo: dict, key, compute, *args):
     """The value of ``compute(st, *args)``, kept in ``memo`` under ``key``
@@ -34,4 +36,13 @@ def memoised(st, memo: dict, key, compute, *args):
     return value
 
 
-__all__ = ["memoised"]
+def recharged(st, value, work: int):
+    """``value``, kept by an action's options (compiler/option_invariants.py),
+    with the work its computation counted counted again."""
+    st.work += work
+    if st.work > st.prog.max_work:
+        over_budget(st, "calls")
+    return value
+
+
+__all__ = ["memoised", "recharged"]
