@@ -14,7 +14,7 @@ a comprehension's iterable, where Python does not allow ``:=``.
 
 from __future__ import annotations
 
-from rulebook.validator.ir import X, walk
+from rulebook.validator.ir import X, operands, walk
 
 # what is worth keeping: calls and lookups a rule repeats
 KEEP = frozenset({"zone_of", "zone_owner", "fn", "player_zone", "comp_zone", "owner"})
@@ -112,10 +112,5 @@ def _always(x: X):
 def _always_children(x: X):
     if x.op not in IN_ORDER:
         return
-    for a in x.a:
-        if isinstance(a, X):
-            yield from _always(a)
-        elif isinstance(a, tuple):
-            for b in a:
-                if isinstance(b, X):
-                    yield from _always(b)
+    for a in operands(x):
+        yield from _always(a)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from rulebook.compiler.cse import IN_ORDER
 from rulebook.compiler.per_state import does_work
-from rulebook.validator.ir import X, walk
+from rulebook.validator.ir import X, operands, walk
 
 # operations whose operands are evaluated in the expression itself, binding no name
 PLAIN = (IN_ORDER | {"and", "or", "ifexpr"}) - {"fn"}
@@ -57,13 +57,8 @@ def _reached(x: X):
     yield x
     if x.op not in PLAIN:
         return
-    for a in x.a:
-        if isinstance(a, X):
-            yield from _reached(a)
-        elif isinstance(a, tuple):
-            for b in a:
-                if isinstance(b, X):
-                    yield from _reached(b)
+    for a in operands(x):
+        yield from _reached(a)
 
 
 def starts(names) -> list[str]:

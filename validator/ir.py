@@ -63,6 +63,16 @@ def _nodes(v):
             yield from _nodes(item)
 
 
+def operands(x: X):
+    """The expression nodes among ``x``'s operands, in order: an operand that
+    is an X, and the X items of an operand that is a tuple (a call's arguments)."""
+    for a in x.a:
+        if isinstance(a, X):
+            yield a
+        elif isinstance(a, tuple):
+            yield from (b for b in a if isinstance(b, X))
+
+
 def walk(node):
     """Every expression node under ``node`` (an X, an S, or a block), itself first."""
     stack = [node]
